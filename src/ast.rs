@@ -1,0 +1,344 @@
+//! The abstract syntax tree: what the author wrote, with a span on every node.
+//!
+//! Nothing here is checked: names may be unknown and values out of range. The checker
+//! ([`crate::check`]) turns a [`GameFile`] into a [`crate::ir::Game`] or a list of diagnostics.
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A name as written, with where it was written: `s1`, `mine`, `South`.
+#[derive(Clone, Debug)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A whole `.game` file, items grouped by kind in source order.
+#[derive(Clone, Debug, Default)]
+pub struct GameFile {
+    /// `game "Name" { … }`
+    pub meta: Vec<Meta>,
+    /// `option seeds = 12 in 2..40 "doc"`
+    pub options: Vec<OptionDecl>,
+    /// `variant "seven holes" { holes = 7 }`
+    pub variants: Vec<Variant>,
+    /// `require seeds % 2 == 0 "seeds must be even"`
+    pub requires: Vec<Require>,
+    /// `sides South North`
+    pub sides: Vec<Vec<Ident>>,
+    /// Spans of each `sides` declaration.
+    pub sides_spans: Vec<Span>,
+    /// `board { … }`
+    pub boards: Vec<Board>,
+    /// `pieces { … }`
+    pub pieces: Vec<Vec<PieceDecl>>,
+    /// `start { … }`
+    pub starts: Vec<(Span, Vec<Stmt>)>,
+    /// `def name(params) = expr`
+    pub defs: Vec<Def>,
+    /// `turn { … }`
+    pub turns: Vec<(Span, Vec<Stmt>)>,
+    /// `limit max_turns turns`
+    pub limits: Vec<Expr>,
+    /// The whole file's span.
+    pub span: Span,
+}
+
+/// `game "Pallankuzhi" { aliases "Pallanguzhi" origin "…" source "…" summary """…""" }`
+#[derive(Clone, Debug, Default)]
+pub struct Meta {
+    pub name: String,
+    pub span: Span,
+    pub aliases: Vec<String>,
+    pub origin: Option<String>,
+    pub source: Option<String>,
+    pub summary: Option<String>,
+}
+
+/// The value part of `option NAME = VALUE`: `12`, `on`, `off`, `ranks`.
+#[derive(Clone, Debug)]
+pub enum OptionValue {
+    Int(i64),
+    Bool(bool),
+    Word(String),
+}
+
+/// `option seeds = 12 in 2..40 "doc"`, `option muthu = on`, `option shrink = ranks in ranks files`
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    pub name: Ident,
+    pub default: OptionValue,
+    pub default_span: Span,
+    pub domain: Option<OptionDomain>,
+    pub doc: Option<String>,
+    pub span: Span,
+}
+
+/// `in 2..40` or `in ranks files`
+#[derive(Clone, Debug)]
+pub enum OptionDomain {
+    Range(i64, i64, Span),
+    Words(Vec<Ident>),
+}
+
+/// `variant "seven holes" "doc" { holes = 7  stones = 7 }`
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    pub doc: Option<String>,
+    pub span: Span,
+    pub sets: Vec<(Ident, OptionValue, Span)>,
+}
+
+/// `require seeds % 2 == 0 "seeds must be even"`
+#[derive(Clone, Debug)]
+pub struct Require {
+    pub cond: Expr,
+    pub message: String,
+    pub span: Span,
+}
+
+/// `board { … }`
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    pub span: Span,
+    pub rows: Vec<Row>,
+    pub sites: Vec<SiteDecl>,
+    pub regions: Vec<RegionDecl>,
+    pub rings: Vec<RingDecl>,
+    pub opposites: Vec<OppositeDecl>,
+}
+
+/// A site name or a range of names: `east`, `s[1..holes]`.
+#[derive(Clone, Debug)]
+pub enum SiteItem {
+    Name(Ident),
+    Range {
+        prefix: Ident,
+        from: Expr,
+        to: Expr,
+        span: Span,
+    },
+}
+
+/// `kind store`, `owner South`
+#[derive(Clone, Debug)]
+pub enum SiteAttr {
+    Kind(Ident),
+    Owner(Ident),
+}
+
+/// `row s[1..7] at y 0 x 1 owner South`
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub sites: Vec<SiteItem>,
+    pub y: Expr,
+    pub x: Option<Expr>,
+    pub attrs: Vec<SiteAttr>,
+    pub span: Span,
+}
+
+/// `site east at (holes + 1, 1) kind store owner South`
+#[derive(Clone, Debug)]
+pub struct SiteDecl {
+    pub name: Ident,
+    pub x: Expr,
+    pub y: Expr,
+    pub attrs: Vec<SiteAttr>,
+    pub span: Span,
+}
+
+/// `region kaashi = s4 n4`
+#[derive(Clone, Debug)]
+pub struct RegionDecl {
+    pub name: Ident,
+    pub items: Vec<Expr>,
+    pub span: Span,
+}
+
+/// `ring s[1..7] n[1..7] forward ccw backward cw`
+#[derive(Clone, Debug)]
+pub struct RingDecl {
+    pub sites: Vec<SiteItem>,
+    pub forward: Ident,
+    pub backward: Ident,
+    pub span: Span,
+}
+
+/// `opposite s[1..7] with n[7..1]`
+#[derive(Clone, Debug)]
+pub struct OppositeDecl {
+    pub left: Vec<SiteItem>,
+    pub right: Vec<SiteItem>,
+    pub span: Span,
+}
+
+/// `mu value mu_value` inside `pieces { … }`
+#[derive(Clone, Debug)]
+pub struct PieceDecl {
+    pub name: Ident,
+    pub value: Option<Expr>,
+}
+
+/// `def mine(h) = owner(h) == mover`
+#[derive(Clone, Debug)]
+pub struct Def {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Expr,
+    pub span: Span,
+}
+
+/// A statement of a `turn` or `start` block.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// How `end game` decides the result.
+#[derive(Clone, Debug)]
+pub enum EndGame {
+    /// `end game`: the higher score wins, equal scores draw.
+    Score,
+    /// `end game winner P`
+    Winner(Expr),
+    /// `end game draw`
+    Draw,
+}
+
+/// A value in a choice domain: `ccw`, `3`, `1..6`.
+#[derive(Clone, Debug)]
+pub enum ValueItem {
+    Name(Ident),
+    Int(i64, Span),
+    Range(i64, i64, Span),
+}
+
+/// One alternative of `choose`: `sow h where mine(h) { … }`, `d in ccw cw`, `decline where c { … }`.
+#[derive(Clone, Debug)]
+pub struct Alternative {
+    pub label: Option<Ident>,
+    pub var: Option<Ident>,
+    pub values: Option<Vec<ValueItem>>,
+    pub cond: Option<Expr>,
+    pub body: Option<Vec<Stmt>>,
+    pub span: Span,
+}
+
+/// Statement kinds; each shows its syntax.
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// `if c { … } else { … }`
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    /// `while c { … }`
+    While { cond: Expr, body: Vec<Stmt> },
+    /// `choose { alt… }` or `choose alt`
+    Choose(Vec<Alternative>),
+    /// `sow h toward d, sower orders drops, skip SET, lap ends at e { … }`
+    Sow {
+        from: Expr,
+        dir: Expr,
+        orders: bool,
+        skip: Option<Expr>,
+        last: Ident,
+        body: Vec<Stmt>,
+    },
+    /// `let t = expr`
+    Let(Ident, Expr),
+    /// `set t = expr`, `set owner(t) = mover`, `set kind(t) = store`
+    Set { target: Expr, value: Expr },
+    /// `capture t opposite(t) keep 1 to mover`
+    Capture {
+        items: Vec<Expr>,
+        keep: Option<Expr>,
+        to: Option<Expr>,
+    },
+    /// `place 12 chinni on holes from mover`
+    Place {
+        count: Expr,
+        piece: Ident,
+        on: Vec<Expr>,
+        from: Option<Expr>,
+    },
+    /// `relay next(e)`
+    Relay(Expr),
+    /// `end turn`
+    EndTurn,
+    /// `end game`, `end game winner South`, `end game draw`
+    EndGame(EndGame),
+    /// `again`
+    Again,
+    /// `first random`, `first South`
+    First(Option<Ident>),
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+/// Unary operators: `not`, `-`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+/// Expression kinds; each shows its syntax.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// `12`
+    Int(i64),
+    /// `true`, `false`
+    Bool(bool),
+    /// `h`, `kaashi`, `mover`, `seeds`
+    Name(Ident),
+    /// `count(h)`, `mine(h)`
+    Call(Ident, Vec<Expr>),
+    /// `s[1..holes]`
+    Range(Ident, Box<Expr>, Box<Expr>),
+    /// `[s1 s2]`
+    List(Vec<Expr>),
+    /// `not c`, `-n`
+    Unary(UnOp, Box<Expr>),
+    /// `a + b`, `h in kaashi`
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `exists h where c`
+    Exists(Ident, Box<Expr>),
+    /// `forall x in SET: c`
+    Forall(Ident, Box<Expr>, Box<Expr>),
+    /// `(h where c)`
+    Filter(Ident, Box<Expr>),
+}

@@ -1,0 +1,820 @@
+//! The checker: from an [`ast::GameFile`] and the option settings to a [`Game`], reporting every
+//! problem of the file at once, sorted by position.
+//!
+//! This module handles the declarations (options, sides, pieces, board); [`crate::lower`] turns
+//! expressions and statements into the IR.
+
+use crate::ast::{self, OptionDomain, OptionValue, SiteAttr, SiteItem, Span};
+use crate::diagnostic::{Diagnostic, Diagnostics, ErrorKind, suggest};
+use crate::ir::*;
+use std::collections::{BTreeMap, HashMap};
+
+/// Option values chosen by the user: a named variant and `NAME=VALUE` settings (applied after it).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub variant: Option<String>,
+    pub sets: Vec<(String, String)>,
+}
+
+impl Settings {
+    /// Parses `NAME=VALUE`.
+    pub fn push_assignment(&mut self, text: &str) -> Result<(), String> {
+        match text.split_once('=') {
+            Some((n, v)) if !n.trim().is_empty() => {
+                self.sets.push((n.trim().to_string(), v.trim().to_string()));
+                Ok(())
+            }
+            _ => Err(format!("`{text}` is not an option setting: write NAME=VALUE, e.g. -o seeds=8")),
+        }
+    }
+}
+
+/// Why a game could not be loaded: problems in the file, or in the options the user chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    File(Diagnostics),
+    Options(Vec<String>),
+}
+
+/// The type of an expression, known at check time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ty {
+    Num,
+    Bool,
+    Site,
+    Player,
+    Dir,
+    SiteKind,
+    Piece,
+    Word,
+    Set,
+    /// already reported: unifies with anything
+    Error,
+}
+
+impl Ty {
+    pub(crate) fn words(self) -> &'static str {
+        match self {
+            Ty::Num => "a number",
+            Ty::Bool => "a condition",
+            Ty::Site => "a site",
+            Ty::Player => "a player",
+            Ty::Dir => "a direction",
+            Ty::SiteKind => "a site kind",
+            Ty::Piece => "a piece kind",
+            Ty::Word => "a word",
+            Ty::Set => "a set of sites",
+            Ty::Error => "anything",
+        }
+    }
+}
+
+/// What a global name stands for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Global {
+    Option(usize),
+    Word(i64),
+    Site(SiteId),
+    Region(RegionId),
+    Player(Player),
+    Piece(PieceKind),
+    Dir(u8),
+    Def(usize),
+    Builtin,
+}
+
+/// A local name: a variable slot, or (for `def` parameters) the argument expression itself.
+#[derive(Clone, Debug)]
+pub(crate) enum Local {
+    Var(VarId, Ty),
+    Bound(Expr, Ty),
+    BoundSet(SetExpr),
+}
+
+pub(crate) struct Checker<'a> {
+    pub(crate) file: &'a ast::GameFile,
+    pub(crate) source: &'a str,
+    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) globals: HashMap<String, (Global, Span)>,
+    pub(crate) options: Vec<OptionInfo>,
+    pub(crate) words: Vec<String>,
+    pub(crate) players: Vec<String>,
+    pub(crate) pieces: Vec<PieceInfo>,
+    pub(crate) sites: Vec<SiteInfo>,
+    pub(crate) regions: Vec<(String, Vec<bool>)>,
+    pub(crate) dir_names: Option<[String; 2]>,
+    pub(crate) next: [Vec<u16>; 2],
+    pub(crate) opposite: Vec<u16>,
+    // lowering state
+    pub(crate) code: Vec<Instr>,
+    pub(crate) choices: Vec<Choice>,
+    pub(crate) nvars: usize,
+    pub(crate) scopes: Vec<Vec<(String, Local)>>,
+    pub(crate) def_stack: Vec<String>,
+    pub(crate) lap_stack: Vec<u32>,
+    pub(crate) choose_stack: Vec<u32>,
+    pub(crate) in_start: bool,
+}
+
+const BUILTINS: [&str; 8] = ["mover", "opponent", "none", "all", "hole", "store", "cell", "point"];
+const MAX_SITES: i64 = 4096;
+
+/// Checks a parsed file with the given settings and lowers it.
+pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<Game, LoadError> {
+    let mut c = Checker {
+        file,
+        source,
+        diags: vec![],
+        globals: HashMap::new(),
+        options: vec![],
+        words: vec![],
+        players: vec![],
+        pieces: vec![],
+        sites: vec![],
+        regions: vec![],
+        dir_names: None,
+        next: [vec![], vec![]],
+        opposite: vec![],
+        code: vec![],
+        choices: vec![],
+        nvars: 0,
+        scopes: vec![],
+        def_stack: vec![],
+        lap_stack: vec![],
+        choose_stack: vec![],
+        in_start: false,
+    };
+    for b in BUILTINS {
+        c.globals.insert(b.to_string(), (Global::Builtin, Span::default()));
+    }
+    let meta = c.meta();
+    c.options_decls();
+    let variants = c.variants();
+    // The file's own problems come first: user settings are only applied to a valid file.
+    let option_errors = c.apply_settings(settings, &variants);
+    c.sides();
+    c.pieces();
+    c.board();
+    c.defs();
+    c.requires(settings);
+    let turn_limit = c.limit();
+    let turn_start = c.programs();
+    if !c.diags.is_empty() {
+        return Err(LoadError::File(Diagnostics(c.diags).sorted()));
+    }
+    if !option_errors.is_empty() {
+        return Err(LoadError::Options(option_errors));
+    }
+    let site_index = c
+        .sites
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.clone(), SiteId(i as u16)))
+        .collect();
+    Ok(Game {
+        meta,
+        options: c.options,
+        variants,
+        players: c.players,
+        sites: c.sites,
+        regions: c.regions,
+        pieces: c.pieces,
+        dir_names: c.dir_names,
+        next: c.next,
+        opposite: c.opposite,
+        code: c.code,
+        choices: c.choices,
+        turn_start,
+        nvars: c.nvars,
+        turn_limit,
+        site_index,
+    })
+}
+
+impl<'a> Checker<'a> {
+    pub(crate) fn error(&mut self, kind: ErrorKind, span: Span) {
+        self.diags.push(Diagnostic::new(kind, span));
+    }
+
+    pub(crate) fn error_hint(&mut self, kind: ErrorKind, span: Span, hint: impl Into<String>) {
+        self.diags.push(Diagnostic::new(kind, span).with_hint(hint));
+    }
+
+    /// Registers a global name, reporting a clash with an earlier one.
+    pub(crate) fn declare(&mut self, name: &str, g: Global, span: Span, what: &'static str) -> bool {
+        if let Some((prev, prev_span)) = self.globals.get(name) {
+            let hint = match prev {
+                Global::Builtin => "this name is built into the language; choose another".to_string(),
+                _ => {
+                    let (l, col) = crate::diagnostic::line_col(self.source, prev_span.start);
+                    format!("the first definition is at line {l}, column {col}; names of options, sides, pieces, sites, regions, directions and defs share one namespace")
+                }
+            };
+            self.error_hint(
+                ErrorKind::Duplicate {
+                    what,
+                    name: name.to_string(),
+                },
+                span,
+                hint,
+            );
+            return false;
+        }
+        self.globals.insert(name.to_string(), (g, span));
+        true
+    }
+
+    /// A hint naming the closest known name, for an unknown one.
+    pub(crate) fn did_you_mean(&self, name: &str) -> Option<String> {
+        let mut names: Vec<&str> = self.globals.keys().map(String::as_str).collect();
+        for s in &self.scopes {
+            names.extend(s.iter().map(|(n, _)| n.as_str()));
+        }
+        names.extend(crate::lower::FUNCTIONS);
+        names.sort();
+        suggest(name, names).map(|s| format!("did you mean `{s}`?"))
+    }
+
+    fn one_of<T>(&mut self, items: &'a [T], span_of: impl Fn(&T) -> Span, what: &'static str, required: bool) -> Option<&'a T> {
+        if items.is_empty() {
+            if required {
+                let hint = format!("add {what}; see grammar/README.md");
+                self.error_hint(ErrorKind::Missing { what }, Span { start: 0, end: 0 }, hint);
+            }
+            return None;
+        }
+        for extra in &items[1..] {
+            self.error(ErrorKind::TooMany { what }, span_of(extra));
+        }
+        Some(&items[0])
+    }
+
+    fn meta(&mut self) -> MetaInfo {
+        let f = self.file;
+        match self.one_of(&f.meta, |m| m.span, "`game` block", true) {
+            Some(m) => MetaInfo {
+                name: m.name.clone(),
+                aliases: m.aliases.clone(),
+                origin: m.origin.clone(),
+                source: m.source.clone(),
+                summary: m.summary.clone(),
+            },
+            None => MetaInfo::default(),
+        }
+    }
+
+    fn options_decls(&mut self) {
+        for o in &self.file.options {
+            let (domain, default) = match (&o.domain, &o.default) {
+                (None, OptionValue::Bool(b)) => (OptDomain::Bool, OptValue::Bool(*b)),
+                (Some(OptionDomain::Range(lo, hi, sp)), OptionValue::Int(n)) => {
+                    if lo > hi {
+                        self.error(ErrorKind::BadRange { name: o.name.name.clone() }, *sp);
+                    } else if n < lo || n > hi {
+                        self.error(
+                            ErrorKind::OutOfRange {
+                                name: o.name.name.clone(),
+                                value: *n,
+                                lo: *lo,
+                                hi: *hi,
+                            },
+                            o.default_span,
+                        );
+                    }
+                    (OptDomain::Range(*lo, *hi), OptValue::Int(*n))
+                }
+                (None, OptionValue::Int(n)) => {
+                    self.error_hint(
+                        ErrorKind::Missing { what: "range for this number option" },
+                        o.default_span,
+                        format!("write the allowed values, e.g. `option {} = {n} in 1..100`", o.name.name),
+                    );
+                    (OptDomain::Range(*n, *n), OptValue::Int(*n))
+                }
+                (Some(OptionDomain::Words(ws)), OptionValue::Word(w)) => {
+                    let list: Vec<String> = ws.iter().map(|i| i.name.clone()).collect();
+                    if !list.contains(w) {
+                        self.error(
+                            ErrorKind::BadOptionValue {
+                                name: o.name.name.clone(),
+                                value: w.clone(),
+                                expected: list.join(" | "),
+                            },
+                            o.default_span,
+                        );
+                    }
+                    for wd in ws {
+                        if !self.words.contains(&wd.name) {
+                            self.words.push(wd.name.clone());
+                            let id = (self.words.len() - 1) as i64;
+                            self.declare(&wd.name, Global::Word(id), wd.span, "word");
+                        }
+                    }
+                    (OptDomain::Words(list), OptValue::Word(w.clone()))
+                }
+                (_, v) => {
+                    let expected = match &o.domain {
+                        Some(OptionDomain::Range(..)) => "a number".to_string(),
+                        Some(OptionDomain::Words(ws)) => ws.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" | "),
+                        None => "`on`, `off`, or a number with a range".to_string(),
+                    };
+                    self.error(
+                        ErrorKind::BadOptionValue {
+                            name: o.name.name.clone(),
+                            value: option_value_text(v),
+                            expected,
+                        },
+                        o.default_span,
+                    );
+                    (OptDomain::Bool, OptValue::Bool(false))
+                }
+            };
+            let idx = self.options.len();
+            if self.declare(&o.name.name, Global::Option(idx), o.name.span, "option") {
+                self.options.push(OptionInfo {
+                    name: o.name.name.clone(),
+                    value: default.clone(),
+                    default,
+                    domain,
+                    doc: o.doc.clone(),
+                });
+            }
+        }
+    }
+
+    fn option_index(&self, name: &str) -> Option<usize> {
+        self.options.iter().position(|o| o.name == name)
+    }
+
+    fn variants(&mut self) -> Vec<VariantInfo> {
+        let mut out: Vec<VariantInfo> = vec![];
+        for v in &self.file.variants {
+            if out.iter().any(|o| o.name == v.name) {
+                self.error(
+                    ErrorKind::Duplicate {
+                        what: "variant",
+                        name: v.name.clone(),
+                    },
+                    v.span,
+                );
+                continue;
+            }
+            let mut sets = vec![];
+            for (name, value, sp) in &v.sets {
+                let Some(i) = self.option_index(&name.name) else {
+                    let hint = suggest(&name.name, self.options.iter().map(|o| o.name.as_str()))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| "a variant sets options declared with `option`".into());
+                    self.error_hint(
+                        ErrorKind::Unknown {
+                            what: "option",
+                            name: name.name.clone(),
+                        },
+                        name.span,
+                        hint,
+                    );
+                    continue;
+                };
+                match typed_value(&self.options[i], value) {
+                    Ok(val) => sets.push((name.name.clone(), val)),
+                    Err(kind) => self.error(kind, *sp),
+                }
+            }
+            out.push(VariantInfo {
+                name: v.name.clone(),
+                doc: v.doc.clone(),
+                sets,
+            });
+        }
+        out
+    }
+
+    fn apply_settings(&mut self, settings: &Settings, variants: &[VariantInfo]) -> Vec<String> {
+        let mut errors = vec![];
+        if let Some(vname) = &settings.variant {
+            match variants.iter().find(|v| &v.name == vname) {
+                Some(v) => {
+                    for (n, val) in &v.sets {
+                        if let Some(i) = self.option_index(n) {
+                            self.options[i].value = val.clone();
+                        }
+                    }
+                }
+                None => {
+                    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+                    let mut msg = format!("unknown variant `{vname}`");
+                    match suggest(vname, names.iter().copied()) {
+                        Some(s) => msg.push_str(&format!(": did you mean `{s}`?")),
+                        None if names.is_empty() => msg.push_str(": this game has no variants"),
+                        None => msg.push_str(&format!(" (variants: {})", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))),
+                    }
+                    errors.push(msg);
+                }
+            }
+        }
+        for (name, text) in &settings.sets {
+            let Some(i) = self.option_index(name) else {
+                let mut msg = format!("unknown option `{name}`");
+                match suggest(name, self.options.iter().map(|o| o.name.as_str())) {
+                    Some(s) => msg.push_str(&format!(": did you mean `{s}`?")),
+                    None => msg.push_str(&format!(
+                        " (options: {})",
+                        self.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )),
+                }
+                errors.push(msg);
+                continue;
+            };
+            let raw = parse_setting(text);
+            match typed_value(&self.options[i], &raw) {
+                Ok(v) => self.options[i].value = v,
+                Err(kind) => errors.push(kind.to_string()),
+            }
+        }
+        errors
+    }
+
+    fn sides(&mut self) {
+        let f = self.file;
+        let Some(sides) = self.one_of(&f.sides, |_| f.sides_spans.get(1).copied().unwrap_or_default(), "`sides` declaration", true) else {
+            return;
+        };
+        if sides.len() > 16 {
+            self.error(ErrorKind::TooLarge { value: sides.len() as i64, what: "at most 16 sides" }, sides[16].span);
+        }
+        for s in sides.iter().take(16) {
+            let p = Player(self.players.len() as u8);
+            if self.declare(&s.name, Global::Player(p), s.span, "side") {
+                self.players.push(s.name.clone());
+            }
+        }
+    }
+
+    fn pieces(&mut self) {
+        let f = self.file;
+        let Some(pieces) = self.one_of(&f.pieces, |p: &Vec<ast::PieceDecl>| p.first().map(|d| d.name.span).unwrap_or_default(), "`pieces` block", true) else {
+            return;
+        };
+        for p in pieces.iter() {
+            if self.pieces.len() >= 32 {
+                self.error(ErrorKind::TooLarge { value: 33, what: "at most 32 piece kinds" }, p.name.span);
+                break;
+            }
+            let value = match &p.value {
+                Some(e) => self.const_int(e).unwrap_or(1),
+                None => 1,
+            };
+            let k = PieceKind(self.pieces.len() as u8);
+            if self.declare(&p.name.name, Global::Piece(k), p.name.span, "piece kind") {
+                self.pieces.push(PieceInfo {
+                    name: p.name.name.clone(),
+                    value,
+                });
+            }
+        }
+    }
+
+    /// Evaluates an expression that must be a constant number (options and arithmetic only).
+    pub(crate) fn const_int(&mut self, e: &ast::Expr) -> Option<i64> {
+        let (x, ty) = self.expr(e);
+        match (x, ty) {
+            (_, Ty::Error) => None,
+            (Expr::Const(n), Ty::Num) => Some(n),
+            (_, Ty::Num) => {
+                self.error_hint(
+                    ErrorKind::Type {
+                        expected: "a constant number".into(),
+                        found: "a number that depends on the position".into(),
+                    },
+                    e.span,
+                    "only options and arithmetic can be used here",
+                );
+                None
+            }
+            (_, t) => {
+                self.error(
+                    ErrorKind::Type {
+                        expected: "a number".into(),
+                        found: t.words().into(),
+                    },
+                    e.span,
+                );
+                None
+            }
+        }
+    }
+
+    fn expand_sites(&mut self, items: &[SiteItem]) -> Vec<(String, Span)> {
+        let mut out = vec![];
+        for it in items {
+            match it {
+                SiteItem::Name(id) => out.push((id.name.clone(), id.span)),
+                SiteItem::Range { prefix, from, to, span } => {
+                    let (Some(a), Some(b)) = (self.const_int(from), self.const_int(to)) else {
+                        continue;
+                    };
+                    if (a - b).abs() >= MAX_SITES || a < 0 || b < 0 {
+                        self.error(ErrorKind::BadRange { name: format!("{}[{a}..{b}]", prefix.name) }, *span);
+                        continue;
+                    }
+                    let step: i64 = if a <= b { 1 } else { -1 };
+                    let mut i = a;
+                    loop {
+                        out.push((format!("{}{i}", prefix.name), *span));
+                        if i == b {
+                            break;
+                        }
+                        i += step;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn site_attrs(&mut self, attrs: &[SiteAttr]) -> (SiteKind, Option<Player>) {
+        let mut kind = SiteKind::Hole;
+        let mut owner = None;
+        for a in attrs {
+            match a {
+                SiteAttr::Kind(id) => match SiteKind::ALL.iter().find(|k| k.name() == id.name) {
+                    Some(k) => kind = *k,
+                    None => {
+                        let hint = suggest(&id.name, SiteKind::ALL.iter().map(|k| k.name()))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| "site kinds are hole, store, cell and point".into());
+                        self.error_hint(ErrorKind::Unknown { what: "site kind", name: id.name.clone() }, id.span, hint);
+                    }
+                },
+                SiteAttr::Owner(id) => match self.players.iter().position(|p| *p == id.name) {
+                    Some(i) => owner = Some(Player(i as u8)),
+                    None => {
+                        let hint = suggest(&id.name, self.players.iter().map(String::as_str))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| "owners are the sides named in `sides`".into());
+                        self.error_hint(ErrorKind::Unknown { what: "side", name: id.name.clone() }, id.span, hint);
+                    }
+                },
+            }
+        }
+        (kind, owner)
+    }
+
+    fn add_site(&mut self, name: String, span: Span, x: i64, y: i64, kind: SiteKind, owner: Option<Player>) {
+        if self.sites.len() as i64 >= MAX_SITES {
+            self.error(ErrorKind::TooLarge { value: MAX_SITES + 1, what: "at most 4096 sites" }, span);
+            return;
+        }
+        let id = SiteId(self.sites.len() as u16);
+        if self.declare(&name, Global::Site(id), span, "site") {
+            self.sites.push(SiteInfo { name, x, y, kind, owner });
+        }
+    }
+
+    fn board(&mut self) {
+        let f = self.file;
+        let Some(b) = self.one_of(&f.boards, |b| b.span, "`board` block", true) else {
+            return;
+        };
+        for row in &b.rows {
+            let names = self.expand_sites(&row.sites);
+            let y = self.const_int(&row.y).unwrap_or(0);
+            let x0 = match &row.x {
+                Some(x) => self.const_int(x).unwrap_or(1),
+                None => 1,
+            };
+            let (kind, owner) = self.site_attrs(&row.attrs);
+            for (i, (name, span)) in names.into_iter().enumerate() {
+                self.add_site(name, span, x0 + i as i64, y, kind, owner);
+            }
+        }
+        for s in &b.sites {
+            let x = self.const_int(&s.x).unwrap_or(0);
+            let y = self.const_int(&s.y).unwrap_or(0);
+            let (kind, owner) = self.site_attrs(&s.attrs);
+            self.add_site(s.name.name.clone(), s.name.span, x, y, kind, owner);
+        }
+        let n = self.sites.len();
+        self.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
+        self.opposite = vec![u16::MAX; n];
+        for r in &b.regions {
+            let mut members = vec![false; n];
+            for item in &r.items {
+                let set = self.set_expr(item);
+                if !self.static_members(&set, &mut members, true) {
+                    self.error_hint(
+                        ErrorKind::Type {
+                            expected: "sites, ranges or regions".into(),
+                            found: "a set that depends on the position".into(),
+                        },
+                        item.span,
+                        "a region is fixed when the board is built",
+                    );
+                }
+            }
+            let id = RegionId(self.regions.len() as u16);
+            if self.declare(&r.name.name, Global::Region(id), r.name.span, "region") {
+                self.regions.push((r.name.name.clone(), members));
+            }
+        }
+        if let Some(ring) = self.one_of(&b.rings, |r| r.span, "`ring`", false) {
+            let seq = self.resolve_sites(&ring.sites);
+            let mut seen = vec![false; n];
+            let mut ok = true;
+            for (s, span) in &seq {
+                if std::mem::replace(&mut seen[s.0 as usize], true) {
+                    self.error(ErrorKind::RingRepeat { name: self.sites[s.0 as usize].name.clone() }, *span);
+                    ok = false;
+                }
+            }
+            if ok && !seq.is_empty() {
+                let len = seq.len();
+                for i in 0..len {
+                    let a = seq[i].0 .0;
+                    let b2 = seq[(i + 1) % len].0 .0;
+                    self.next[0][a as usize] = b2;
+                    self.next[1][b2 as usize] = a;
+                }
+            }
+            if self.declare(&ring.forward.name, Global::Dir(0), ring.forward.span, "direction")
+                & self.declare(&ring.backward.name, Global::Dir(1), ring.backward.span, "direction")
+            {
+                self.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
+            }
+        }
+        for o in &b.opposites {
+            let l = self.resolve_sites(&o.left);
+            let r = self.resolve_sites(&o.right);
+            if l.len() != r.len() {
+                self.error(ErrorKind::Length { left: l.len(), right: r.len() }, o.span);
+                continue;
+            }
+            for ((a, _), (b2, _)) in l.iter().zip(&r) {
+                self.opposite[a.0 as usize] = b2.0;
+                self.opposite[b2.0 as usize] = a.0;
+            }
+        }
+    }
+
+    fn resolve_sites(&mut self, items: &[SiteItem]) -> Vec<(SiteId, Span)> {
+        let names = self.expand_sites(items);
+        let mut out = vec![];
+        for (name, span) in names {
+            match self.globals.get(&name) {
+                Some((Global::Site(s), _)) => out.push((*s, span)),
+                _ => {
+                    let hint = suggest(&name, self.sites.iter().map(|s| s.name.as_str()))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| "sites are declared with `row` or `site` in the board".into());
+                    self.error_hint(ErrorKind::Unknown { what: "site", name }, span, hint);
+                }
+            }
+        }
+        out
+    }
+
+    /// Adds (or removes) the members of a fixed set; false when the set is not fixed.
+    fn static_members(&self, set: &SetExpr, members: &mut [bool], add: bool) -> bool {
+        match set {
+            SetExpr::All => {
+                members.iter_mut().for_each(|m| *m = add);
+                true
+            }
+            SetExpr::Empty => true,
+            SetExpr::Region(r) => {
+                for (m, &inr) in members.iter_mut().zip(&self.regions[r.0 as usize].1) {
+                    if inr {
+                        *m = add;
+                    }
+                }
+                true
+            }
+            SetExpr::One(Expr::Const(s)) => {
+                if let Some(m) = members.get_mut(*s as usize) {
+                    *m = add;
+                }
+                true
+            }
+            SetExpr::Union(items) => items.iter().all(|i| self.static_members(i, members, add)),
+            SetExpr::Diff(a, b) => self.static_members(a, members, add) && self.static_members(b, members, !add),
+            _ => false,
+        }
+    }
+
+    fn defs(&mut self) {
+        for (i, d) in self.file.defs.iter().enumerate() {
+            self.declare(&d.name.name, Global::Def(i), d.name.span, "def");
+        }
+    }
+
+    fn requires(&mut self, settings: &Settings) {
+        for r in &self.file.requires {
+            let (e, ty) = self.expr(&r.cond);
+            match (e, ty) {
+                (_, Ty::Error) => {}
+                (Expr::Const(v), Ty::Bool) => {
+                    if v == 0 {
+                        let user = !settings.sets.is_empty() || settings.variant.is_some();
+                        let hint = if user {
+                            "the options chosen do not satisfy this requirement".to_string()
+                        } else {
+                            "the default option values do not satisfy this requirement".to_string()
+                        };
+                        self.error_hint(ErrorKind::Requirement { message: r.message.clone() }, r.span, hint);
+                    }
+                }
+                (_, t) => self.error(
+                    ErrorKind::Type {
+                        expected: "a condition on options".into(),
+                        found: t.words().into(),
+                    },
+                    r.cond.span,
+                ),
+            }
+        }
+    }
+
+    fn limit(&mut self) -> u32 {
+        let f = self.file;
+        let Some(e) = self.one_of(&f.limits, |e| e.span, "`limit … turns` declaration", true) else {
+            return 1;
+        };
+        match self.const_int(e) {
+            Some(n) if (1..=u32::MAX as i64).contains(&n) => n as u32,
+            Some(n) => {
+                self.error(ErrorKind::TooLarge { value: n, what: "the turn limit must be 1 or more" }, e.span);
+                1
+            }
+            None => 1,
+        }
+    }
+
+    /// Lowers the start program then the turn program; returns where the turn starts.
+    fn programs(&mut self) -> u32 {
+        let f = self.file;
+        if let Some((_, body)) = self.one_of(&f.starts, |s| s.0, "`start` block", false) {
+            self.in_start = true;
+            self.block(body);
+            self.in_start = false;
+        }
+        let turn_start = self.code.len() as u32;
+        if let Some((_, body)) = self.one_of(&f.turns, |s| s.0, "`turn` block", true) {
+            self.block(body);
+        }
+        self.code.push(Instr::EndTurn);
+        turn_start
+    }
+}
+
+fn option_value_text(v: &OptionValue) -> String {
+    match v {
+        OptionValue::Int(n) => n.to_string(),
+        OptionValue::Bool(true) => "on".into(),
+        OptionValue::Bool(false) => "off".into(),
+        OptionValue::Word(w) => w.clone(),
+    }
+}
+
+fn parse_setting(text: &str) -> OptionValue {
+    match text {
+        "on" | "true" | "yes" => OptionValue::Bool(true),
+        "off" | "false" | "no" => OptionValue::Bool(false),
+        _ => match text.parse::<i64>() {
+            Ok(n) => OptionValue::Int(n),
+            Err(_) => OptionValue::Word(text.to_string()),
+        },
+    }
+}
+
+/// Checks a value against an option's domain.
+fn typed_value(o: &OptionInfo, v: &OptionValue) -> Result<OptValue, ErrorKind> {
+    let bad = |expected: String| ErrorKind::BadOptionValue {
+        name: o.name.clone(),
+        value: option_value_text(v),
+        expected,
+    };
+    match (&o.domain, v) {
+        (OptDomain::Range(lo, hi), OptionValue::Int(n)) => {
+            if n < lo || n > hi {
+                Err(ErrorKind::OutOfRange {
+                    name: o.name.clone(),
+                    value: *n,
+                    lo: *lo,
+                    hi: *hi,
+                })
+            } else {
+                Ok(OptValue::Int(*n))
+            }
+        }
+        (OptDomain::Range(lo, hi), _) => Err(bad(format!("a number in {lo}..{hi}"))),
+        (OptDomain::Bool, OptionValue::Bool(b)) => Ok(OptValue::Bool(*b)),
+        (OptDomain::Bool, _) => Err(bad("`on` or `off`".into())),
+        (OptDomain::Words(ws), OptionValue::Word(w)) if ws.contains(w) => Ok(OptValue::Word(w.clone())),
+        (OptDomain::Words(ws), _) => Err(bad(ws.join(" | "))),
+    }
+}
+
+/// The options in force, by name (for records and `list`).
+pub fn option_map(g: &Game) -> BTreeMap<String, String> {
+    g.options.iter().map(|o| (o.name.clone(), o.value.to_string())).collect()
+}

@@ -1,0 +1,945 @@
+//! The engine: a [`State`] and the interpreter of a [`Game`]'s turn program.
+//!
+//! A turn is a program of the IR ([`Instr`]); it runs until it reaches a decision point (a
+//! `choose`, the order of drops in a lap), a chance event, or the end of the game. The legal
+//! decisions are computed once, when the point is reached, into a buffer the state keeps, so a
+//! playout allocates nothing per move once the buffers have grown.
+
+use crate::ir::*;
+
+/// Steps (instructions and drops) allowed between two decisions before the game is stopped:
+/// a description whose loop never reaches a decision cannot hang ludic.
+pub const STEP_LIMIT: u64 = 20_000_000;
+/// Laps allowed in one sowing before it is ended as a cycle.
+pub const LAP_LIMIT: usize = 10_000;
+
+const NONE: u16 = u16::MAX;
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// the game's own rules ended it
+    Rules,
+    /// `limit … turns` was reached: a draw
+    TurnLimit,
+    /// the description ran too long without a decision (a loop in the rules): a draw
+    StepLimit,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<Player>,
+    pub reason: EndReason,
+}
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// a decision of the mover at a `choose` (index into `Game::choices`)
+    Choice(u32),
+    /// the mover places a piece of this kind in the lap about to be sown
+    Drop(PieceKind),
+    /// a chance event: who plays first
+    ChanceFirst,
+    /// the game is over
+    Over(Outcome),
+}
+
+/// A decision of a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// an alternative of a choice with the value of its variable (a site, a direction, …)
+    Alt { alt: u8, value: i32 },
+    /// the step of the lap at which the pending piece is dropped (0-based)
+    Drop { slot: u16 },
+}
+
+/// Why a decision was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("the game is over")]
+    GameOver,
+    #[error("a chance event is pending, not a decision")]
+    ChancePending,
+    #[error("`{0}` is not a legal decision here")]
+    NotLegal(String),
+    #[error("`{0}` is not a possible outcome here")]
+    NotOutcome(String),
+}
+
+/// A position, with the point of the turn program it is at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// pieces per site and kind: `counts[site * kinds + kind]`
+    pub(crate) counts: Vec<u32>,
+    /// the kind of each site now
+    pub(crate) kinds: Vec<SiteKind>,
+    /// the owner of each site now (-1 for none)
+    pub(crate) owners: Vec<i8>,
+    /// captured pieces per player and kind: `bank[player * kinds + kind]`
+    pub(crate) bank: Vec<u32>,
+    pub(crate) mover: u8,
+    /// turns completed
+    pub(crate) turn: u32,
+    pub(crate) pc: u32,
+    pub(crate) vars: Vec<i64>,
+    /// pieces picked up and not yet sown, per kind
+    pub(crate) hand: Vec<u32>,
+    /// the order of drops in the lap being planned (kind per step, 255 = not chosen yet)
+    pub(crate) plan: Vec<u8>,
+    pub(crate) planning: bool,
+    pub(crate) cursor: u16,
+    pub(crate) sow_dir: u8,
+    lap_hashes: Vec<u64>,
+    lap_snaps: Vec<u32>,
+    scratch: Vec<u16>,
+    pub(crate) pending: Pending,
+    /// the legal decisions at the pending point
+    pub(crate) moves: Vec<Decision>,
+    /// sowings ended because their position repeated (or ran past the lap limit)
+    pub(crate) cycles_cut: u32,
+    steps: u64,
+}
+
+impl State {
+    pub fn pending(&self) -> Pending {
+        self.pending
+    }
+    /// The legal decisions now, in a fixed order (empty at a chance event or at the end).
+    pub fn moves(&self) -> &[Decision] {
+        &self.moves
+    }
+    pub fn mover(&self) -> Player {
+        Player(self.mover)
+    }
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.pending {
+            Pending::Over(o) => Some(o),
+            _ => None,
+        }
+    }
+    pub fn is_over(&self) -> bool {
+        matches!(self.pending, Pending::Over(_))
+    }
+    pub fn cycles_cut(&self) -> u32 {
+        self.cycles_cut
+    }
+    /// Pieces of `kind` at a site.
+    pub fn count(&self, g: &Game, site: SiteId, kind: PieceKind) -> u32 {
+        self.counts[site.0 as usize * g.pieces.len() + kind.0 as usize]
+    }
+    /// All pieces at a site.
+    pub fn total_at(&self, g: &Game, site: SiteId) -> u32 {
+        let nk = g.pieces.len();
+        self.counts[site.0 as usize * nk..(site.0 as usize + 1) * nk].iter().sum()
+    }
+    pub fn site_kind(&self, site: SiteId) -> SiteKind {
+        self.kinds[site.0 as usize]
+    }
+    pub fn site_owner(&self, site: SiteId) -> Option<Player> {
+        let o = self.owners[site.0 as usize];
+        (o >= 0).then_some(Player(o as u8))
+    }
+    /// Captured pieces of `kind` held by `p`.
+    pub fn captured(&self, g: &Game, p: Player, kind: PieceKind) -> u32 {
+        self.bank[p.0 as usize * g.pieces.len() + kind.0 as usize]
+    }
+    /// The value of everything `p` has captured.
+    pub fn score(&self, g: &Game, p: Player) -> i64 {
+        let nk = g.pieces.len();
+        (0..nk).map(|k| self.bank[p.0 as usize * nk + k] as i64 * g.pieces[k].value).sum()
+    }
+    /// Pieces of each kind anywhere: on the board, captured, or in hand (conserved by sowing games).
+    pub fn totals(&self, g: &Game) -> Vec<u64> {
+        let nk = g.pieces.len();
+        let mut t = vec![0u64; nk];
+        for (i, &c) in self.counts.iter().enumerate() {
+            t[i % nk] += c as u64;
+        }
+        for (i, &c) in self.bank.iter().enumerate() {
+            t[i % nk] += c as u64;
+        }
+        for (k, &c) in self.hand.iter().enumerate() {
+            t[k] += c as u64;
+        }
+        t
+    }
+}
+
+fn fnv(data: &[u32]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for &x in data {
+        h ^= x as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// The read-only part of the position that expressions look at.
+struct View<'a> {
+    g: &'a Game,
+    counts: &'a [u32],
+    kinds: &'a [SiteKind],
+    owners: &'a [i8],
+    bank: &'a [u32],
+    mover: u8,
+    sow_dir: u8,
+}
+
+impl View<'_> {
+    fn nk(&self) -> usize {
+        self.g.pieces.len()
+    }
+
+    fn site(&self, v: i64) -> Option<usize> {
+        usize::try_from(v).ok().filter(|&s| s < self.kinds.len())
+    }
+
+    fn count(&self, site: i64, mask: KindMask) -> i64 {
+        let Some(s) = self.site(site) else { return 0 };
+        let nk = self.nk();
+        let row = &self.counts[s * nk..s * nk + nk];
+        if mask.0 == u32::MAX {
+            row.iter().map(|&c| c as i64).sum()
+        } else {
+            row.iter()
+                .enumerate()
+                .filter(|(k, _)| mask.0 & (1 << k) != 0)
+                .map(|(_, &c)| c as i64)
+                .sum()
+        }
+    }
+
+    fn next(&self, site: i64, dir: i64, steps: i64) -> i64 {
+        let Some(mut s) = self.site(site) else { return -1 };
+        let d = usize::from(dir != 0);
+        let (d, n) = if steps < 0 { (1 - d, -steps) } else { (d, steps) };
+        for _ in 0..n.min(self.kinds.len() as i64) {
+            let x = self.g.next[d][s];
+            if x == NONE {
+                return -1;
+            }
+            s = x as usize;
+        }
+        s as i64
+    }
+
+    fn eval(&self, vars: &mut [i64], e: &Expr) -> i64 {
+        match e {
+            Expr::Const(c) => *c,
+            Expr::Var(v) => vars[*v as usize],
+            Expr::Mover => self.mover as i64,
+            Expr::Opponent => ((self.mover as usize + 1) % self.g.players.len()) as i64,
+            Expr::Count(s, mask) => {
+                let s = self.eval(vars, s);
+                self.count(s, *mask)
+            }
+            Expr::CountSet(set, mask) => {
+                let mut total = 0;
+                self.for_each(vars, set, &mut |_, s| {
+                    total += self.count(s as i64, *mask);
+                    true
+                });
+                total
+            }
+            Expr::Captured(p, mask) => {
+                let p = self.eval(vars, p);
+                if p < 0 || p as usize >= self.g.players.len() {
+                    return 0;
+                }
+                let nk = self.nk();
+                (0..nk)
+                    .filter(|k| mask.0 & (1 << k) != 0)
+                    .map(|k| self.bank[p as usize * nk + k] as i64)
+                    .sum()
+            }
+            Expr::Score(p) => {
+                let p = self.eval(vars, p);
+                if p < 0 || p as usize >= self.g.players.len() {
+                    return 0;
+                }
+                let nk = self.nk();
+                (0..nk).map(|k| self.bank[p as usize * nk + k] as i64 * self.g.pieces[k].value).sum()
+            }
+            Expr::Size(set) => {
+                let mut n = 0;
+                self.for_each(vars, set, &mut |_, _| {
+                    n += 1;
+                    true
+                });
+                n
+            }
+            Expr::Owner(s) => {
+                let s = self.eval(vars, s);
+                self.site(s).map(|s| self.owners[s] as i64).unwrap_or(-1)
+            }
+            Expr::KindOf(s) => {
+                let s = self.eval(vars, s);
+                self.site(s).map(|s| self.kinds[s] as i64).unwrap_or(-1)
+            }
+            Expr::Next(s, d, n) => {
+                let s = self.eval(vars, s);
+                let d = self.eval(vars, d);
+                let n = self.eval(vars, n);
+                self.next(s, d, n)
+            }
+            Expr::SowDir => self.sow_dir as i64,
+            Expr::Opposite(s) => {
+                let s = self.eval(vars, s);
+                match self.site(s) {
+                    Some(s) if self.g.opposite[s] != NONE => self.g.opposite[s] as i64,
+                    _ => -1,
+                }
+            }
+            Expr::InRegion(s, r) => {
+                let s = self.eval(vars, s);
+                self.site(s).is_some_and(|s| self.g.regions[r.0 as usize].1[s]) as i64
+            }
+            Expr::InSet(s, set) => {
+                let s = self.eval(vars, s);
+                self.contains(vars, set, s) as i64
+            }
+            Expr::Not(x) => (self.eval(vars, x) == 0) as i64,
+            Expr::Neg(x) => self.eval(vars, x).saturating_neg(),
+            Expr::Abs(x) => self.eval(vars, x).saturating_abs(),
+            Expr::Bin(op, x, y) => {
+                let a = self.eval(vars, x);
+                let c = self.eval(vars, y);
+                match op {
+                    Op::Add => a.saturating_add(c),
+                    Op::Sub => a.saturating_sub(c),
+                    Op::Mul => a.saturating_mul(c),
+                    Op::Div => a.checked_div(c).unwrap_or(0),
+                    Op::Mod => a.checked_rem(c).unwrap_or(0),
+                    Op::Eq => (a == c) as i64,
+                    Op::Ne => (a != c) as i64,
+                    Op::Lt => (a < c) as i64,
+                    Op::Le => (a <= c) as i64,
+                    Op::Gt => (a > c) as i64,
+                    Op::Ge => (a >= c) as i64,
+                    Op::Min => a.min(c),
+                    Op::Max => a.max(c),
+                }
+            }
+            Expr::And(x, y) => (self.eval(vars, x) != 0 && self.eval(vars, y) != 0) as i64,
+            Expr::Or(x, y) => (self.eval(vars, x) != 0 || self.eval(vars, y) != 0) as i64,
+            Expr::If(c, x, y) => {
+                if self.eval(vars, c) != 0 {
+                    self.eval(vars, x)
+                } else {
+                    self.eval(vars, y)
+                }
+            }
+            Expr::Exists(v, set, c) => {
+                let mut found = false;
+                self.for_each(vars, set, &mut |vars, s| {
+                    vars[*v as usize] = s as i64;
+                    found = self.eval(vars, c) != 0;
+                    !found
+                });
+                found as i64
+            }
+            Expr::Forall(v, set, c) => {
+                let mut ok = true;
+                self.for_each(vars, set, &mut |vars, s| {
+                    vars[*v as usize] = s as i64;
+                    ok = self.eval(vars, c) != 0;
+                    ok
+                });
+                ok as i64
+            }
+        }
+    }
+
+    /// Calls `f` on each site of the set (in order, repeats possible) until it returns false.
+    /// Returns false when stopped early.
+    fn for_each(&self, vars: &mut [i64], set: &SetExpr, f: &mut dyn FnMut(&mut [i64], usize) -> bool) -> bool {
+        match set {
+            SetExpr::All => {
+                for s in 0..self.kinds.len() {
+                    if !f(vars, s) {
+                        return false;
+                    }
+                }
+                true
+            }
+            SetExpr::Empty => true,
+            SetExpr::Region(r) => {
+                for (s, &m) in self.g.regions[r.0 as usize].1.iter().enumerate() {
+                    if m && !f(vars, s) {
+                        return false;
+                    }
+                }
+                true
+            }
+            SetExpr::One(e) => {
+                let s = self.eval(vars, e);
+                match self.site(s) {
+                    Some(s) => f(vars, s),
+                    None => true,
+                }
+            }
+            SetExpr::Union(items) => items.iter().all(|i| self.for_each(vars, i, f)),
+            SetExpr::Diff(a, b) => self.for_each(vars, a, &mut |vars, s| {
+                if self.contains(vars, b, s as i64) {
+                    true
+                } else {
+                    f(vars, s)
+                }
+            }),
+            SetExpr::Filter(v, base, c) => self.for_each(vars, base, &mut |vars, s| {
+                vars[*v as usize] = s as i64;
+                if self.eval(vars, c) != 0 { f(vars, s) } else { true }
+            }),
+            SetExpr::Run(start, d, n) => {
+                let mut s = self.eval(vars, start);
+                let d = self.eval(vars, d);
+                let n = self.eval(vars, n).min(self.kinds.len() as i64);
+                for _ in 0..n {
+                    let Some(site) = self.site(s) else { return true };
+                    if !f(vars, site) {
+                        return false;
+                    }
+                    s = self.next(s, d, 1);
+                }
+                true
+            }
+        }
+    }
+
+    fn contains(&self, vars: &mut [i64], set: &SetExpr, site: i64) -> bool {
+        let Some(s) = self.site(site) else { return false };
+        match set {
+            SetExpr::All => true,
+            SetExpr::Empty => false,
+            SetExpr::Region(r) => self.g.regions[r.0 as usize].1[s],
+            SetExpr::One(e) => self.eval(vars, e) == site,
+            SetExpr::Union(items) => items.iter().any(|i| self.contains(vars, i, site)),
+            SetExpr::Diff(a, b) => self.contains(vars, a, site) && !self.contains(vars, b, site),
+            SetExpr::Filter(v, base, c) => {
+                self.contains(vars, base, site) && {
+                    vars[*v as usize] = site;
+                    self.eval(vars, c) != 0
+                }
+            }
+            SetExpr::Run(..) => !self.for_each(vars, set, &mut |_, x| x != s),
+        }
+    }
+}
+
+macro_rules! view {
+    ($g:expr, $st:expr) => {
+        View {
+            g: $g,
+            counts: &$st.counts,
+            kinds: &$st.kinds,
+            owners: &$st.owners,
+            bank: &$st.bank,
+            mover: $st.mover,
+            sow_dir: $st.sow_dir,
+        }
+    };
+}
+
+impl Game {
+    /// The start position: the start program has run up to the first decision or chance event.
+    pub fn start(&self) -> State {
+        let nk = self.pieces.len();
+        let mut st = State {
+            counts: vec![0; self.sites.len() * nk],
+            kinds: self.sites.iter().map(|s| s.kind).collect(),
+            owners: self.sites.iter().map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1)).collect(),
+            bank: vec![0; self.players.len() * nk],
+            mover: 0,
+            turn: 0,
+            pc: 0,
+            vars: vec![0; self.nvars.max(1)],
+            hand: vec![0; nk],
+            plan: Vec::with_capacity(64),
+            planning: false,
+            cursor: 0,
+            sow_dir: 0,
+            lap_hashes: Vec::with_capacity(64),
+            lap_snaps: Vec::with_capacity(1024),
+            scratch: Vec::with_capacity(self.sites.len()),
+            pending: Pending::Choice(0),
+            moves: Vec::with_capacity(32),
+            cycles_cut: 0,
+            steps: 0,
+        };
+        self.run(&mut st);
+        st
+    }
+
+    /// Plays a decision after checking that it is legal; an illegal one leaves the state unchanged.
+    pub fn play(&self, st: &mut State, d: Decision) -> Result<(), IllegalMove> {
+        match st.pending {
+            Pending::Over(_) => return Err(IllegalMove::GameOver),
+            Pending::ChanceFirst => return Err(IllegalMove::ChancePending),
+            _ => {}
+        }
+        if !st.moves.contains(&d) {
+            return Err(IllegalMove::NotLegal(self.notation_of(st, d)));
+        }
+        self.play_unchecked(st, d);
+        Ok(())
+    }
+
+    /// Plays a decision taken from [`State::moves`] (not checked again).
+    pub fn play_unchecked(&self, st: &mut State, d: Decision) {
+        st.steps = 0;
+        match (st.pending, d) {
+            (Pending::Choice(id), Decision::Alt { alt, value }) => {
+                let a = &self.choices[id as usize].alts[alt as usize];
+                if let Some(v) = a.var {
+                    st.vars[v as usize] = value as i64;
+                }
+                st.pc = a.target;
+            }
+            (Pending::Drop(k), Decision::Drop { slot }) => {
+                if let Some(p) = st.plan.get_mut(slot as usize) {
+                    *p = k.0;
+                }
+            }
+            _ => return,
+        }
+        self.run(st);
+    }
+
+    /// The possible outcomes of the pending chance event, with their probabilities.
+    pub fn chance_outcomes(&self, st: &State) -> Vec<(i64, f64)> {
+        match st.pending {
+            Pending::ChanceFirst => {
+                let n = self.players.len();
+                (0..n as i64).map(|p| (p, 1.0 / n as f64)).collect()
+            }
+            _ => vec![],
+        }
+    }
+
+    /// Applies the outcome of the pending chance event.
+    pub fn play_chance(&self, st: &mut State, outcome: i64) -> Result<(), IllegalMove> {
+        match st.pending {
+            Pending::ChanceFirst if (0..self.players.len() as i64).contains(&outcome) => {
+                st.mover = outcome as u8;
+                st.pc += 1;
+                st.steps = 0;
+                self.run(st);
+                Ok(())
+            }
+            Pending::ChanceFirst => Err(IllegalMove::NotOutcome(outcome.to_string())),
+            Pending::Over(_) => Err(IllegalMove::GameOver),
+            _ => Err(IllegalMove::NotOutcome(outcome.to_string())),
+        }
+    }
+
+    fn end_turn(&self, st: &mut State) {
+        st.mover = ((st.mover as usize + 1) % self.players.len()) as u8;
+        st.turn += 1;
+        st.pc = self.turn_start;
+        st.planning = false;
+        if st.turn >= self.turn_limit {
+            st.pending = Pending::Over(Outcome {
+                winner: None,
+                reason: EndReason::TurnLimit,
+            });
+        }
+    }
+
+    fn finish(&self, st: &mut State, winner: Option<Player>, reason: EndReason) {
+        st.moves.clear();
+        st.pending = Pending::Over(Outcome { winner, reason });
+    }
+
+    /// Runs the program until the next decision point, chance event or the end.
+    fn run(&self, st: &mut State) {
+        st.moves.clear();
+        loop {
+            if let Pending::Over(_) = st.pending {
+                st.moves.clear();
+                return;
+            }
+            st.steps += 1;
+            if st.steps > STEP_LIMIT {
+                self.finish(st, None, EndReason::StepLimit);
+                return;
+            }
+            let Some(instr) = self.code.get(st.pc as usize) else {
+                self.end_turn(st);
+                continue;
+            };
+            match instr {
+                Instr::Jump(t) => st.pc = *t,
+                Instr::JumpIfNot(c, t) => {
+                    let v = view!(self, st).eval(&mut st.vars, c);
+                    st.pc = if v == 0 { *t } else { st.pc + 1 };
+                }
+                Instr::SetVar(v, e) => {
+                    let x = view!(self, st).eval(&mut st.vars, e);
+                    st.vars[*v as usize] = x;
+                    st.pc += 1;
+                }
+                Instr::SetOwner(s, p) => {
+                    let view = view!(self, st);
+                    let s = view.eval(&mut st.vars, s);
+                    let p = view.eval(&mut st.vars, p);
+                    if let Some(s) = view.site(s) {
+                        st.owners[s] = if p >= 0 && (p as usize) < self.players.len() { p as i8 } else { -1 };
+                    }
+                    st.pc += 1;
+                }
+                Instr::SetKind(s, k) => {
+                    let view = view!(self, st);
+                    let s = view.eval(&mut st.vars, s);
+                    let k = view.eval(&mut st.vars, k);
+                    if let (Some(s), Some(k)) = (view.site(s), SiteKind::from_index(k)) {
+                        st.kinds[s] = k;
+                    }
+                    st.pc += 1;
+                }
+                Instr::Capture { set, keep, to } => {
+                    self.capture(st, set, keep, to);
+                    st.pc += 1;
+                }
+                Instr::Place { count, piece, on, from } => {
+                    self.place(st, count, *piece, on, from.as_ref());
+                    st.pc += 1;
+                }
+                Instr::Choose(id) => {
+                    self.enumerate(st, *id);
+                    if st.moves.is_empty() {
+                        // No legal decision: the player passes (the rest of his turn is skipped).
+                        self.end_turn(st);
+                    } else {
+                        st.pending = Pending::Choice(*id);
+                        return;
+                    }
+                }
+                Instr::SowStart { from, dir } => {
+                    let view = view!(self, st);
+                    let f = view.eval(&mut st.vars, from);
+                    let d = view.eval(&mut st.vars, dir);
+                    st.sow_dir = u8::from(d != 0);
+                    st.lap_hashes.clear();
+                    st.lap_snaps.clear();
+                    st.planning = false;
+                    match view.site(f) {
+                        Some(s) => {
+                            self.pick_up(st, s);
+                            st.cursor = s as u16;
+                        }
+                        None => st.cursor = NONE,
+                    }
+                    st.pc += 1;
+                }
+                Instr::SowLap { orders, skip, last, on_cycle } => {
+                    if !st.planning {
+                        if self.lap_repeats(st) {
+                            // The position at the start of this lap was seen before in this
+                            // sowing: it would go on forever. Put the hand back and stop.
+                            st.cycles_cut += 1;
+                            self.put_back(st);
+                            st.pc = *on_cycle;
+                            continue;
+                        }
+                        self.init_plan(st, *orders);
+                    }
+                    if st.planning && self.plan_step(st) {
+                        return;
+                    }
+                    let last_site = self.sow_lap(st, skip.as_ref());
+                    st.vars[*last as usize] = last_site;
+                    st.pc += 1;
+                }
+                Instr::Relay { site, lap } => {
+                    let view = view!(self, st);
+                    let s = view.eval(&mut st.vars, site);
+                    if let Some(s) = view.site(s) {
+                        self.pick_up(st, s);
+                        st.cursor = s as u16;
+                    }
+                    st.pc = *lap;
+                }
+                Instr::EndTurn => self.end_turn(st),
+                Instr::EndGame(rule) => {
+                    let winner = match rule {
+                        EndRule::Draw => None,
+                        EndRule::Winner(p) => {
+                            let p = view!(self, st).eval(&mut st.vars, p);
+                            (p >= 0 && (p as usize) < self.players.len()).then_some(Player(p as u8))
+                        }
+                        EndRule::Score => {
+                            let scores: Vec<i64> =
+                                (0..self.players.len()).map(|p| st.score(self, Player(p as u8))).collect();
+                            let best = scores.iter().copied().max().unwrap_or(0);
+                            let mut leaders = scores.iter().enumerate().filter(|(_, s)| **s == best);
+                            match (leaders.next(), leaders.next()) {
+                                (Some((p, _)), None) => Some(Player(p as u8)),
+                                _ => None,
+                            }
+                        }
+                    };
+                    self.finish(st, winner, EndReason::Rules);
+                    return;
+                }
+                Instr::First(p) => match p {
+                    Some(p) => {
+                        st.mover = p.0;
+                        st.pc += 1;
+                    }
+                    None => {
+                        st.pending = Pending::ChanceFirst;
+                        return;
+                    }
+                },
+            }
+        }
+    }
+
+    fn enumerate(&self, st: &mut State, id: u32) {
+        let mut moves = std::mem::take(&mut st.moves);
+        moves.clear();
+        let view = view!(self, st);
+        let vars = &mut st.vars;
+        for (ai, alt) in self.choices[id as usize].alts.iter().enumerate() {
+            let mut test = |vars: &mut [i64], value: i64| {
+                if let Some(v) = alt.var {
+                    vars[v as usize] = value;
+                }
+                if alt.cond.as_ref().is_none_or(|c| view.eval(vars, c) != 0) {
+                    moves.push(Decision::Alt {
+                        alt: ai as u8,
+                        value: value as i32,
+                    });
+                }
+            };
+            match &alt.domain {
+                Domain::Unit => test(vars, 0),
+                Domain::Sites => {
+                    for s in 0..self.sites.len() {
+                        test(vars, s as i64);
+                    }
+                }
+                Domain::Values(vals) => {
+                    for (v, _) in vals {
+                        test(vars, *v);
+                    }
+                }
+            }
+        }
+        st.moves = moves;
+    }
+
+    fn pick_up(&self, st: &mut State, s: usize) {
+        let nk = self.pieces.len();
+        for k in 0..nk {
+            st.hand[k] = st.hand[k].saturating_add(std::mem::take(&mut st.counts[s * nk + k]));
+        }
+    }
+
+    fn put_back(&self, st: &mut State) {
+        let nk = self.pieces.len();
+        if st.cursor == NONE {
+            return;
+        }
+        let s = st.cursor as usize;
+        for k in 0..nk {
+            st.counts[s * nk + k] = st.counts[s * nk + k].saturating_add(std::mem::take(&mut st.hand[k]));
+        }
+    }
+
+    /// Records the position at the start of a lap; true when it was seen before in this sowing.
+    fn lap_repeats(&self, st: &mut State) -> bool {
+        let start = st.lap_snaps.len();
+        st.lap_snaps.extend_from_slice(&st.counts);
+        st.lap_snaps.extend_from_slice(&st.hand);
+        st.lap_snaps.push(st.cursor as u32);
+        st.lap_snaps.push(st.sow_dir as u32);
+        let len = st.lap_snaps.len() - start;
+        let h = fnv(&st.lap_snaps[start..]);
+        if st.lap_hashes.len() >= LAP_LIMIT {
+            return true;
+        }
+        for (i, &old) in st.lap_hashes.iter().enumerate() {
+            if old == h && st.lap_snaps[i * len..(i + 1) * len] == st.lap_snaps[start..start + len] {
+                st.lap_snaps.truncate(start);
+                return true;
+            }
+        }
+        st.lap_hashes.push(h);
+        false
+    }
+
+    /// Prepares the drop order of the lap: the plain pieces (the first kind) in the remaining
+    /// steps, the others placed by the sower when `orders` is set and more than one order exists.
+    fn init_plan(&self, st: &mut State, orders: bool) {
+        let total: usize = st.hand.iter().map(|&c| c as usize).sum();
+        st.plan.clear();
+        let kinds_in_hand = st.hand.iter().filter(|&&c| c > 0).count();
+        if orders && kinds_in_hand > 1 {
+            st.plan.resize(total, u8::MAX);
+            st.planning = true;
+        } else {
+            for (k, &c) in st.hand.iter().enumerate() {
+                st.plan.extend(std::iter::repeat_n(k as u8, c as usize));
+            }
+        }
+    }
+
+    /// Places the next non-plain piece of the plan. Returns true when a decision is needed
+    /// (the legal slots are in `moves`); false when the plan is complete.
+    fn plan_step(&self, st: &mut State) -> bool {
+        loop {
+            let mut next_kind = None;
+            for k in 1..self.pieces.len() {
+                let placed = st.plan.iter().filter(|&&x| x as usize == k).count();
+                if placed < st.hand[k] as usize {
+                    next_kind = Some((k, st.hand[k] as usize - placed));
+                    break;
+                }
+            }
+            let Some((k, remaining)) = next_kind else {
+                for p in st.plan.iter_mut() {
+                    if *p == u8::MAX {
+                        *p = 0;
+                    }
+                }
+                st.planning = false;
+                return false;
+            };
+            let min_slot = st.plan.iter().rposition(|&x| x as usize == k).map(|i| i + 1).unwrap_or(0);
+            st.moves.clear();
+            let n = st.plan.len();
+            for slot in min_slot..n {
+                if st.plan[slot] != u8::MAX {
+                    continue;
+                }
+                let free_after = st.plan[slot + 1..].iter().filter(|&&x| x == u8::MAX).count();
+                if free_after + 1 >= remaining {
+                    st.moves.push(Decision::Drop { slot: slot as u16 });
+                }
+            }
+            // One possible slot (or none, which cannot happen): nothing to choose.
+            if st.moves.len() <= 1 {
+                if let Some(Decision::Drop { slot }) = st.moves.first().copied() {
+                    st.plan[slot as usize] = k as u8;
+                } else {
+                    st.planning = false;
+                    return false;
+                }
+                st.moves.clear();
+                continue;
+            }
+            st.pending = Pending::Drop(PieceKind(k as u8));
+            return true;
+        }
+    }
+
+    /// Sows the hand along the ring, one piece a site, from the site after the cursor.
+    /// Returns the site of the last drop (-1 if nothing was dropped).
+    fn sow_lap(&self, st: &mut State, skip: Option<&SetExpr>) -> i64 {
+        let nk = self.pieces.len();
+        let d = st.sow_dir as usize;
+        let mut last = -1i64;
+        let mut plan = std::mem::take(&mut st.plan);
+        for &k in plan.iter() {
+            let k = k as usize;
+            if st.cursor == NONE || st.hand[k] == 0 {
+                continue;
+            }
+            let mut c = self.next[d][st.cursor as usize];
+            if let Some(skip) = skip {
+                let mut guard = 0;
+                while c != NONE && guard <= self.sites.len() && view!(self, st).contains(&mut st.vars, skip, c as i64) {
+                    c = self.next[d][c as usize];
+                    guard += 1;
+                }
+                if guard > self.sites.len() {
+                    c = NONE;
+                }
+            }
+            if c == NONE {
+                break;
+            }
+            st.steps += 1;
+            st.cursor = c;
+            st.hand[k] -= 1;
+            let ci = c as usize;
+            let owner = st.owners[ci];
+            if st.kinds[ci] == SiteKind::Store && owner >= 0 {
+                st.bank[owner as usize * nk + k] = st.bank[owner as usize * nk + k].saturating_add(1);
+            } else {
+                st.counts[ci * nk + k] = st.counts[ci * nk + k].saturating_add(1);
+            }
+            last = c as i64;
+        }
+        plan.clear();
+        st.plan = plan;
+        // Anything left in hand (the ring ended) stays where the sowing stopped.
+        if st.hand.iter().any(|&c| c > 0) {
+            self.put_back(st);
+        }
+        last
+    }
+
+    fn collect_set(&self, st: &mut State, set: &SetExpr) -> Vec<u16> {
+        let mut out = std::mem::take(&mut st.scratch);
+        out.clear();
+        view!(self, st).for_each(&mut st.vars, set, &mut |_, s| {
+            out.push(s as u16);
+            true
+        });
+        out
+    }
+
+    fn capture(&self, st: &mut State, set: &SetExpr, keep: &Expr, to: &Expr) {
+        let sites = self.collect_set(st, set);
+        let view = view!(self, st);
+        let keep = view.eval(&mut st.vars, keep).max(0) as u32;
+        let to = view.eval(&mut st.vars, to);
+        let nk = self.pieces.len();
+        if to >= 0 && (to as usize) < self.players.len() {
+            for &s in &sites {
+                let s = s as usize;
+                let mut left = keep;
+                for k in 0..nk {
+                    let c = st.counts[s * nk + k];
+                    let stay = c.min(left);
+                    left -= stay;
+                    st.counts[s * nk + k] = stay;
+                    let b = &mut st.bank[to as usize * nk + k];
+                    *b = b.saturating_add(c - stay);
+                }
+            }
+        }
+        st.scratch = sites;
+    }
+
+    fn place(&self, st: &mut State, count: &Expr, piece: PieceKind, on: &SetExpr, from: Option<&Expr>) {
+        let sites = self.collect_set(st, on);
+        let view = view!(self, st);
+        let n = view.eval(&mut st.vars, count).clamp(0, 1_000_000) as u32;
+        let from = from.map(|f| view.eval(&mut st.vars, f));
+        let nk = self.pieces.len();
+        let k = piece.0 as usize;
+        for &s in &sites {
+            let mut put = n;
+            if let Some(p) = from {
+                if p < 0 || p as usize >= self.players.len() {
+                    break;
+                }
+                let b = &mut st.bank[p as usize * nk + k];
+                put = put.min(*b);
+                *b -= put;
+            }
+            let c = &mut st.counts[s as usize * nk + k];
+            *c = c.saturating_add(put);
+        }
+        st.scratch = sites;
+    }
+}

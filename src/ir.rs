@@ -1,0 +1,363 @@
+//! The Game IR: what the checker proved consistent, with every name replaced by an index.
+//!
+//! The engine ([`crate::engine`]) runs a [`Game`]; nothing here holds a span, and nothing a
+//! playout touches holds a string.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A site of the board, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SiteId(pub u16);
+
+/// A player (a side) by index, in the order of `sides`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Player(pub u8);
+
+/// A piece kind by index, in the order of `pieces`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PieceKind(pub u8);
+
+/// A named region of the board, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionId(pub u16);
+
+/// A local variable slot of the turn program.
+pub type VarId = u16;
+
+/// What a site is. It may change during play (`set kind(t) = store`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SiteKind {
+    /// `kind hole`: holds pieces.
+    Hole,
+    /// `kind store`: a piece dropped into it goes at once to its owner's captures.
+    Store,
+    /// `kind cell`: a cell of a race track.
+    Cell,
+    /// `kind point`: a point of a line board.
+    Point,
+}
+
+impl SiteKind {
+    pub const ALL: [SiteKind; 4] = [SiteKind::Hole, SiteKind::Store, SiteKind::Cell, SiteKind::Point];
+    pub fn name(self) -> &'static str {
+        match self {
+            SiteKind::Hole => "hole",
+            SiteKind::Store => "store",
+            SiteKind::Cell => "cell",
+            SiteKind::Point => "point",
+        }
+    }
+    pub fn from_index(i: i64) -> Option<SiteKind> {
+        usize::try_from(i).ok().and_then(|i| SiteKind::ALL.get(i).copied())
+    }
+}
+
+/// A resolved option value.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OptValue {
+    Int(i64),
+    Bool(bool),
+    Word(String),
+}
+
+impl fmt::Display for OptValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptValue::Int(n) => write!(f, "{n}"),
+            OptValue::Bool(true) => f.write_str("on"),
+            OptValue::Bool(false) => f.write_str("off"),
+            OptValue::Word(w) => f.write_str(w),
+        }
+    }
+}
+
+/// The declared domain of an option, for `ludic list` and for error messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptDomain {
+    Range(i64, i64),
+    Bool,
+    Words(Vec<String>),
+}
+
+impl fmt::Display for OptDomain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptDomain::Range(a, b) => write!(f, "{a}..{b}"),
+            OptDomain::Bool => f.write_str("on | off"),
+            OptDomain::Words(w) => f.write_str(&w.join(" | ")),
+        }
+    }
+}
+
+/// An option as declared, with the value in force.
+#[derive(Clone, Debug)]
+pub struct OptionInfo {
+    pub name: String,
+    pub default: OptValue,
+    pub domain: OptDomain,
+    pub doc: Option<String>,
+    pub value: OptValue,
+}
+
+/// A named variant: several option values at once.
+#[derive(Clone, Debug)]
+pub struct VariantInfo {
+    pub name: String,
+    pub doc: Option<String>,
+    pub sets: Vec<(String, OptValue)>,
+}
+
+/// The `game { … }` block.
+#[derive(Clone, Debug, Default)]
+pub struct MetaInfo {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub origin: Option<String>,
+    pub source: Option<String>,
+    pub summary: Option<String>,
+}
+
+/// A site as built from the board description.
+#[derive(Clone, Debug)]
+pub struct SiteInfo {
+    pub name: String,
+    pub x: i64,
+    pub y: i64,
+    pub kind: SiteKind,
+    pub owner: Option<Player>,
+}
+
+/// A piece kind and its value for scoring.
+#[derive(Clone, Debug)]
+pub struct PieceInfo {
+    pub name: String,
+    pub value: i64,
+}
+
+/// A set of piece kinds, as a bit mask (bit `k` for `PieceKind(k)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindMask(pub u32);
+
+/// Binary numeric and comparison operators of the IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Min,
+    Max,
+}
+
+/// An expression; every value is an `i64`: numbers, booleans (0/1), sites (index, -1 for none),
+/// players (index, -1 for none), directions (0 forward, 1 backward), site kinds (index).
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// `12`, `true`, `s1`, `South`, `ccw`, `hole`, an option's value
+    Const(i64),
+    /// `h`: a local variable
+    Var(VarId),
+    /// `mover`
+    Mover,
+    /// `opponent`: the next player after the mover
+    Opponent,
+    /// `count(h)`, `count(h, mu)`
+    Count(Box<Expr>, KindMask),
+    /// `count(SET)`: summed over a set
+    CountSet(Box<SetExpr>, KindMask),
+    /// `captured(p)`, `captured(p, lubasso)`
+    Captured(Box<Expr>, KindMask),
+    /// `score(p)`: value of the captures of p
+    Score(Box<Expr>),
+    /// `size(SET)`
+    Size(Box<SetExpr>),
+    /// `owner(h)`
+    Owner(Box<Expr>),
+    /// `kind(h)`
+    KindOf(Box<Expr>),
+    /// `next(h, d, n)`; `next(h)` inside `sow` uses the sowing direction
+    Next(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// the direction of the sowing in progress
+    SowDir,
+    /// `opposite(h)`
+    Opposite(Box<Expr>),
+    /// `h in kaashi`
+    InRegion(Box<Expr>, RegionId),
+    /// `h in SET`
+    InSet(Box<Expr>, Box<SetExpr>),
+    /// `not c`
+    Not(Box<Expr>),
+    /// `-n`
+    Neg(Box<Expr>),
+    /// `abs(n)`
+    Abs(Box<Expr>),
+    /// `a + b`, `a == b`, `min(a, b)`, …
+    Bin(Op, Box<Expr>, Box<Expr>),
+    /// `a and b`
+    And(Box<Expr>, Box<Expr>),
+    /// `a or b`
+    Or(Box<Expr>, Box<Expr>),
+    /// `if c then a else b`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `exists v where c` (over every site), `exists` over a set
+    Exists(VarId, Box<SetExpr>, Box<Expr>),
+    /// `forall v in SET: c`
+    Forall(VarId, Box<SetExpr>, Box<Expr>),
+}
+
+/// A set of sites, iterated without allocating.
+#[derive(Clone, Debug)]
+pub enum SetExpr {
+    /// `all`
+    All,
+    /// nothing
+    Empty,
+    /// `kaashi`
+    Region(RegionId),
+    /// a single site
+    One(Expr),
+    /// `a b c` or `[a b c]` or `A + B`
+    Union(Vec<SetExpr>),
+    /// `A - B`
+    Diff(Box<SetExpr>, Box<SetExpr>),
+    /// `(v where c)` over a base set
+    Filter(VarId, Box<SetExpr>, Box<Expr>),
+    /// `run(h, d, n)`: n sites from h along the ring in direction d
+    Run(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// How `end game` decides.
+#[derive(Clone, Debug)]
+pub enum EndRule {
+    /// the higher `score` wins; equal scores draw
+    Score,
+    /// `end game winner P`
+    Winner(Expr),
+    /// `end game draw`
+    Draw,
+}
+
+/// The values a choice ranges over.
+#[derive(Clone, Debug)]
+pub enum Domain {
+    /// a choice without a variable: one decision when the condition holds
+    Unit,
+    /// every site of the board
+    Sites,
+    /// listed values with their names in notation
+    Values(Vec<(i64, String)>),
+}
+
+/// One alternative of a choice.
+#[derive(Clone, Debug)]
+pub struct Alt {
+    pub label: Option<String>,
+    pub var: Option<VarId>,
+    pub domain: Domain,
+    pub cond: Option<Expr>,
+    /// where the program goes on when this alternative is chosen
+    pub target: u32,
+}
+
+/// A `choose` statement.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    pub alts: Vec<Alt>,
+}
+
+/// An instruction of the turn program (a small bytecode; structured statements are lowered to
+/// jumps so that a decision can happen anywhere and the program resumes after it).
+#[derive(Clone, Debug)]
+pub enum Instr {
+    Jump(u32),
+    /// jump when the condition is false
+    JumpIfNot(Expr, u32),
+    /// `let v = e`, `set v = e`
+    SetVar(VarId, Expr),
+    /// `set owner(h) = p`
+    SetOwner(Expr, Expr),
+    /// `set kind(h) = k`
+    SetKind(Expr, Expr),
+    /// `capture SET keep K to P`
+    Capture { set: SetExpr, keep: Expr, to: Expr },
+    /// `place N piece on SET [from P]`
+    Place {
+        count: Expr,
+        piece: PieceKind,
+        on: SetExpr,
+        from: Option<Expr>,
+    },
+    /// a decision point: `choose …` (index into `Game::choices`)
+    Choose(u32),
+    /// start of `sow`: pick up the site, remember the direction, clear the lap history
+    SowStart { from: Expr, dir: Expr },
+    /// one lap of sowing; sets `last` to the site of the last drop; when the position at the
+    /// start of the lap repeats, the hand is put back and the program jumps to `on_cycle`
+    SowLap {
+        orders: bool,
+        skip: Option<SetExpr>,
+        last: VarId,
+        on_cycle: u32,
+    },
+    /// `relay h`: pick up h and sow on from the site after it (jump back to the lap)
+    Relay { site: Expr, lap: u32 },
+    /// `end turn` (also the end of the turn program)
+    EndTurn,
+    /// `end game …`
+    EndGame(EndRule),
+    /// `first random` (a chance event) or `first P`
+    First(Option<Player>),
+}
+
+/// A checked, lowered game, ready to play.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub meta: MetaInfo,
+    pub options: Vec<OptionInfo>,
+    pub variants: Vec<VariantInfo>,
+    pub players: Vec<String>,
+    pub sites: Vec<SiteInfo>,
+    pub regions: Vec<(String, Vec<bool>)>,
+    pub pieces: Vec<PieceInfo>,
+    /// names of the two ring directions (forward, backward), if there is a ring
+    pub dir_names: Option<[String; 2]>,
+    /// next site along the ring: `next[dir][site]` (`u16::MAX` off the ring)
+    pub next: [Vec<u16>; 2],
+    /// the site opposite each site (`u16::MAX` for none)
+    pub opposite: Vec<u16>,
+    pub code: Vec<Instr>,
+    pub choices: Vec<Choice>,
+    /// where the turn program starts (the start program is before it)
+    pub turn_start: u32,
+    pub nvars: usize,
+    pub turn_limit: u32,
+    /// the site names, for reading notation (never used in playouts)
+    pub site_index: BTreeMap<String, SiteId>,
+}
+
+impl Game {
+    pub fn site_name(&self, s: SiteId) -> &str {
+        self.sites.get(s.0 as usize).map(|s| s.name.as_str()).unwrap_or("?")
+    }
+    pub fn player_name(&self, p: Player) -> &str {
+        self.players.get(p.0 as usize).map(String::as_str).unwrap_or("?")
+    }
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+    pub fn option(&self, name: &str) -> Option<&OptValue> {
+        self.options.iter().find(|o| o.name == name).map(|o| &o.value)
+    }
+    /// Total pieces of each kind at the start (for conservation checks).
+    pub fn name(&self) -> &str {
+        &self.meta.name
+    }
+}

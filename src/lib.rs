@@ -1,0 +1,40 @@
+//! ludic: a general game system. Rule authors describe a traditional board game in a small
+//! language (one `.game` file per game); ludic checks the file, builds the game from it and
+//! plays it.
+//!
+//! The pipeline: `grammar/ludic.pest` → [`parse`] → [`ast`] → [`check`] (with [`lower`]) →
+//! [`ir::Game`] → [`engine`]. Every command goes through [`load_game`].
+#![forbid(unsafe_code)]
+
+pub mod ast;
+pub mod builtin;
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
+pub mod engine;
+pub mod ir;
+pub(crate) mod lower;
+pub mod notation;
+pub mod parse;
+pub mod record;
+pub mod render;
+
+pub use check::{LoadError, Settings};
+pub use engine::{Decision, EndReason, IllegalMove, Outcome, Pending, State};
+pub use ir::Game;
+
+/// The one front door: parses and checks a game description with the given option settings.
+pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {
+    let file = parse::parse(source).map_err(LoadError::File)?;
+    check::check(&file, source, settings)
+}
+
+/// A stable hash of a game's source text (FNV-1a, 64 bits), recorded in game records.
+pub fn source_hash(source: &str) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in source.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    format!("{h:016x}")
+}

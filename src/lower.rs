@@ -1,0 +1,909 @@
+//! Lowering of expressions and statements: names become indices, options become constants,
+//! statements become jumps and instructions. Type errors are reported here.
+
+use crate::ast::{self, BinOp, ExprKind, Span, StmtKind, UnOp, ValueItem};
+use crate::check::{Checker, Global, Local, Ty};
+use crate::diagnostic::ErrorKind;
+use crate::ir::*;
+
+/// The built-in functions, for "did you mean" hints.
+pub(crate) const FUNCTIONS: [&str; 12] = [
+    "count", "captured", "score", "size", "owner", "kind", "next", "opposite", "run", "min", "max", "abs",
+];
+
+fn all_kinds() -> KindMask {
+    KindMask(u32::MAX)
+}
+
+fn b(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+/// Folds constant arithmetic; `None` for a division by zero.
+fn fold(op: Op, x: i64, y: i64) -> Option<i64> {
+    Some(match op {
+        Op::Add => x.saturating_add(y),
+        Op::Sub => x.saturating_sub(y),
+        Op::Mul => x.saturating_mul(y),
+        Op::Div => x.checked_div(y)?,
+        Op::Mod => x.checked_rem(y)?,
+        Op::Eq => (x == y) as i64,
+        Op::Ne => (x != y) as i64,
+        Op::Lt => (x < y) as i64,
+        Op::Le => (x <= y) as i64,
+        Op::Gt => (x > y) as i64,
+        Op::Ge => (x >= y) as i64,
+        Op::Min => x.min(y),
+        Op::Max => x.max(y),
+    })
+}
+
+impl Checker<'_> {
+    fn new_var(&mut self, name: &str, ty: Ty) -> VarId {
+        let id = self.nvars as VarId;
+        self.nvars += 1;
+        self.bind(name, Local::Var(id, ty));
+        id
+    }
+
+    fn bind(&mut self, name: &str, l: Local) {
+        if self.scopes.is_empty() {
+            self.scopes.push(vec![]);
+        }
+        self.scopes.last_mut().expect("a scope").push((name.to_string(), l));
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<Local> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, l)| l.clone())
+    }
+
+    fn type_error(&mut self, expected: Ty, found: Ty, span: Span) {
+        if found != Ty::Error && expected != Ty::Error {
+            self.error(
+                ErrorKind::Type {
+                    expected: expected.words().into(),
+                    found: found.words().into(),
+                },
+                span,
+            );
+        }
+    }
+
+    /// Lowers an expression that must have type `want` (sets are not accepted here).
+    pub(crate) fn expect(&mut self, e: &ast::Expr, want: Ty) -> Expr {
+        let (x, ty) = self.expr(e);
+        if ty != want && ty != Ty::Error {
+            self.type_error(want, ty, e.span);
+        }
+        x
+    }
+
+    /// Lowers an expression used as a set: a site, a region, a list, a filter, `all`, …
+    pub(crate) fn set_expr(&mut self, e: &ast::Expr) -> SetExpr {
+        match &e.kind {
+            ExprKind::Name(id) => {
+                if let Some(Local::BoundSet(s)) = self.lookup_local(&id.name) {
+                    return s;
+                }
+                if self.lookup_local(&id.name).is_none() {
+                    match self.globals.get(&id.name).map(|g| g.0) {
+                        Some(Global::Region(r)) => return SetExpr::Region(r),
+                        Some(Global::Builtin) if id.name == "all" => return SetExpr::All,
+                        _ => {}
+                    }
+                }
+            }
+            ExprKind::List(items) => return SetExpr::Union(items.iter().map(|i| self.set_expr(i)).collect()),
+            ExprKind::Range(prefix, from, to) => {
+                let (Some(a), Some(z)) = (self.const_int(from), self.const_int(to)) else {
+                    return SetExpr::Empty;
+                };
+                if (a - z).abs() > 4096 {
+                    self.error(ErrorKind::BadRange { name: prefix.name.clone() }, e.span);
+                    return SetExpr::Empty;
+                }
+                let step = if a <= z { 1 } else { -1 };
+                let mut out = vec![];
+                let mut i = a;
+                loop {
+                    let name = format!("{}{i}", prefix.name);
+                    match self.globals.get(&name).map(|g| g.0) {
+                        Some(Global::Site(s)) => out.push(SetExpr::One(Expr::Const(s.0 as i64))),
+                        _ => {
+                            self.error_hint(
+                                ErrorKind::Unknown { what: "site", name: name.clone() },
+                                e.span,
+                                format!("the range `{}[{a}..{z}]` names sites that do not exist", prefix.name),
+                            );
+                            break;
+                        }
+                    }
+                    if i == z {
+                        break;
+                    }
+                    i += step;
+                }
+                return SetExpr::Union(out);
+            }
+            ExprKind::Filter(v, cond) => {
+                self.scopes.push(vec![]);
+                let id = self.new_var(&v.name, Ty::Site);
+                let c = self.expect(cond, Ty::Bool);
+                self.scopes.pop();
+                return SetExpr::Filter(id, Box::new(SetExpr::All), b(c));
+            }
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
+                let (lt, rt) = (self.peek_is_set(l), self.peek_is_set(r));
+                if lt || rt {
+                    let a = self.set_expr(l);
+                    let z = self.set_expr(r);
+                    return if *op == BinOp::Add {
+                        SetExpr::Union(vec![a, z])
+                    } else {
+                        SetExpr::Diff(Box::new(a), Box::new(z))
+                    };
+                }
+            }
+            ExprKind::Call(name, args) if name.name == "run" && self.lookup_local("run").is_none() => {
+                if args.len() != 3 {
+                    self.error(ErrorKind::Arity { name: "run".into(), expected: 3, found: args.len() }, e.span);
+                    return SetExpr::Empty;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                let d = self.expect(&args[1], Ty::Dir);
+                let n = self.expect(&args[2], Ty::Num);
+                self.need_ring(e.span);
+                return SetExpr::Run(b(s), b(d), b(n));
+            }
+            ExprKind::Call(name, args) => {
+                if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied() {
+                    if self.peek_is_set(e) {
+                        return self.with_def(i, args, e.span, |c, body| c.set_expr(body)).unwrap_or(SetExpr::Empty);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let (x, ty) = self.expr(e);
+        match ty {
+            Ty::Site => SetExpr::One(x),
+            Ty::Error => SetExpr::Empty,
+            t => {
+                self.type_error(Ty::Set, t, e.span);
+                SetExpr::Empty
+            }
+        }
+    }
+
+    /// Whether an expression denotes a set, without reporting anything.
+    fn peek_is_set(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Name(id) => match self.lookup_local(&id.name) {
+                Some(Local::BoundSet(_)) => true,
+                Some(_) => false,
+                None => matches!(self.globals.get(&id.name).map(|g| g.0), Some(Global::Region(_)))
+                    || id.name == "all",
+            },
+            ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Filter(..) => true,
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => self.peek_is_set(l) || self.peek_is_set(r),
+            ExprKind::Call(name, _) if name.name == "run" => true,
+            ExprKind::Call(name, _) => match self.globals.get(&name.name).map(|g| g.0) {
+                Some(Global::Def(i)) => {
+                    let d = &self.file.defs[i];
+                    !self.def_stack.contains(&d.name.name) && {
+                        // A def is a set when its body is one (parameters are not sets here).
+                        self.peek_is_set(&d.body)
+                    }
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    fn need_ring(&mut self, span: Span) {
+        if self.dir_names.is_none() {
+            self.error_hint(
+                ErrorKind::Missing { what: "`ring` (directions need one)" },
+                span,
+                "declare one in the board: `ring s[1..7] n[1..7] forward ccw backward cw`",
+            );
+        }
+    }
+
+    /// Inlines a `def`: binds its parameters to the argument expressions, then lowers the body.
+    fn with_def<T>(
+        &mut self,
+        i: usize,
+        args: &[ast::Expr],
+        span: Span,
+        f: impl FnOnce(&mut Self, &ast::Expr) -> T,
+    ) -> Option<T> {
+        let d = &self.file.defs[i];
+        if self.def_stack.contains(&d.name.name) {
+            self.error(ErrorKind::Recursive { name: d.name.name.clone() }, span);
+            return None;
+        }
+        if d.params.len() != args.len() {
+            self.error(
+                ErrorKind::Arity {
+                    name: d.name.name.clone(),
+                    expected: d.params.len(),
+                    found: args.len(),
+                },
+                span,
+            );
+            return None;
+        }
+        let mut frame = vec![];
+        for (p, a) in d.params.iter().zip(args) {
+            let l = if self.peek_is_set(a) {
+                Local::BoundSet(self.set_expr(a))
+            } else {
+                let (x, t) = self.expr(a);
+                Local::Bound(x, t)
+            };
+            frame.push((p.name.clone(), l));
+        }
+        let saved = std::mem::replace(&mut self.scopes, vec![frame]);
+        self.def_stack.push(d.name.name.clone());
+        let out = f(self, &d.body);
+        self.def_stack.pop();
+        self.scopes = saved;
+        Some(out)
+    }
+
+    fn name(&mut self, id: &ast::Ident, span: Span) -> (Expr, Ty) {
+        match self.lookup_local(&id.name) {
+            Some(Local::Var(v, t)) => return (Expr::Var(v), t),
+            Some(Local::Bound(x, t)) => return (x, t),
+            Some(Local::BoundSet(_)) => {
+                self.error(ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() }, span);
+                return (Expr::Const(0), Ty::Error);
+            }
+            None => {}
+        }
+        match self.globals.get(&id.name).map(|g| g.0) {
+            Some(Global::Option(i)) => match &self.options[i].value {
+                OptValue::Int(n) => (Expr::Const(*n), Ty::Num),
+                OptValue::Bool(v) => (Expr::Const(*v as i64), Ty::Bool),
+                OptValue::Word(w) => {
+                    let idx = self.words.iter().position(|x| x == w).unwrap_or(0);
+                    (Expr::Const(idx as i64), Ty::Word)
+                }
+            },
+            Some(Global::Word(i)) => (Expr::Const(i), Ty::Word),
+            Some(Global::Site(s)) => (Expr::Const(s.0 as i64), Ty::Site),
+            Some(Global::Player(p)) => (Expr::Const(p.0 as i64), Ty::Player),
+            Some(Global::Piece(k)) => (Expr::Const(k.0 as i64), Ty::Piece),
+            Some(Global::Dir(d)) => (Expr::Const(d as i64), Ty::Dir),
+            Some(Global::Region(_)) => {
+                self.error_hint(
+                    ErrorKind::Type { expected: "a single value".into(), found: "a region".into() },
+                    span,
+                    format!("to test membership write `h in {}`", id.name),
+                );
+                (Expr::Const(0), Ty::Error)
+            }
+            Some(Global::Def(i)) => {
+                self.with_def(i, &[], span, |c, body| c.expr(body)).unwrap_or((Expr::Const(0), Ty::Error))
+            }
+            Some(Global::Builtin) => match id.name.as_str() {
+                "mover" => (Expr::Mover, Ty::Player),
+                "opponent" => (Expr::Opponent, Ty::Player),
+                "none" => (Expr::Const(-1), Ty::Player),
+                "hole" => (Expr::Const(0), Ty::SiteKind),
+                "store" => (Expr::Const(1), Ty::SiteKind),
+                "cell" => (Expr::Const(2), Ty::SiteKind),
+                "point" => (Expr::Const(3), Ty::SiteKind),
+                _ => {
+                    self.error(ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() }, span);
+                    (Expr::Const(0), Ty::Error)
+                }
+            },
+            None => {
+                let hint = self.did_you_mean(&id.name);
+                let kind = ErrorKind::Unknown { what: "name", name: id.name.clone() };
+                match hint {
+                    Some(h) => self.error_hint(kind, span, h),
+                    None => self.error(kind, span),
+                }
+                (Expr::Const(0), Ty::Error)
+            }
+        }
+    }
+
+    fn kinds_mask(&mut self, args: &[ast::Expr]) -> KindMask {
+        if args.is_empty() {
+            return all_kinds();
+        }
+        let mut m = 0u32;
+        for a in args {
+            let (x, t) = self.expr(a);
+            match (x, t) {
+                (Expr::Const(k), Ty::Piece) => m |= 1 << k,
+                (_, Ty::Error) => {}
+                (_, t) => self.type_error(Ty::Piece, t, a.span),
+            }
+        }
+        KindMask(m)
+    }
+
+    fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
+        let arity = |c: &mut Self, n: std::ops::RangeInclusive<usize>| {
+            if !n.contains(&args.len()) {
+                c.error(
+                    ErrorKind::Arity {
+                        name: name.name.clone(),
+                        expected: *n.start(),
+                        found: args.len(),
+                    },
+                    span,
+                );
+                false
+            } else {
+                true
+            }
+        };
+        if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied() {
+            return self.with_def(i, args, span, |c, body| c.expr(body)).unwrap_or((Expr::Const(0), Ty::Error));
+        }
+        let err = (Expr::Const(0), Ty::Error);
+        match name.name.as_str() {
+            "count" => {
+                if !arity(self, 1..=33) {
+                    return err;
+                }
+                let mask = self.kinds_mask(&args[1..]);
+                if self.peek_is_set(&args[0]) {
+                    let s = self.set_expr(&args[0]);
+                    (Expr::CountSet(Box::new(s), mask), Ty::Num)
+                } else {
+                    let s = self.expect(&args[0], Ty::Site);
+                    (Expr::Count(b(s), mask), Ty::Num)
+                }
+            }
+            "captured" => {
+                if !arity(self, 1..=33) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                let mask = self.kinds_mask(&args[1..]);
+                (Expr::Captured(b(p), mask), Ty::Num)
+            }
+            "score" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                (Expr::Score(b(p)), Ty::Num)
+            }
+            "size" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.set_expr(&args[0]);
+                (Expr::Size(Box::new(s)), Ty::Num)
+            }
+            "owner" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (Expr::Owner(b(s)), Ty::Player)
+            }
+            "kind" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (Expr::KindOf(b(s)), Ty::SiteKind)
+            }
+            "opposite" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (Expr::Opposite(b(s)), Ty::Site)
+            }
+            "next" => {
+                if !arity(self, 1..=3) {
+                    return err;
+                }
+                self.need_ring(span);
+                let s = self.expect(&args[0], Ty::Site);
+                let d = if args.len() >= 2 {
+                    self.expect(&args[1], Ty::Dir)
+                } else if self.lap_stack.is_empty() {
+                    self.error_hint(
+                        ErrorKind::Misplaced { what: "next(h) without a direction", place: "inside `sow`" },
+                        span,
+                        "give the direction: `next(h, cw)`",
+                    );
+                    Expr::Const(0)
+                } else {
+                    Expr::SowDir
+                };
+                let n = if args.len() == 3 { self.expect(&args[2], Ty::Num) } else { Expr::Const(1) };
+                (Expr::Next(b(s), b(d), b(n)), Ty::Site)
+            }
+            "min" | "max" => {
+                if !arity(self, 2..=2) {
+                    return err;
+                }
+                let x = self.expect(&args[0], Ty::Num);
+                let y = self.expect(&args[1], Ty::Num);
+                let op = if name.name == "min" { Op::Min } else { Op::Max };
+                (self.bin(op, x, y, span), Ty::Num)
+            }
+            "abs" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                match self.expect(&args[0], Ty::Num) {
+                    Expr::Const(n) => (Expr::Const(n.saturating_abs()), Ty::Num),
+                    x => (Expr::Abs(b(x)), Ty::Num),
+                }
+            }
+            "run" => {
+                self.error_hint(
+                    ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                    span,
+                    "use a set where sets are expected: `forall x in run(h, d, k): …`",
+                );
+                err
+            }
+            _ => {
+                let hint = self.did_you_mean(&name.name);
+                let kind = ErrorKind::Unknown { what: "function", name: name.name.clone() };
+                match hint {
+                    Some(h) => self.error_hint(kind, name.span, h),
+                    None => self.error(kind, name.span),
+                }
+                for a in args {
+                    let _ = self.expr(a);
+                }
+                err
+            }
+        }
+    }
+
+    fn bin(&mut self, op: Op, x: Expr, y: Expr, span: Span) -> Expr {
+        if let (Expr::Const(a), Expr::Const(c)) = (&x, &y) {
+            match fold(op, *a, *c) {
+                Some(v) => return Expr::Const(v),
+                None => {
+                    self.error(ErrorKind::DivisionByZero, span);
+                    return Expr::Const(0);
+                }
+            }
+        }
+        Expr::Bin(op, b(x), b(y))
+    }
+
+    /// Lowers an expression, returning its IR and type. Errors are reported and give `Ty::Error`.
+    pub(crate) fn expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(n) => (Expr::Const(*n), Ty::Num),
+            ExprKind::Bool(v) => (Expr::Const(*v as i64), Ty::Bool),
+            ExprKind::Name(id) => {
+                if self.peek_is_set(e) {
+                    self.error_hint(
+                        ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                        span,
+                        format!("to test membership write `h in {}`", id.name),
+                    );
+                    return (Expr::Const(0), Ty::Error);
+                }
+                self.name(id, span)
+            }
+            ExprKind::Call(name, args) => self.call(name, args, span),
+            ExprKind::Range(..) | ExprKind::List(..) | ExprKind::Filter(..) => {
+                let _ = self.set_expr(e);
+                (Expr::Const(0), Ty::Set)
+            }
+            ExprKind::Unary(UnOp::Not, x) => match self.expect(x, Ty::Bool) {
+                Expr::Const(v) => (Expr::Const((v == 0) as i64), Ty::Bool),
+                x => (Expr::Not(b(x)), Ty::Bool),
+            },
+            ExprKind::Unary(UnOp::Neg, x) => match self.expect(x, Ty::Num) {
+                Expr::Const(v) => (Expr::Const(v.saturating_neg()), Ty::Num),
+                x => (Expr::Neg(b(x)), Ty::Num),
+            },
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span),
+            ExprKind::If(c, x, y) => {
+                let c = self.expect(c, Ty::Bool);
+                let (x, tx) = self.expr(x);
+                let (y, ty) = self.expr(y);
+                let t = if tx == Ty::Error { ty } else { tx };
+                if tx != ty && tx != Ty::Error && ty != Ty::Error {
+                    self.type_error(tx, ty, span);
+                }
+                match c {
+                    Expr::Const(v) => (if v != 0 { x } else { y }, t),
+                    c => (Expr::If(b(c), b(x), b(y)), t),
+                }
+            }
+            ExprKind::Exists(v, cond) => {
+                self.scopes.push(vec![]);
+                let id = self.new_var(&v.name, Ty::Site);
+                let c = self.expect(cond, Ty::Bool);
+                self.scopes.pop();
+                (Expr::Exists(id, Box::new(SetExpr::All), b(c)), Ty::Bool)
+            }
+            ExprKind::Forall(v, set, cond) => {
+                let s = self.set_expr(set);
+                self.scopes.push(vec![]);
+                let id = self.new_var(&v.name, Ty::Site);
+                let c = self.expect(cond, Ty::Bool);
+                self.scopes.pop();
+                (Expr::Forall(id, Box::new(s), b(c)), Ty::Bool)
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span) -> (Expr, Ty) {
+        match op {
+            BinOp::And | BinOp::Or => {
+                let x = self.expect(l, Ty::Bool);
+                let y = self.expect(r, Ty::Bool);
+                let e = match (op, x, y) {
+                    (BinOp::And, Expr::Const(0), _) | (BinOp::And, _, Expr::Const(0)) => Expr::Const(0),
+                    (BinOp::And, Expr::Const(_), y) => y,
+                    (BinOp::And, x, Expr::Const(_)) => x,
+                    (BinOp::Or, Expr::Const(v), _) | (BinOp::Or, _, Expr::Const(v)) if v != 0 => Expr::Const(1),
+                    (BinOp::Or, Expr::Const(_), y) => y,
+                    (BinOp::Or, x, Expr::Const(_)) => x,
+                    (BinOp::And, x, y) => Expr::And(b(x), b(y)),
+                    (_, x, y) => Expr::Or(b(x), b(y)),
+                };
+                (e, Ty::Bool)
+            }
+            BinOp::In => {
+                let x = self.expect(l, Ty::Site);
+                if let ExprKind::Name(id) = &r.kind {
+                    if self.lookup_local(&id.name).is_none() {
+                        if let Some(Global::Region(reg)) = self.globals.get(&id.name).map(|g| g.0) {
+                            return (Expr::InRegion(b(x), reg), Ty::Bool);
+                        }
+                    }
+                }
+                let s = self.set_expr(r);
+                (Expr::InSet(b(x), Box::new(s)), Ty::Bool)
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let (x, tx) = self.expr(l);
+                let (y, ty) = self.expr(r);
+                if tx != ty && tx != Ty::Error && ty != Ty::Error {
+                    self.error_hint(
+                        ErrorKind::Type { expected: tx.words().into(), found: ty.words().into() },
+                        r.span,
+                        "both sides of a comparison must be of the same kind",
+                    );
+                }
+                if tx == Ty::Set || ty == Ty::Set {
+                    self.error(ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() }, span);
+                }
+                let o = if op == BinOp::Eq { Op::Eq } else { Op::Ne };
+                (self.bin(o, x, y, span), Ty::Bool)
+            }
+            BinOp::Add | BinOp::Sub if self.peek_is_set(l) || self.peek_is_set(r) => {
+                self.error_hint(
+                    ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                    span,
+                    "sets can be used with `in`, `count`, `size`, `capture`, `place` and `forall`",
+                );
+                (Expr::Const(0), Ty::Error)
+            }
+            _ => {
+                let x = self.expect(l, Ty::Num);
+                let y = self.expect(r, Ty::Num);
+                let (o, t) = match op {
+                    BinOp::Lt => (Op::Lt, Ty::Bool),
+                    BinOp::Le => (Op::Le, Ty::Bool),
+                    BinOp::Gt => (Op::Gt, Ty::Bool),
+                    BinOp::Ge => (Op::Ge, Ty::Bool),
+                    BinOp::Add => (Op::Add, Ty::Num),
+                    BinOp::Sub => (Op::Sub, Ty::Num),
+                    BinOp::Mul => (Op::Mul, Ty::Num),
+                    BinOp::Div => (Op::Div, Ty::Num),
+                    _ => (Op::Mod, Ty::Num),
+                };
+                (self.bin(o, x, y, span), t)
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    fn emit(&mut self, i: Instr) -> u32 {
+        self.code.push(i);
+        (self.code.len() - 1) as u32
+    }
+
+    fn here(&self) -> u32 {
+        self.code.len() as u32
+    }
+
+    fn patch(&mut self, at: u32, target: u32) {
+        match &mut self.code[at as usize] {
+            Instr::Jump(t) | Instr::JumpIfNot(_, t) => *t = target,
+            Instr::SowLap { on_cycle, .. } => *on_cycle = target,
+            _ => {}
+        }
+    }
+
+    /// Lowers a block in its own scope.
+    pub(crate) fn block(&mut self, stmts: &[ast::Stmt]) {
+        self.scopes.push(vec![]);
+        for s in stmts {
+            self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::If { cond, then, otherwise } => {
+                let c = self.expect(cond, Ty::Bool);
+                let jf = self.emit(Instr::JumpIfNot(c, 0));
+                self.block(then);
+                match otherwise {
+                    Some(o) => {
+                        let jend = self.emit(Instr::Jump(0));
+                        let h = self.here();
+                        self.patch(jf, h);
+                        self.block(o);
+                        let h = self.here();
+                        self.patch(jend, h);
+                    }
+                    None => {
+                        let h = self.here();
+                        self.patch(jf, h);
+                    }
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let top = self.here();
+                let c = self.expect(cond, Ty::Bool);
+                let jf = self.emit(Instr::JumpIfNot(c, 0));
+                self.block(body);
+                self.emit(Instr::Jump(top));
+                let h = self.here();
+                self.patch(jf, h);
+            }
+            StmtKind::Choose(alts) => self.choose(alts),
+            StmtKind::Sow { from, dir, orders, skip, last, body } => {
+                self.need_ring(span);
+                let f = self.expect(from, Ty::Site);
+                let d = self.expect(dir, Ty::Dir);
+                self.emit(Instr::SowStart { from: f, dir: d });
+                self.scopes.push(vec![]);
+                let lap = self.here();
+                self.lap_stack.push(lap);
+                let skip = skip.as_ref().map(|e| self.set_expr(e));
+                let last_var = self.new_var(&last.name, Ty::Site);
+                let at = self.emit(Instr::SowLap {
+                    orders: *orders,
+                    skip,
+                    last: last_var,
+                    on_cycle: 0,
+                });
+                self.block(body);
+                self.lap_stack.pop();
+                self.scopes.pop();
+                let j = self.emit(Instr::Jump(0));
+                let cyc = self.emit(Instr::EndTurn);
+                self.patch(at, cyc);
+                let h = self.here();
+                self.patch(j, h);
+            }
+            StmtKind::Let(name, value) => {
+                if self.peek_is_set(value) {
+                    let set = self.set_expr(value);
+                    self.bind(&name.name, Local::BoundSet(set));
+                    return;
+                }
+                let (x, t) = self.expr(value);
+                let v = self.new_var(&name.name, t);
+                self.emit(Instr::SetVar(v, x));
+            }
+            StmtKind::Set { target, value } => match &target.kind {
+                ExprKind::Name(id) => match self.lookup_local(&id.name) {
+                    Some(Local::Var(v, t)) => {
+                        let x = self.expect(value, t);
+                        self.emit(Instr::SetVar(v, x));
+                    }
+                    _ => self.error_hint(ErrorKind::BadTarget, target.span, "only variables made with `let` can be set; `set owner(h) = p` and `set kind(h) = store` change a site"),
+                },
+                ExprKind::Call(f, args) if (f.name == "owner" || f.name == "kind") && args.len() == 1 => {
+                    let site = self.expect(&args[0], Ty::Site);
+                    if f.name == "owner" {
+                        let p = self.expect(value, Ty::Player);
+                        self.emit(Instr::SetOwner(site, p));
+                    } else {
+                        let k = self.expect(value, Ty::SiteKind);
+                        self.emit(Instr::SetKind(site, k));
+                    }
+                }
+                _ => self.error_hint(ErrorKind::BadTarget, target.span, "write `set v = …`, `set owner(h) = p` or `set kind(h) = k`"),
+            },
+            StmtKind::Capture { items, keep, to } => {
+                let sets: Vec<SetExpr> = items.iter().map(|i| self.set_expr(i)).collect();
+                let set = if sets.len() == 1 { sets.into_iter().next().unwrap_or(SetExpr::Empty) } else { SetExpr::Union(sets) };
+                let keep = keep.as_ref().map(|k| self.expect(k, Ty::Num)).unwrap_or(Expr::Const(0));
+                let to = to.as_ref().map(|p| self.expect(p, Ty::Player)).unwrap_or(Expr::Mover);
+                self.emit(Instr::Capture { set, keep, to });
+            }
+            StmtKind::Place { count, piece, on, from } => {
+                let n = self.expect(count, Ty::Num);
+                let k = match self.globals.get(&piece.name).map(|g| g.0) {
+                    Some(Global::Piece(k)) => k,
+                    _ => {
+                        let hint = crate::diagnostic::suggest(&piece.name, self.pieces.iter().map(|p| p.name.as_str()))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| "piece kinds are declared in `pieces { … }`".into());
+                        self.error_hint(ErrorKind::Unknown { what: "piece kind", name: piece.name.clone() }, piece.span, hint);
+                        PieceKind(0)
+                    }
+                };
+                let sets: Vec<SetExpr> = on.iter().map(|i| self.set_expr(i)).collect();
+                let from = from.as_ref().map(|p| self.expect(p, Ty::Player));
+                self.emit(Instr::Place {
+                    count: n,
+                    piece: k,
+                    on: SetExpr::Union(sets),
+                    from,
+                });
+            }
+            StmtKind::Relay(site) => {
+                let x = self.expect(site, Ty::Site);
+                match self.lap_stack.last() {
+                    Some(&lap) => {
+                        self.emit(Instr::Relay { site: x, lap });
+                    }
+                    None => self.error_hint(
+                        ErrorKind::Misplaced { what: "relay", place: "inside the block of a `sow`" },
+                        span,
+                        "`relay h` picks up h and sows on; it continues the sowing in progress",
+                    ),
+                }
+            }
+            StmtKind::EndTurn => {
+                self.emit(Instr::EndTurn);
+            }
+            StmtKind::EndGame(rule) => {
+                let r = match rule {
+                    ast::EndGame::Score => EndRule::Score,
+                    ast::EndGame::Draw => EndRule::Draw,
+                    ast::EndGame::Winner(p) => EndRule::Winner(self.expect(p, Ty::Player)),
+                };
+                self.emit(Instr::EndGame(r));
+            }
+            StmtKind::Again => match self.choose_stack.last() {
+                Some(&at) => {
+                    self.emit(Instr::Jump(at));
+                }
+                None => self.error_hint(
+                    ErrorKind::Misplaced { what: "again", place: "inside an alternative of `choose`" },
+                    span,
+                    "`again` offers the enclosing choice once more",
+                ),
+            },
+            StmtKind::First(who) => {
+                if !self.in_start {
+                    self.error(ErrorKind::Misplaced { what: "first", place: "in the `start` block" }, span);
+                }
+                let p = match who {
+                    None => None,
+                    Some(id) => match self.globals.get(&id.name).map(|g| g.0) {
+                        Some(Global::Player(p)) => Some(p),
+                        _ => {
+                            let hint = crate::diagnostic::suggest(&id.name, self.players.iter().map(String::as_str))
+                                .map(|s| format!("did you mean `{s}`?"))
+                                .unwrap_or_else(|| "write `first random` or a side's name".into());
+                            self.error_hint(ErrorKind::Unknown { what: "side", name: id.name.clone() }, id.span, hint);
+                            None
+                        }
+                    },
+                };
+                self.emit(Instr::First(p));
+            }
+        }
+    }
+
+    fn choose(&mut self, alts: &[ast::Alternative]) {
+        let at = self.emit(Instr::Choose(self.choices.len() as u32));
+        let cid = self.choices.len();
+        self.choices.push(Choice { alts: vec![] });
+        let mut ends = vec![];
+        let mut lowered = vec![];
+        for a in alts {
+            let (var, domain) = match (&a.var, &a.values) {
+                (None, _) => (None, Domain::Unit),
+                (Some(v), None) => (Some((v, Ty::Site)), Domain::Sites),
+                (Some(v), Some(vals)) => {
+                    let (ty, list) = self.values(vals);
+                    (Some((v, ty)), Domain::Values(list))
+                }
+            };
+            // A choice without a block leaves its variable visible to the statements after it.
+            let has_body = a.body.is_some();
+            if has_body {
+                self.scopes.push(vec![]);
+            }
+            let var = var.map(|(v, ty)| self.new_var(&v.name, ty));
+            let cond = a.cond.as_ref().map(|c| self.expect(c, Ty::Bool));
+            let target = match &a.body {
+                Some(body) => {
+                    let t = self.here();
+                    self.choose_stack.push(at);
+                    self.block(body);
+                    self.choose_stack.pop();
+                    ends.push(self.emit(Instr::Jump(0)));
+                    self.scopes.pop();
+                    t
+                }
+                None => u32::MAX,
+            };
+            lowered.push(Alt {
+                label: a.label.as_ref().map(|l| l.name.clone()),
+                var,
+                domain,
+                cond,
+                target,
+            });
+        }
+        let end = self.here();
+        for j in ends {
+            self.patch(j, end);
+        }
+        for l in &mut lowered {
+            if l.target == u32::MAX {
+                l.target = end;
+            }
+        }
+        self.choices[cid].alts = lowered;
+    }
+
+    fn values(&mut self, vals: &[ValueItem]) -> (Ty, Vec<(i64, String)>) {
+        let mut ty = Ty::Error;
+        let mut out = vec![];
+        for v in vals {
+            let (items, t, span): (Vec<(i64, String)>, Ty, Span) = match v {
+                ValueItem::Int(n, sp) => (vec![(*n, n.to_string())], Ty::Num, *sp),
+                ValueItem::Range(a, z, sp) => {
+                    if z < a || z - a > 1000 {
+                        self.error(ErrorKind::BadRange { name: format!("{a}..{z}") }, *sp);
+                        continue;
+                    }
+                    ((*a..=*z).map(|i| (i, i.to_string())).collect(), Ty::Num, *sp)
+                }
+                ValueItem::Name(id) => {
+                    let (x, t) = self.name(id, id.span);
+                    match x {
+                        Expr::Const(c) => (vec![(c, id.name.clone())], t, id.span),
+                        _ => {
+                            self.error(ErrorKind::Type { expected: "a constant".into(), found: t.words().into() }, id.span);
+                            continue;
+                        }
+                    }
+                }
+            };
+            if ty == Ty::Error {
+                ty = t;
+            } else if t != ty && t != Ty::Error {
+                self.type_error(ty, t, span);
+            }
+            out.extend(items);
+        }
+        (ty, out)
+    }
+}

@@ -1,0 +1,137 @@
+//! The `ludic` command: a thin layer over [`ludic::cli`].
+#![forbid(unsafe_code)]
+
+use clap::{Parser, Subcommand, ValueEnum};
+use ludic::cli;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "ludic",
+    version,
+    about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
+    after_help = "Examples:\n  ludic list\n  ludic play pallankuzhi\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --agent North=random\n  ludic validate games/*.game\n  ludic simulate pallankuzhi -n 1000 --seed 7\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum, Default)]
+enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+impl From<Format> for cli::Format {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Text => cli::Format::Text,
+            Format::Json => cli::Format::Json,
+        }
+    }
+}
+
+#[derive(clap::Args, Clone)]
+struct OptionArgs {
+    /// Set an option: -o seeds=8 (repeatable)
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Play a named variant (several options at once): --variant 'seven holes'
+    #[arg(long)]
+    variant: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check .game files and report every error with its position
+    #[command(after_help = "Examples:\n  ludic validate games/pallankuzhi.game\n  ludic validate --format json my.game\n\nExit codes: 0 all valid, 1 some file invalid or unreadable, 2 usage error.")]
+    Validate {
+        /// The files to check
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Play a game in the terminal (a built-in game's name or a .game file)
+    #[command(after_help = "Examples:\n  ludic play pallankuzhi                        (you play South against the computer)\n  ludic play pallankuzhi --agent North=human    (two people at one terminal)\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --seed 3\n  ludic play pallankuzhi -o seeds=6 --record game.json\n  printf 'sow s7\\n' | ludic play pallankuzhi --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nAgents: human or random; by default the first side is human and the others random.")]
+    Play {
+        /// A built-in game (see `ludic list`) or the path of a .game file
+        game: String,
+        #[command(flatten)]
+        opts: OptionArgs,
+        /// Seed of the random generator (chance events and the computer's moves)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Who plays a side: --agent North=random (repeatable; human or random)
+        #[arg(long = "agent", value_name = "SIDE=AGENT")]
+        agents: Vec<String>,
+        /// Write the game record (JSON) to this file
+        #[arg(long, value_name = "FILE")]
+        record: Option<String>,
+        /// Print the final state as JSON at the end
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Replay a game record, checking every step, and print the final state
+    #[command(after_help = "Examples:\n  ludic replay game.json\n  ludic replay game.json --format json\n  ludic replay game.json --game my-variant.game")]
+    Replay {
+        /// The record (JSON) written by `ludic play --record`
+        record: String,
+        /// The .game file to use instead of the one the record names
+        #[arg(long)]
+        game: Option<String>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Play N random games and report results and speed
+    #[command(after_help = "Examples:\n  ludic simulate pallankuzhi -n 10000\n  ludic simulate ceelkoqyuqkoqiji -n 1000 --variant 'seven holes' --seed 1 --format json")]
+    Simulate {
+        /// A built-in game or a .game file
+        game: String,
+        /// Number of playouts
+        #[arg(short = 'n', long = "playouts", default_value_t = 1000)]
+        n: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        opts: OptionArgs,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// List the built-in games with their options and variants
+    #[command(after_help = "Examples:\n  ludic list\n  ludic list --format json")]
+    List {
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let code = match cli.command {
+        Command::Validate { files, format } => cli::validate(&files, format.into()),
+        Command::Play { game, opts, seed, agents, record, format } => cli::play(&cli::PlayArgs {
+            game,
+            options: opts.options,
+            variant: opts.variant,
+            seed,
+            agents,
+            record,
+            format: format.into(),
+        }),
+        Command::Replay { record, game, format } => cli::replay(&record, game.as_deref(), format.into()),
+        Command::Simulate { game, n, seed, opts, format } => {
+            cli::simulate(&game, n, seed, &opts.options, opts.variant.as_deref(), format.into())
+        }
+        Command::List { format } => cli::list(format.into()),
+    };
+    ExitCode::from(code)
+}

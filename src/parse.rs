@@ -1,0 +1,726 @@
+//! The only module that sees pest: turns source text into an [`ast::GameFile`].
+
+use crate::ast::*;
+use crate::diagnostic::{Diagnostic, Diagnostics, ErrorKind};
+use pest::Parser;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::sync::OnceLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/ludic.pest"]
+struct LudicParser;
+
+fn span_of(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    Span {
+        start: s.start(),
+        end: s.end(),
+    }
+}
+
+fn ident(p: Pair<Rule>) -> Ident {
+    Ident {
+        span: span_of(&p),
+        name: p.as_str().to_string(),
+    }
+}
+
+fn string_value(p: Pair<Rule>) -> String {
+    let s = p.as_str();
+    let inner = if let Some(rest) = s.strip_prefix("\"\"\"") {
+        rest.strip_suffix("\"\"\"").unwrap_or(rest)
+    } else {
+        s.trim_matches('"')
+    };
+    // Dedent long strings: trim each line.
+    inner
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
+}
+
+/// Parses a whole file. A syntax error stops the parse (pest does not recover); it is reported
+/// with the words of the grammar, never with generated rule names.
+pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
+    let mut pairs = LudicParser::parse(Rule::file, source).map_err(|e| Diagnostics(vec![syntax_error(&e)]))?;
+    let file = pairs.next().expect("the grammar's `file` rule always yields one pair");
+    let mut g = GameFile {
+        span: span_of(&file),
+        ..GameFile::default()
+    };
+    for item in file.into_inner() {
+        let span = span_of(&item);
+        match item.as_rule() {
+            Rule::game_block => g.meta.push(meta(item)),
+            Rule::option_decl => g.options.push(option_decl(item)),
+            Rule::variant_decl => g.variants.push(variant(item)),
+            Rule::require_decl => {
+                let mut it = item.into_inner();
+                let cond = expr(it.next().expect("require: expr"));
+                let message = string_value(it.next().expect("require: message"));
+                g.requires.push(Require { cond, message, span });
+            }
+            Rule::sides_decl => {
+                g.sides.push(item.into_inner().map(ident).collect());
+                g.sides_spans.push(span);
+            }
+            Rule::limit_decl => g.limits.push(expr(item.into_inner().next().expect("limit: expr"))),
+            Rule::board_block => g.boards.push(board(item)),
+            Rule::pieces_block => g.pieces.push(
+                item.into_inner()
+                    .map(|p| {
+                        let mut it = p.into_inner();
+                        let name = ident(it.next().expect("piece name"));
+                        PieceDecl {
+                            name,
+                            value: it.next().map(expr),
+                        }
+                    })
+                    .collect(),
+            ),
+            Rule::start_block => g.starts.push((span, stmts(item.into_inner()))),
+            Rule::turn_block => g.turns.push((span, stmts(item.into_inner()))),
+            Rule::def_decl => {
+                let mut parts: Vec<Pair<Rule>> = item.into_inner().collect();
+                let body = expr(parts.pop().expect("def: body"));
+                let mut it = parts.into_iter();
+                let name = ident(it.next().expect("def: name"));
+                g.defs.push(Def {
+                    name,
+                    params: it.map(ident).collect(),
+                    body,
+                    span,
+                });
+            }
+            Rule::EOI => {}
+            r => unreachable!("unexpected item {r:?}"),
+        }
+    }
+    Ok(g)
+}
+
+fn syntax_error(e: &pest::error::Error<Rule>) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut words: Vec<&'static str> = positives.iter().filter_map(|r| rule_words(*r)).collect();
+            words.sort();
+            words.dedup();
+            match words.len() {
+                0 => "something else".to_string(),
+                1 => words[0].to_string(),
+                n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    Diagnostic::new(ErrorKind::Syntax { expected }, Span { start: pos, end: pos + 1 })
+        .with_hint("see grammar/README.md for the syntax of each construct")
+}
+
+/// Grammar rules in words, for syntax errors.
+fn rule_words(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::EOI => "end of file",
+        Rule::game_block => "`game`",
+        Rule::option_decl => "`option`",
+        Rule::variant_decl => "`variant`",
+        Rule::require_decl => "`require`",
+        Rule::sides_decl => "`sides`",
+        Rule::board_block => "`board`",
+        Rule::pieces_block => "`pieces`",
+        Rule::start_block => "`start`",
+        Rule::def_decl => "`def`",
+        Rule::turn_block => "`turn`",
+        Rule::limit_decl => "`limit`",
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::string => "a string",
+        Rule::expr => "an expression",
+        Rule::meta | Rule::meta_key => "`aliases`, `origin`, `source` or `summary`",
+        Rule::option_value => "an option value (a number, `on`, `off` or a word)",
+        Rule::option_domain => "`in`",
+        Rule::int_range => "a range like `1..10`",
+        Rule::variant_set => "`NAME = VALUE`",
+        Rule::row_decl => "`row`",
+        Rule::site_decl => "`site`",
+        Rule::region_decl => "`region`",
+        Rule::ring_decl => "`ring`",
+        Rule::opposite_decl => "`opposite`",
+        Rule::site_attr | Rule::attr_kind | Rule::attr_owner => "`kind` or `owner`",
+        Rule::site_list | Rule::site_range => "a site",
+        Rule::piece_decl => "a piece name",
+        Rule::block => "`{`",
+        Rule::if_stmt => "`if`",
+        Rule::while_stmt => "`while`",
+        Rule::choose_stmt => "`choose`",
+        Rule::sow_stmt => "`sow`",
+        Rule::let_stmt => "`let`",
+        Rule::set_stmt => "`set`",
+        Rule::capture_stmt => "`capture`",
+        Rule::place_stmt => "`place`",
+        Rule::relay_stmt => "`relay`",
+        Rule::end_stmt => "`end`",
+        Rule::again_stmt => "`again`",
+        Rule::first_stmt => "`first`",
+        Rule::alternative | Rule::alt_label | Rule::alt_label_var | Rule::alt_var_only => "a choice",
+        Rule::values => "values",
+        Rule::alt_word => "a label",
+        Rule::sow_opt | Rule::sow_orders | Rule::sow_skip => "`sower orders drops` or `skip`",
+        Rule::end_turn | Rule::end_game => "`turn` or `game`",
+        Rule::draw_kw => "`draw`",
+        Rule::set_items => "sites",
+        Rule::capture_keep => "`keep`",
+        Rule::capture_to => "`to`",
+        Rule::if_expr => "`if`",
+        Rule::exists_expr => "`exists`",
+        Rule::forall_expr => "`forall`",
+        Rule::filter_expr => "`(NAME where …)`",
+        Rule::bool_lit => "`true` or `false`",
+        Rule::call | Rule::call_name => "a call",
+        Rule::list_expr => "`[`",
+        Rule::random_kw => "`random`",
+        Rule::kw_x => "`x`",
+        Rule::kw_y => "`y`",
+        Rule::kw_kind => "`kind`",
+        Rule::kw_owner => "`owner`",
+        Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_le
+        | Rule::op_ge
+        | Rule::op_lt
+        | Rule::op_gt
+        | Rule::op_in
+        | Rule::op_add
+        | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div
+        | Rule::op_mod => "an operator",
+        Rule::op_not | Rule::op_neg => "`not` or `-`",
+        _ => return None,
+    })
+}
+
+fn meta(p: Pair<Rule>) -> Meta {
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    let mut m = Meta {
+        name: string_value(it.next().expect("game: name")),
+        span,
+        ..Meta::default()
+    };
+    for entry in it {
+        let mut e = entry.into_inner();
+        let key = e.next().expect("meta key").as_str().to_string();
+        let values: Vec<String> = e.map(string_value).collect();
+        match key.as_str() {
+            "aliases" => m.aliases.extend(values),
+            "origin" => m.origin = Some(values.join(" ")),
+            "source" => m.source = Some(values.join(" ")),
+            _ => m.summary = Some(values.join("\n")),
+        }
+    }
+    m
+}
+
+fn option_value(p: Pair<Rule>) -> OptionValue {
+    let s = p.as_str();
+    match s {
+        "on" => OptionValue::Bool(true),
+        "off" => OptionValue::Bool(false),
+        _ => match s.parse::<i64>() {
+            Ok(n) => OptionValue::Int(n),
+            Err(_) if s.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => OptionValue::Int(i64::MAX),
+            Err(_) => OptionValue::Word(s.to_string()),
+        },
+    }
+}
+
+fn int_value(p: &Pair<Rule>) -> i64 {
+    // Numbers too large for i64 saturate; the checker reports them as out of range.
+    p.as_str().parse::<i64>().unwrap_or(i64::MAX)
+}
+
+fn option_decl(p: Pair<Rule>) -> OptionDecl {
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    let name = ident(it.next().expect("option name"));
+    let v = it.next().expect("option value");
+    let default_span = span_of(&v);
+    let default = option_value(v);
+    let mut domain = None;
+    let mut doc = None;
+    for rest in it {
+        match rest.as_rule() {
+            Rule::option_domain => {
+                let inner: Vec<Pair<Rule>> = rest.into_inner().collect();
+                if inner.len() == 1 && inner[0].as_rule() == Rule::int_range {
+                    let r = &inner[0];
+                    let sp = span_of(r);
+                    let b: Vec<i64> = r.clone().into_inner().map(|x| int_value(&x)).collect();
+                    domain = Some(OptionDomain::Range(b[0], b[1], sp));
+                } else {
+                    domain = Some(OptionDomain::Words(inner.into_iter().map(ident).collect()));
+                }
+            }
+            Rule::string => doc = Some(string_value(rest)),
+            _ => {}
+        }
+    }
+    OptionDecl {
+        name,
+        default,
+        default_span,
+        domain,
+        doc,
+        span,
+    }
+}
+
+fn variant(p: Pair<Rule>) -> Variant {
+    let span = span_of(&p);
+    let mut v = Variant {
+        name: String::new(),
+        doc: None,
+        span,
+        sets: vec![],
+    };
+    let mut first = true;
+    for part in p.into_inner() {
+        match part.as_rule() {
+            Rule::string if first => {
+                v.name = string_value(part);
+                first = false;
+            }
+            Rule::string => v.doc = Some(string_value(part)),
+            Rule::variant_set => {
+                let sp = span_of(&part);
+                let mut it = part.into_inner();
+                let name = ident(it.next().expect("variant: name"));
+                let value = option_value(it.next().expect("variant: value"));
+                v.sets.push((name, value, sp));
+            }
+            _ => {}
+        }
+    }
+    v
+}
+
+fn site_items(p: Pair<Rule>) -> Vec<SiteItem> {
+    p.into_inner()
+        .map(|item| match item.as_rule() {
+            Rule::site_range => {
+                let span = span_of(&item);
+                let mut it = item.into_inner();
+                let prefix = ident(it.next().expect("range prefix"));
+                let from = expr(it.next().expect("range from"));
+                let to = expr(it.next().expect("range to"));
+                SiteItem::Range { prefix, from, to, span }
+            }
+            _ => SiteItem::Name(ident(item)),
+        })
+        .collect()
+}
+
+fn attrs<'i>(pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Vec<SiteAttr> {
+    pairs
+        .filter(|p| p.as_rule() == Rule::site_attr)
+        .map(|p| {
+            let a = p.into_inner().next().expect("attr");
+            let rule = a.as_rule();
+            let id = a
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::ident)
+                .map(ident)
+                .expect("attr value");
+            if rule == Rule::attr_kind {
+                SiteAttr::Kind(id)
+            } else {
+                SiteAttr::Owner(id)
+            }
+        })
+        .collect()
+}
+
+fn board(p: Pair<Rule>) -> Board {
+    let mut b = Board {
+        span: span_of(&p),
+        ..Board::default()
+    };
+    for item in p.into_inner() {
+        let span = span_of(&item);
+        match item.as_rule() {
+            Rule::row_decl => {
+                let parts: Vec<Pair<Rule>> = item
+                    .into_inner()
+                    .filter(|x| !matches!(x.as_rule(), Rule::kw_x | Rule::kw_y))
+                    .collect();
+                let mut it = parts.into_iter().peekable();
+                let sites = site_items(it.next().expect("row sites"));
+                let y = expr(it.next().expect("row y"));
+                let x = if it.peek().is_some_and(|p| p.as_rule() == Rule::expr) {
+                    it.next().map(expr)
+                } else {
+                    None
+                };
+                b.rows.push(Row {
+                    sites,
+                    y,
+                    x,
+                    attrs: attrs(it),
+                    span,
+                });
+            }
+            Rule::site_decl => {
+                let mut it = item.into_inner();
+                let name = ident(it.next().expect("site name"));
+                let x = expr(it.next().expect("site x"));
+                let y = expr(it.next().expect("site y"));
+                b.sites.push(SiteDecl {
+                    name,
+                    x,
+                    y,
+                    attrs: attrs(it),
+                    span,
+                });
+            }
+            Rule::region_decl => {
+                let mut it = item.into_inner();
+                let name = ident(it.next().expect("region name"));
+                let items = set_items(it.next().expect("region items"));
+                b.regions.push(RegionDecl { name, items, span });
+            }
+            Rule::ring_decl => {
+                let mut it = item.into_inner();
+                let sites = site_items(it.next().expect("ring sites"));
+                let forward = ident(it.next().expect("forward"));
+                let backward = ident(it.next().expect("backward"));
+                b.rings.push(RingDecl {
+                    sites,
+                    forward,
+                    backward,
+                    span,
+                });
+            }
+            Rule::opposite_decl => {
+                let mut it = item.into_inner();
+                let left = site_items(it.next().expect("opposite left"));
+                let right = site_items(it.next().expect("opposite right"));
+                b.opposites.push(OppositeDecl { left, right, span });
+            }
+            r => unreachable!("unexpected board item {r:?}"),
+        }
+    }
+    b
+}
+
+fn set_items(p: Pair<Rule>) -> Vec<Expr> {
+    p.into_inner().map(expr).collect()
+}
+
+fn stmts(pairs: pest::iterators::Pairs<Rule>) -> Vec<Stmt> {
+    pairs.map(stmt).collect()
+}
+
+fn block(p: Pair<Rule>) -> Vec<Stmt> {
+    stmts(p.into_inner())
+}
+
+fn stmt(p: Pair<Rule>) -> Stmt {
+    let span = span_of(&p);
+    let rule = p.as_rule();
+    let mut it = p.into_inner();
+    let kind = match rule {
+        Rule::if_stmt => {
+            let cond = expr(it.next().expect("if cond"));
+            let then = block(it.next().expect("if block"));
+            let otherwise = it.next().map(|e| match e.as_rule() {
+                Rule::if_stmt => vec![stmt(e)],
+                _ => block(e),
+            });
+            StmtKind::If { cond, then, otherwise }
+        }
+        Rule::while_stmt => {
+            let cond = expr(it.next().expect("while cond"));
+            let body = block(it.next().expect("while block"));
+            StmtKind::While { cond, body }
+        }
+        Rule::choose_stmt => StmtKind::Choose(it.map(alternative).collect()),
+        Rule::sow_stmt => {
+            let from = expr(it.next().expect("sow from"));
+            let dir = expr(it.next().expect("sow dir"));
+            let mut orders = false;
+            let mut skip = None;
+            let mut last = None;
+            let mut body = vec![];
+            for part in it {
+                match part.as_rule() {
+                    Rule::sow_opt => {
+                        let o = part.into_inner().next().expect("sow option");
+                        if o.as_rule() == Rule::sow_orders {
+                            orders = true;
+                        } else {
+                            skip = o.into_inner().next().map(expr);
+                        }
+                    }
+                    Rule::ident => last = Some(ident(part)),
+                    Rule::block => body = block(part),
+                    _ => {}
+                }
+            }
+            StmtKind::Sow {
+                from,
+                dir,
+                orders,
+                skip,
+                last: last.expect("sow: lap variable"),
+                body,
+            }
+        }
+        Rule::let_stmt => {
+            let name = ident(it.next().expect("let name"));
+            StmtKind::Let(name, expr(it.next().expect("let value")))
+        }
+        Rule::set_stmt => {
+            let t = it.next().expect("set target");
+            let target = match t.as_rule() {
+                Rule::ident => {
+                    let id = ident(t);
+                    Expr {
+                        span: id.span,
+                        kind: ExprKind::Name(id),
+                    }
+                }
+                _ => call(t),
+            };
+            StmtKind::Set {
+                target,
+                value: expr(it.next().expect("set value")),
+            }
+        }
+        Rule::capture_stmt => {
+            let items = set_items(it.next().expect("capture items"));
+            let mut keep = None;
+            let mut to = None;
+            for e in it {
+                let is_keep = e.as_rule() == Rule::capture_keep;
+                let value = e.into_inner().next().map(expr);
+                if is_keep {
+                    keep = value;
+                } else {
+                    to = value;
+                }
+            }
+            StmtKind::Capture { items, keep, to }
+        }
+        Rule::place_stmt => {
+            let count = expr(it.next().expect("place count"));
+            let piece = ident(it.next().expect("place piece"));
+            let on = set_items(it.next().expect("place on"));
+            StmtKind::Place {
+                count,
+                piece,
+                on,
+                from: it.next().map(expr),
+            }
+        }
+        Rule::relay_stmt => StmtKind::Relay(expr(it.next().expect("relay site"))),
+        Rule::end_stmt => {
+            let e = it.next().expect("end what");
+            match e.as_rule() {
+                Rule::end_turn => StmtKind::EndTurn,
+                _ => match e.into_inner().next() {
+                    None => StmtKind::EndGame(EndGame::Score),
+                    Some(x) if x.as_rule() == Rule::draw_kw => StmtKind::EndGame(EndGame::Draw),
+                    Some(x) => StmtKind::EndGame(EndGame::Winner(expr(x))),
+                },
+            }
+        }
+        Rule::again_stmt => StmtKind::Again,
+        Rule::first_stmt => {
+            let x = it.next().expect("first what");
+            StmtKind::First(if x.as_rule() == Rule::random_kw { None } else { Some(ident(x)) })
+        }
+        r => unreachable!("unexpected statement {r:?}"),
+    };
+    Stmt { kind, span }
+}
+
+fn alternative(p: Pair<Rule>) -> Alternative {
+    let span = span_of(&p);
+    let mut a = Alternative {
+        label: None,
+        var: None,
+        values: None,
+        cond: None,
+        body: None,
+        span,
+    };
+    for part in p.into_inner() {
+        match part.as_rule() {
+            Rule::alt_var_only => {
+                let mut it = part.into_inner();
+                a.var = Some(ident(it.next().expect("alt var")));
+                a.values = it.next().map(values);
+            }
+            Rule::alt_label_var => {
+                let mut it = part.into_inner();
+                a.label = Some(ident(it.next().expect("alt label")));
+                a.var = Some(ident(it.next().expect("alt var")));
+                a.values = it.next().map(values);
+            }
+            Rule::alt_label => a.label = Some(ident(part.into_inner().next().expect("label"))),
+            Rule::expr => a.cond = Some(expr(part)),
+            Rule::block => a.body = Some(block(part)),
+            r => unreachable!("unexpected alternative part {r:?}"),
+        }
+    }
+    a
+}
+
+fn values(p: Pair<Rule>) -> Vec<ValueItem> {
+    p.into_inner()
+        .map(|v| {
+            let span = span_of(&v);
+            match v.as_rule() {
+                Rule::int_range => {
+                    let b: Vec<i64> = v.into_inner().map(|x| int_value(&x)).collect();
+                    ValueItem::Range(b[0], b[1], span)
+                }
+                Rule::int => ValueItem::Int(int_value(&v), span),
+                _ => ValueItem::Name(ident(v)),
+            }
+        })
+        .collect()
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static P: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    P.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::op_or, Assoc::Left))
+            .op(Op::infix(Rule::op_and, Assoc::Left))
+            .op(Op::prefix(Rule::op_not))
+            .op(Op::infix(Rule::op_eq, Assoc::Left)
+                | Op::infix(Rule::op_ne, Assoc::Left)
+                | Op::infix(Rule::op_lt, Assoc::Left)
+                | Op::infix(Rule::op_le, Assoc::Left)
+                | Op::infix(Rule::op_gt, Assoc::Left)
+                | Op::infix(Rule::op_ge, Assoc::Left)
+                | Op::infix(Rule::op_in, Assoc::Left))
+            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+            .op(Op::infix(Rule::op_mul, Assoc::Left)
+                | Op::infix(Rule::op_div, Assoc::Left)
+                | Op::infix(Rule::op_mod, Assoc::Left))
+            .op(Op::prefix(Rule::op_neg))
+    })
+}
+
+fn join(a: Span, b: Span) -> Span {
+    Span {
+        start: a.start.min(b.start),
+        end: a.end.max(b.end),
+    }
+}
+
+fn expr(p: Pair<Rule>) -> Expr {
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let span = join(span_of(&op), rhs.span);
+            let o = if op.as_rule() == Rule::op_not { UnOp::Not } else { UnOp::Neg };
+            Expr {
+                kind: ExprKind::Unary(o, Box::new(rhs)),
+                span,
+            }
+        })
+        .map_infix(|lhs, op, rhs| {
+            let o = match op.as_rule() {
+                Rule::op_or => BinOp::Or,
+                Rule::op_and => BinOp::And,
+                Rule::op_eq => BinOp::Eq,
+                Rule::op_ne => BinOp::Ne,
+                Rule::op_lt => BinOp::Lt,
+                Rule::op_le => BinOp::Le,
+                Rule::op_gt => BinOp::Gt,
+                Rule::op_ge => BinOp::Ge,
+                Rule::op_in => BinOp::In,
+                Rule::op_add => BinOp::Add,
+                Rule::op_sub => BinOp::Sub,
+                Rule::op_mul => BinOp::Mul,
+                Rule::op_div => BinOp::Div,
+                _ => BinOp::Mod,
+            };
+            let span = join(lhs.span, rhs.span);
+            Expr {
+                kind: ExprKind::Binary(o, Box::new(lhs), Box::new(rhs)),
+                span,
+            }
+        })
+        .parse(p.into_inner())
+}
+
+fn call(p: Pair<Rule>) -> Expr {
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    let name = ident(it.next().expect("call name"));
+    Expr {
+        kind: ExprKind::Call(name, it.map(expr).collect()),
+        span,
+    }
+}
+
+fn primary(p: Pair<Rule>) -> Expr {
+    let span = span_of(&p);
+    let kind = match p.as_rule() {
+        Rule::expr => return expr(p),
+        Rule::int => ExprKind::Int(int_value(&p)),
+        Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
+        Rule::ident => ExprKind::Name(ident(p)),
+        Rule::call => return call(p),
+        Rule::site_range => {
+            let mut it = p.into_inner();
+            let prefix = ident(it.next().expect("range prefix"));
+            let a = expr(it.next().expect("range from"));
+            let b = expr(it.next().expect("range to"));
+            ExprKind::Range(prefix, Box::new(a), Box::new(b))
+        }
+        Rule::list_expr => ExprKind::List(p.into_inner().map(expr).collect()),
+        Rule::if_expr => {
+            let mut it = p.into_inner().map(expr);
+            let c = it.next().expect("if cond");
+            let a = it.next().expect("if then");
+            let b = it.next().expect("if else");
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        Rule::exists_expr => {
+            let mut it = p.into_inner();
+            let v = ident(it.next().expect("exists var"));
+            ExprKind::Exists(v, Box::new(expr(it.next().expect("exists cond"))))
+        }
+        Rule::forall_expr => {
+            let mut it = p.into_inner();
+            let v = ident(it.next().expect("forall var"));
+            let set = expr(it.next().expect("forall set"));
+            let c = expr(it.next().expect("forall cond"));
+            ExprKind::Forall(v, Box::new(set), Box::new(c))
+        }
+        Rule::filter_expr => {
+            let mut it = p.into_inner();
+            let v = ident(it.next().expect("filter var"));
+            ExprKind::Filter(v, Box::new(expr(it.next().expect("filter cond"))))
+        }
+        r => unreachable!("unexpected primary {r:?}"),
+    };
+    Expr { kind, span }
+}

@@ -1,0 +1,173 @@
+//! Showing a position: the board as text for people, the state as JSON for scripts.
+
+use crate::engine::{EndReason, Outcome, Pending, State};
+use crate::ir::*;
+use serde_json::{Map, Value, json};
+
+/// The contents of a site in a few characters: `12`, `0+mu`, `3+2gong`.
+fn contents(g: &Game, st: &State, s: SiteId) -> String {
+    let mut out = st.count(g, s, PieceKind(0)).to_string();
+    for k in 1..g.pieces.len() {
+        let c = st.count(g, s, PieceKind(k as u8));
+        if c == 1 {
+            out.push_str(&format!("+{}", g.pieces[k].name));
+        } else if c > 1 {
+            out.push_str(&format!("+{c}{}", g.pieces[k].name));
+        }
+    }
+    out
+}
+
+/// A site whose kind or owner is no longer what the board gave it.
+fn changed(g: &Game, st: &State, s: SiteId) -> bool {
+    let info = &g.sites[s.0 as usize];
+    st.site_kind(s) != info.kind || st.site_owner(s) != info.owner
+}
+
+/// What a player holds, in words: `3 chinni (3 points)`, `1 lubasso + mu (8 points)`.
+pub fn holdings(g: &Game, st: &State, p: Player) -> String {
+    let mut parts = vec![];
+    for (k, piece) in g.pieces.iter().enumerate() {
+        let c = st.captured(g, p, PieceKind(k as u8));
+        if k == 0 || c > 0 {
+            parts.push(if k > 0 && c == 1 { piece.name.clone() } else { format!("{c} {}", piece.name) });
+        }
+    }
+    format!("{} ({} points)", parts.join(" + "), st.score(g, p))
+}
+
+/// The board as text: one row of sites per y coordinate (highest first), each site as its name
+/// above its contents; marks for sites whose kind or owner changed; the captures; whose turn.
+pub fn board_text(g: &Game, st: &State) -> String {
+    let n = g.sites.len();
+    if n == 0 {
+        return String::new();
+    }
+    let min_x = g.sites.iter().map(|s| s.x).min().unwrap_or(0);
+    let max_x = g.sites.iter().map(|s| s.x).max().unwrap_or(0);
+    let mut ys: Vec<i64> = g.sites.iter().map(|s| s.y).collect();
+    ys.sort_unstable_by(|a, b| b.cmp(a));
+    ys.dedup();
+    let cells: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            let s = SiteId(i as u16);
+            let mut c = contents(g, st, s);
+            if changed(g, st, s) {
+                c.push('*');
+            }
+            (g.sites[i].name.clone(), c)
+        })
+        .collect();
+    let width = cells.iter().map(|(a, b)| a.chars().count().max(b.chars().count())).max().unwrap_or(1) + 2;
+    let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
+    let mut out = String::new();
+    for y in ys {
+        let mut names = vec![" ".repeat(width); cols];
+        let mut vals = vec![" ".repeat(width); cols];
+        for (i, s) in g.sites.iter().enumerate() {
+            if s.y != y {
+                continue;
+            }
+            let col = (s.x - min_x).clamp(0, cols as i64 - 1) as usize;
+            names[col] = format!("{:^width$}", cells[i].0);
+            vals[col] = format!("{:^width$}", cells[i].1);
+        }
+        out.push_str(names.concat().trim_end());
+        out.push('\n');
+        out.push_str(vals.concat().trim_end());
+        out.push('\n');
+    }
+    let mut notes = vec![];
+    for i in 0..n {
+        let s = SiteId(i as u16);
+        let kind = st.site_kind(s);
+        let special = kind == SiteKind::Store || changed(g, st, s);
+        if special {
+            let owner = st.site_owner(s).map(|p| g.player_name(p).to_string()).unwrap_or_else(|| "nobody".into());
+            let mark = if changed(g, st, s) { "*" } else { "" };
+            notes.push(format!("{}{mark}: {} of {owner}", g.sites[i].name, kind.name()));
+        }
+    }
+    if !notes.is_empty() {
+        out.push_str(&format!("special sites: {}\n", notes.join(", ")));
+    }
+    for p in 0..g.players.len() {
+        let p = Player(p as u8);
+        out.push_str(&format!("{} has captured {}\n", g.player_name(p), holdings(g, st, p)));
+    }
+    out
+}
+
+/// The result in words.
+pub fn outcome_text(g: &Game, o: Outcome) -> String {
+    let who = match o.winner {
+        Some(p) => format!("{} wins", g.player_name(p)),
+        None => "draw".to_string(),
+    };
+    match o.reason {
+        EndReason::Rules => who,
+        EndReason::TurnLimit => format!("{who} (the turn limit of {} was reached)", g.turn_limit),
+        EndReason::StepLimit => format!("{who} (the rules ran too long without a decision)"),
+    }
+}
+
+/// The result as JSON.
+pub fn outcome_json(g: &Game, o: Outcome) -> Value {
+    json!({
+        "winner": o.winner.map(|p| g.player_name(p).to_string()),
+        "reason": o.reason,
+    })
+}
+
+/// The state as JSON: every site by name with its contents, each side's captures and score,
+/// whose turn, what is pending, the result.
+pub fn state_json(g: &Game, st: &State) -> Value {
+    let mut sites = Map::new();
+    for (i, info) in g.sites.iter().enumerate() {
+        let s = SiteId(i as u16);
+        let mut pieces = Map::new();
+        for (k, p) in g.pieces.iter().enumerate() {
+            let c = st.count(g, s, PieceKind(k as u8));
+            if c > 0 {
+                pieces.insert(p.name.clone(), json!(c));
+            }
+        }
+        sites.insert(
+            info.name.clone(),
+            json!({
+                "kind": st.site_kind(s).name(),
+                "owner": st.site_owner(s).map(|p| g.player_name(p).to_string()),
+                "pieces": pieces,
+                "count": st.total_at(g, s),
+            }),
+        );
+    }
+    let mut captured = Map::new();
+    let mut scores = Map::new();
+    for p in 0..g.players.len() {
+        let pl = Player(p as u8);
+        let mut m = Map::new();
+        for (k, piece) in g.pieces.iter().enumerate() {
+            m.insert(piece.name.clone(), json!(st.captured(g, pl, PieceKind(k as u8))));
+        }
+        captured.insert(g.players[p].clone(), Value::Object(m));
+        scores.insert(g.players[p].clone(), json!(st.score(g, pl)));
+    }
+    let pending = match st.pending() {
+        Pending::Choice(_) | Pending::Drop(_) => "decision",
+        Pending::ChanceFirst => "chance",
+        Pending::Over(_) => "over",
+    };
+    json!({
+        "game": g.meta.name,
+        "turn": st.turn() + 1,
+        "mover": g.player_name(st.mover()),
+        "pending": pending,
+        "legal": g.legal_notations(st),
+        "sites": sites,
+        "captured": captured,
+        "scores": scores,
+        "result": st.outcome().map(|o| outcome_json(g, o)),
+        "cycles_cut": st.cycles_cut(),
+    })
+}
