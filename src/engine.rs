@@ -556,6 +556,12 @@ impl Game {
         st.pending = Pending::Over(Outcome { winner, reason });
     }
 
+    /// Runs the program from where the state is (used after building a position by hand).
+    pub(crate) fn resume(&self, st: &mut State) {
+        st.steps = 0;
+        self.run(st);
+    }
+
     /// Runs the program until the next decision point, chance event or the end.
     fn run(&self, st: &mut State) {
         st.moves.clear();

@@ -18,6 +18,7 @@ pub mod notation;
 pub mod parse;
 pub mod record;
 pub mod render;
+pub mod setup;
 
 pub use check::{LoadError, Settings};
 pub use engine::{Decision, EndReason, IllegalMove, Outcome, Pending, State};

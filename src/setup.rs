@@ -1,0 +1,107 @@
+//! Building a position by hand (for tests, puzzles and rule authors): an empty board at the
+//! start of a turn, then pieces, captures, site kinds and owners, and whose turn it is.
+//!
+//! ```
+//! # let src = ludic::builtin::find("pallankuzhi").unwrap().1;
+//! # let g = ludic::load_game(src, &Default::default()).unwrap();
+//! let st = ludic::setup::Setup::new(&g)
+//!     .put("s7", "chinni", 1).unwrap()
+//!     .put("n1", "chinni", 4).unwrap()
+//!     .mover("South").unwrap()
+//!     .build();
+//! assert_eq!(g.legal_notations(&st), vec!["sow s7"]);
+//! ```
+
+use crate::engine::{Pending, State};
+use crate::ir::*;
+
+/// A position under construction.
+pub struct Setup<'g> {
+    g: &'g Game,
+    st: State,
+}
+
+impl<'g> Setup<'g> {
+    /// An empty board (sites with the kinds and owners of the description), nothing captured,
+    /// at the start of the first side's turn.
+    pub fn new(g: &'g Game) -> Self {
+        let mut st = g.start();
+        st.counts.iter_mut().for_each(|c| *c = 0);
+        st.bank.iter_mut().for_each(|c| *c = 0);
+        st.hand.iter_mut().for_each(|c| *c = 0);
+        st.kinds = g.sites.iter().map(|s| s.kind).collect();
+        st.owners = g.sites.iter().map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1)).collect();
+        st.mover = 0;
+        st.turn = 0;
+        st.pc = g.turn_start;
+        st.planning = false;
+        st.pending = Pending::Choice(0);
+        Setup { g, st }
+    }
+
+    fn site(&self, name: &str) -> Result<usize, String> {
+        self.g
+            .site_index
+            .get(name)
+            .map(|s| s.0 as usize)
+            .ok_or_else(|| format!("unknown site `{name}`"))
+    }
+
+    fn piece(&self, name: &str) -> Result<usize, String> {
+        self.g.pieces.iter().position(|p| p.name == name).ok_or_else(|| format!("unknown piece `{name}`"))
+    }
+
+    fn side(&self, name: &str) -> Result<usize, String> {
+        self.g.players.iter().position(|p| p == name).ok_or_else(|| format!("unknown side `{name}`"))
+    }
+
+    /// Sets the number of pieces of a kind at a site.
+    pub fn put(mut self, site: &str, piece: &str, n: u32) -> Result<Self, String> {
+        let (s, k) = (self.site(site)?, self.piece(piece)?);
+        self.st.counts[s * self.g.pieces.len() + k] = n;
+        Ok(self)
+    }
+
+    /// Sets the number of pieces of a kind a side has captured.
+    pub fn captured(mut self, side: &str, piece: &str, n: u32) -> Result<Self, String> {
+        let (p, k) = (self.side(side)?, self.piece(piece)?);
+        self.st.bank[p * self.g.pieces.len() + k] = n;
+        Ok(self)
+    }
+
+    /// Sets a site's kind (`hole`, `store`, `cell`, `point`).
+    pub fn kind(mut self, site: &str, kind: &str) -> Result<Self, String> {
+        let s = self.site(site)?;
+        let k = SiteKind::ALL.iter().find(|k| k.name() == kind).ok_or_else(|| format!("unknown kind `{kind}`"))?;
+        self.st.kinds[s] = *k;
+        Ok(self)
+    }
+
+    /// Sets a site's owner (`None` for nobody).
+    pub fn owner(mut self, site: &str, side: Option<&str>) -> Result<Self, String> {
+        let s = self.site(site)?;
+        self.st.owners[s] = match side {
+            Some(p) => self.side(p)? as i8,
+            None => -1,
+        };
+        Ok(self)
+    }
+
+    /// Whose turn it is.
+    pub fn mover(mut self, side: &str) -> Result<Self, String> {
+        self.st.mover = self.side(side)? as u8;
+        Ok(self)
+    }
+
+    /// How many turns have been played (for the turn limit).
+    pub fn turns_played(mut self, n: u32) -> Self {
+        self.st.turn = n;
+        self
+    }
+
+    /// The position, with the turn program run up to its first decision.
+    pub fn build(mut self) -> State {
+        self.g.resume(&mut self.st);
+        self.st
+    }
+}

@@ -1,0 +1,73 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use ludic::ir::{Player, PieceKind, SiteId};
+use ludic::{Game, Settings, State, load_game};
+
+pub fn game(name: &str) -> Game {
+    game_with(name, &[], None)
+}
+
+pub fn game_with(name: &str, options: &[&str], variant: Option<&str>) -> Game {
+    let (_, src) = ludic::builtin::find(name).expect("a built-in game");
+    let mut s = Settings {
+        variant: variant.map(str::to_string),
+        sets: vec![],
+    };
+    for o in options {
+        s.push_assignment(o).expect("NAME=VALUE");
+    }
+    load_game(src, &s).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
+}
+
+pub fn site(g: &Game, name: &str) -> SiteId {
+    *g.site_index.get(name).unwrap_or_else(|| panic!("no site {name}"))
+}
+
+pub fn piece(g: &Game, name: &str) -> PieceKind {
+    PieceKind(g.pieces.iter().position(|p| p.name == name).unwrap_or_else(|| panic!("no piece {name}")) as u8)
+}
+
+pub fn side(g: &Game, name: &str) -> Player {
+    Player(g.players.iter().position(|p| p == name).unwrap_or_else(|| panic!("no side {name}")) as u8)
+}
+
+/// Plays decisions by notation, panicking with the legal list when one is refused.
+pub fn play(g: &Game, st: &mut State, moves: &[&str]) {
+    for m in moves {
+        let d = g
+            .parse_decision(st, m)
+            .unwrap_or_entered(|e| panic!("`{m}` refused: {e}; legal: {:?}", g.legal_notations(st)));
+        assert_eq!(&g.notation_of(st, d), m, "`{m}` read as another decision");
+        g.play(st, d).expect("legal");
+    }
+}
+
+trait UnwrapOrEntered<T> {
+    fn unwrap_or_entered(self, f: impl FnOnce(String) -> T) -> T;
+}
+impl<T> UnwrapOrEntered<T> for Result<T, String> {
+    fn unwrap_or_entered(self, f: impl FnOnce(String) -> T) -> T {
+        match self {
+            Ok(x) => x,
+            Err(e) => f(e),
+        }
+    }
+}
+
+/// Total pieces (all kinds) at each named site, as "name=count" joined by spaces.
+pub fn board(g: &Game, st: &State, names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("{n}={}", st.total_at(g, site(g, n))))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn count(g: &Game, st: &State, s: &str, p: &str) -> u32 {
+    st.count(g, site(g, s), piece(g, p))
+}
+
+pub fn captured(g: &Game, st: &State, who: &str, p: &str) -> u32 {
+    st.captured(g, side(g, who), piece(g, p))
+}
