@@ -3,7 +3,10 @@
 /// (file stem, source) of every built-in game.
 pub const GAMES: &[(&str, &str)] = &[
     ("pallankuzhi", include_str!("../games/pallankuzhi.game")),
-    ("ceelkoqyuqkoqiji", include_str!("../games/ceelkoqyuqkoqiji.game")),
+    (
+        "ceelkoqyuqkoqiji",
+        include_str!("../games/ceelkoqyuqkoqiji.game"),
+    ),
 ];
 
 /// Finds a built-in game by file stem, case-insensitively.

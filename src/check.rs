@@ -24,7 +24,9 @@ impl Settings {
                 self.sets.push((n.trim().to_string(), v.trim().to_string()));
                 Ok(())
             }
-            _ => Err(format!("`{text}` is not an option setting: write NAME=VALUE, e.g. -o seeds=8")),
+            _ => Err(format!(
+                "`{text}` is not an option setting: write NAME=VALUE, e.g. -o seeds=8"
+            )),
         }
     }
 }
@@ -114,9 +116,14 @@ pub(crate) struct Checker<'a> {
     pub(crate) lap_stack: Vec<u32>,
     pub(crate) choose_stack: Vec<u32>,
     pub(crate) in_start: bool,
+    /// prefixes of site ranges that could not be built: their names are not reported again
+    pub(crate) poisoned: Vec<String>,
+    pub(crate) poison_hits: usize,
 }
 
-const BUILTINS: [&str; 8] = ["mover", "opponent", "none", "all", "hole", "store", "cell", "point"];
+const BUILTINS: [&str; 8] = [
+    "mover", "opponent", "none", "all", "hole", "store", "cell", "point",
+];
 const MAX_SITES: i64 = 4096;
 
 /// Checks a parsed file with the given settings and lowers it.
@@ -143,9 +150,12 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         lap_stack: vec![],
         choose_stack: vec![],
         in_start: false,
+        poisoned: vec![],
+        poison_hits: 0,
     };
     for b in BUILTINS {
-        c.globals.insert(b.to_string(), (Global::Builtin, Span::default()));
+        c.globals
+            .insert(b.to_string(), (Global::Builtin, Span::default()));
     }
     let meta = c.meta();
     c.options_decls();
@@ -201,13 +211,23 @@ impl<'a> Checker<'a> {
     }
 
     /// Registers a global name, reporting a clash with an earlier one.
-    pub(crate) fn declare(&mut self, name: &str, g: Global, span: Span, what: &'static str) -> bool {
+    pub(crate) fn declare(
+        &mut self,
+        name: &str,
+        g: Global,
+        span: Span,
+        what: &'static str,
+    ) -> bool {
         if let Some((prev, prev_span)) = self.globals.get(name) {
             let hint = match prev {
-                Global::Builtin => "this name is built into the language; choose another".to_string(),
+                Global::Builtin => {
+                    "this name is built into the language; choose another".to_string()
+                }
                 _ => {
                     let (l, col) = crate::diagnostic::line_col(self.source, prev_span.start);
-                    format!("the first definition is at line {l}, column {col}; names of options, sides, pieces, sites, regions, directions and defs share one namespace")
+                    format!(
+                        "the first definition is at line {l}, column {col}; names of options, sides, pieces, sites, regions, directions and defs share one namespace"
+                    )
                 }
             };
             self.error_hint(
@@ -224,6 +244,14 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// Whether a name belongs to a site range that already failed (not reported again).
+    pub(crate) fn is_poisoned(&self, name: &str) -> bool {
+        self.poisoned.iter().any(|p| {
+            name.strip_prefix(p.as_str())
+                .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+        })
+    }
+
     /// A hint naming the closest known name, for an unknown one.
     pub(crate) fn did_you_mean(&self, name: &str) -> Option<String> {
         let mut names: Vec<&str> = self.globals.keys().map(String::as_str).collect();
@@ -235,7 +263,13 @@ impl<'a> Checker<'a> {
         suggest(name, names).map(|s| format!("did you mean `{s}`?"))
     }
 
-    fn one_of<T>(&mut self, items: &'a [T], span_of: impl Fn(&T) -> Span, what: &'static str, required: bool) -> Option<&'a T> {
+    fn one_of<T>(
+        &mut self,
+        items: &'a [T],
+        span_of: impl Fn(&T) -> Span,
+        what: &'static str,
+        required: bool,
+    ) -> Option<&'a T> {
         if items.is_empty() {
             if required {
                 let hint = format!("add {what}; see grammar/README.md");
@@ -269,7 +303,12 @@ impl<'a> Checker<'a> {
                 (None, OptionValue::Bool(b)) => (OptDomain::Bool, OptValue::Bool(*b)),
                 (Some(OptionDomain::Range(lo, hi, sp)), OptionValue::Int(n)) => {
                     if lo > hi {
-                        self.error(ErrorKind::BadRange { name: o.name.name.clone() }, *sp);
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: o.name.name.clone(),
+                            },
+                            *sp,
+                        );
                     } else if n < lo || n > hi {
                         self.error(
                             ErrorKind::OutOfRange {
@@ -285,9 +324,14 @@ impl<'a> Checker<'a> {
                 }
                 (None, OptionValue::Int(n)) => {
                     self.error_hint(
-                        ErrorKind::Missing { what: "range for this number option" },
+                        ErrorKind::Missing {
+                            what: "range for this number option",
+                        },
                         o.default_span,
-                        format!("write the allowed values, e.g. `option {} = {n} in 1..100`", o.name.name),
+                        format!(
+                            "write the allowed values, e.g. `option {} = {n} in 1..100`",
+                            o.name.name
+                        ),
                     );
                     (OptDomain::Range(*n, *n), OptValue::Int(*n))
                 }
@@ -315,7 +359,11 @@ impl<'a> Checker<'a> {
                 (_, v) => {
                     let expected = match &o.domain {
                         Some(OptionDomain::Range(..)) => "a number".to_string(),
-                        Some(OptionDomain::Words(ws)) => ws.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" | "),
+                        Some(OptionDomain::Words(ws)) => ws
+                            .iter()
+                            .map(|i| i.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" | "),
                         None => "`on`, `off`, or a number with a range".to_string(),
                     };
                     self.error(
@@ -406,7 +454,14 @@ impl<'a> Checker<'a> {
                     match suggest(vname, names.iter().copied()) {
                         Some(s) => msg.push_str(&format!(": did you mean `{s}`?")),
                         None if names.is_empty() => msg.push_str(": this game has no variants"),
-                        None => msg.push_str(&format!(" (variants: {})", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))),
+                        None => msg.push_str(&format!(
+                            " (variants: {})",
+                            names
+                                .iter()
+                                .map(|n| format!("`{n}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
                     }
                     errors.push(msg);
                 }
@@ -419,7 +474,11 @@ impl<'a> Checker<'a> {
                     Some(s) => msg.push_str(&format!(": did you mean `{s}`?")),
                     None => msg.push_str(&format!(
                         " (options: {})",
-                        self.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", ")
+                        self.options
+                            .iter()
+                            .map(|o| o.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 }
                 errors.push(msg);
@@ -436,11 +495,22 @@ impl<'a> Checker<'a> {
 
     fn sides(&mut self) {
         let f = self.file;
-        let Some(sides) = self.one_of(&f.sides, |_| f.sides_spans.get(1).copied().unwrap_or_default(), "`sides` declaration", true) else {
+        let Some(sides) = self.one_of(
+            &f.sides,
+            |_| f.sides_spans.get(1).copied().unwrap_or_default(),
+            "`sides` declaration",
+            true,
+        ) else {
             return;
         };
         if sides.len() > 16 {
-            self.error(ErrorKind::TooLarge { value: sides.len() as i64, what: "at most 16 sides" }, sides[16].span);
+            self.error(
+                ErrorKind::TooLarge {
+                    value: sides.len() as i64,
+                    what: "at most 16 sides",
+                },
+                sides[16].span,
+            );
         }
         for s in sides.iter().take(16) {
             let p = Player(self.players.len() as u8);
@@ -452,12 +522,23 @@ impl<'a> Checker<'a> {
 
     fn pieces(&mut self) {
         let f = self.file;
-        let Some(pieces) = self.one_of(&f.pieces, |p: &Vec<ast::PieceDecl>| p.first().map(|d| d.name.span).unwrap_or_default(), "`pieces` block", true) else {
+        let Some(pieces) = self.one_of(
+            &f.pieces,
+            |p: &Vec<ast::PieceDecl>| p.first().map(|d| d.name.span).unwrap_or_default(),
+            "`pieces` block",
+            true,
+        ) else {
             return;
         };
         for p in pieces.iter() {
             if self.pieces.len() >= 32 {
-                self.error(ErrorKind::TooLarge { value: 33, what: "at most 32 piece kinds" }, p.name.span);
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: 33,
+                        what: "at most 32 piece kinds",
+                    },
+                    p.name.span,
+                );
                 break;
             }
             let value = match &p.value {
@@ -509,12 +590,24 @@ impl<'a> Checker<'a> {
         for it in items {
             match it {
                 SiteItem::Name(id) => out.push((id.name.clone(), id.span)),
-                SiteItem::Range { prefix, from, to, span } => {
+                SiteItem::Range {
+                    prefix,
+                    from,
+                    to,
+                    span,
+                } => {
                     let (Some(a), Some(b)) = (self.const_int(from), self.const_int(to)) else {
+                        self.poisoned.push(prefix.name.clone());
                         continue;
                     };
                     if (a - b).abs() >= MAX_SITES || a < 0 || b < 0 {
-                        self.error(ErrorKind::BadRange { name: format!("{}[{a}..{b}]", prefix.name) }, *span);
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: format!("{}[{a}..{b}]", prefix.name),
+                            },
+                            *span,
+                        );
+                        self.poisoned.push(prefix.name.clone());
                         continue;
                     }
                     let step: i64 = if a <= b { 1 } else { -1 };
@@ -543,7 +636,14 @@ impl<'a> Checker<'a> {
                         let hint = suggest(&id.name, SiteKind::ALL.iter().map(|k| k.name()))
                             .map(|s| format!("did you mean `{s}`?"))
                             .unwrap_or_else(|| "site kinds are hole, store, cell and point".into());
-                        self.error_hint(ErrorKind::Unknown { what: "site kind", name: id.name.clone() }, id.span, hint);
+                        self.error_hint(
+                            ErrorKind::Unknown {
+                                what: "site kind",
+                                name: id.name.clone(),
+                            },
+                            id.span,
+                            hint,
+                        );
                     }
                 },
                 SiteAttr::Owner(id) => match self.players.iter().position(|p| *p == id.name) {
@@ -552,7 +652,14 @@ impl<'a> Checker<'a> {
                         let hint = suggest(&id.name, self.players.iter().map(String::as_str))
                             .map(|s| format!("did you mean `{s}`?"))
                             .unwrap_or_else(|| "owners are the sides named in `sides`".into());
-                        self.error_hint(ErrorKind::Unknown { what: "side", name: id.name.clone() }, id.span, hint);
+                        self.error_hint(
+                            ErrorKind::Unknown {
+                                what: "side",
+                                name: id.name.clone(),
+                            },
+                            id.span,
+                            hint,
+                        );
                     }
                 },
             }
@@ -560,14 +667,34 @@ impl<'a> Checker<'a> {
         (kind, owner)
     }
 
-    fn add_site(&mut self, name: String, span: Span, x: i64, y: i64, kind: SiteKind, owner: Option<Player>) {
+    fn add_site(
+        &mut self,
+        name: String,
+        span: Span,
+        x: i64,
+        y: i64,
+        kind: SiteKind,
+        owner: Option<Player>,
+    ) {
         if self.sites.len() as i64 >= MAX_SITES {
-            self.error(ErrorKind::TooLarge { value: MAX_SITES + 1, what: "at most 4096 sites" }, span);
+            self.error(
+                ErrorKind::TooLarge {
+                    value: MAX_SITES + 1,
+                    what: "at most 4096 sites",
+                },
+                span,
+            );
             return;
         }
         let id = SiteId(self.sites.len() as u16);
         if self.declare(&name, Global::Site(id), span, "site") {
-            self.sites.push(SiteInfo { name, x, y, kind, owner });
+            self.sites.push(SiteInfo {
+                name,
+                x,
+                y,
+                kind,
+                owner,
+            });
         }
     }
 
@@ -623,30 +750,53 @@ impl<'a> Checker<'a> {
             let mut ok = true;
             for (s, span) in &seq {
                 if std::mem::replace(&mut seen[s.0 as usize], true) {
-                    self.error(ErrorKind::RingRepeat { name: self.sites[s.0 as usize].name.clone() }, *span);
+                    self.error(
+                        ErrorKind::RingRepeat {
+                            name: self.sites[s.0 as usize].name.clone(),
+                        },
+                        *span,
+                    );
                     ok = false;
                 }
             }
             if ok && !seq.is_empty() {
                 let len = seq.len();
                 for i in 0..len {
-                    let a = seq[i].0 .0;
-                    let b2 = seq[(i + 1) % len].0 .0;
+                    let a = seq[i].0.0;
+                    let b2 = seq[(i + 1) % len].0.0;
                     self.next[0][a as usize] = b2;
                     self.next[1][b2 as usize] = a;
                 }
             }
-            if self.declare(&ring.forward.name, Global::Dir(0), ring.forward.span, "direction")
-                & self.declare(&ring.backward.name, Global::Dir(1), ring.backward.span, "direction")
-            {
+            if self.declare(
+                &ring.forward.name,
+                Global::Dir(0),
+                ring.forward.span,
+                "direction",
+            ) & self.declare(
+                &ring.backward.name,
+                Global::Dir(1),
+                ring.backward.span,
+                "direction",
+            ) {
                 self.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
             }
         }
         for o in &b.opposites {
+            let before = (self.diags.len(), self.poison_hits);
             let l = self.resolve_sites(&o.left);
             let r = self.resolve_sites(&o.right);
+            if (self.diags.len(), self.poison_hits) != before {
+                continue; // already reported
+            }
             if l.len() != r.len() {
-                self.error(ErrorKind::Length { left: l.len(), right: r.len() }, o.span);
+                self.error(
+                    ErrorKind::Length {
+                        left: l.len(),
+                        right: r.len(),
+                    },
+                    o.span,
+                );
                 continue;
             }
             for ((a, _), (b2, _)) in l.iter().zip(&r) {
@@ -662,10 +812,13 @@ impl<'a> Checker<'a> {
         for (name, span) in names {
             match self.globals.get(&name) {
                 Some((Global::Site(s), _)) => out.push((*s, span)),
+                _ if self.is_poisoned(&name) => self.poison_hits += 1,
                 _ => {
                     let hint = suggest(&name, self.sites.iter().map(|s| s.name.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| "sites are declared with `row` or `site` in the board".into());
+                        .unwrap_or_else(|| {
+                            "sites are declared with `row` or `site` in the board".into()
+                        });
                     self.error_hint(ErrorKind::Unknown { what: "site", name }, span, hint);
                 }
             }
@@ -696,7 +849,9 @@ impl<'a> Checker<'a> {
                 true
             }
             SetExpr::Union(items) => items.iter().all(|i| self.static_members(i, members, add)),
-            SetExpr::Diff(a, b) => self.static_members(a, members, add) && self.static_members(b, members, !add),
+            SetExpr::Diff(a, b) => {
+                self.static_members(a, members, add) && self.static_members(b, members, !add)
+            }
             _ => false,
         }
     }
@@ -720,7 +875,13 @@ impl<'a> Checker<'a> {
                         } else {
                             "the default option values do not satisfy this requirement".to_string()
                         };
-                        self.error_hint(ErrorKind::Requirement { message: r.message.clone() }, r.span, hint);
+                        self.error_hint(
+                            ErrorKind::Requirement {
+                                message: r.message.clone(),
+                            },
+                            r.span,
+                            hint,
+                        );
                     }
                 }
                 (_, t) => self.error(
@@ -736,13 +897,20 @@ impl<'a> Checker<'a> {
 
     fn limit(&mut self) -> u32 {
         let f = self.file;
-        let Some(e) = self.one_of(&f.limits, |e| e.span, "`limit … turns` declaration", true) else {
+        let Some(e) = self.one_of(&f.limits, |e| e.span, "`limit … turns` declaration", true)
+        else {
             return 1;
         };
         match self.const_int(e) {
             Some(n) if (1..=u32::MAX as i64).contains(&n) => n as u32,
             Some(n) => {
-                self.error(ErrorKind::TooLarge { value: n, what: "the turn limit must be 1 or more" }, e.span);
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: n,
+                        what: "the turn limit must be 1 or more",
+                    },
+                    e.span,
+                );
                 1
             }
             None => 1,
@@ -809,12 +977,17 @@ fn typed_value(o: &OptionInfo, v: &OptionValue) -> Result<OptValue, ErrorKind> {
         (OptDomain::Range(lo, hi), _) => Err(bad(format!("a number in {lo}..{hi}"))),
         (OptDomain::Bool, OptionValue::Bool(b)) => Ok(OptValue::Bool(*b)),
         (OptDomain::Bool, _) => Err(bad("`on` or `off`".into())),
-        (OptDomain::Words(ws), OptionValue::Word(w)) if ws.contains(w) => Ok(OptValue::Word(w.clone())),
+        (OptDomain::Words(ws), OptionValue::Word(w)) if ws.contains(w) => {
+            Ok(OptValue::Word(w.clone()))
+        }
         (OptDomain::Words(ws), _) => Err(bad(ws.join(" | "))),
     }
 }
 
 /// The options in force, by name (for records and `list`).
 pub fn option_map(g: &Game) -> BTreeMap<String, String> {
-    g.options.iter().map(|o| (o.name.clone(), o.value.to_string())).collect()
+    g.options
+        .iter()
+        .map(|o| (o.name.clone(), o.value.to_string()))
+        .collect()
 }

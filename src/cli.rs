@@ -58,7 +58,11 @@ fn settings_from(options: &[String], variant: Option<&str>) -> Result<Settings, 
 }
 
 /// Loads a game for a command, printing problems; the error is the exit code.
-fn load_for_command(name: &str, options: &[String], variant: Option<&str>) -> Result<(String, String, Game), u8> {
+fn load_for_command(
+    name: &str,
+    options: &[String],
+    variant: Option<&str>,
+) -> Result<(String, String, Game), u8> {
     let (label, source) = resolve_game(name).map_err(|e| {
         eprintln!("error: {e}");
         FAILED
@@ -84,24 +88,23 @@ fn load_for_command(name: &str, options: &[String], variant: Option<&str>) -> Re
 }
 
 fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
-    let items: Vec<serde_json::Value> = d
-        .0
-        .iter()
-        .map(|x| {
-            let (line, column) = line_col(source, x.span.start);
-            let (end_line, end_column) = line_col(source, x.span.end);
-            json!({
-                "file": path,
-                "code": x.code(),
-                "message": x.to_string(),
-                "line": line,
-                "column": column,
-                "end_line": end_line,
-                "end_column": end_column,
-                "hint": x.hint,
+    let items: Vec<serde_json::Value> =
+        d.0.iter()
+            .map(|x| {
+                let (line, column) = line_col(source, x.span.start);
+                let (end_line, end_column) = line_col(source, x.span.end);
+                json!({
+                    "file": path,
+                    "code": x.code(),
+                    "message": x.to_string(),
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "hint": x.hint,
+                })
             })
-        })
-        .collect();
+            .collect();
     json!(items)
 }
 
@@ -136,7 +139,8 @@ pub fn validate(files: &[String], format: Format) -> u8 {
                     match load_game(&source, &s) {
                         Ok(_) => {}
                         Err(LoadError::File(d)) => diags.0.extend(d.0),
-                        Err(LoadError::Options(e)) => other.extend(e.into_iter().map(|m| format!("variant `{}`: {m}", v.name))),
+                        Err(LoadError::Options(e)) => other
+                            .extend(e.into_iter().map(|m| format!("variant `{}`: {m}", v.name))),
                     }
                 }
             }
@@ -169,7 +173,10 @@ pub fn validate(files: &[String], format: Format) -> u8 {
         }
     }
     if format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
     }
     if all_ok { OK } else { FAILED }
 }
@@ -192,13 +199,24 @@ enum Agent {
 }
 
 fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
-    let mut agents: Vec<Agent> = (0..g.players.len()).map(|i| if i == 0 { Agent::Human } else { Agent::Random }).collect();
+    let mut agents: Vec<Agent> = (0..g.players.len())
+        .map(|i| if i == 0 { Agent::Human } else { Agent::Random })
+        .collect();
     for spec in specs {
         let Some((side, agent)) = spec.split_once('=') else {
-            return Err(format!("`{spec}` is not an agent setting: write SIDE=human or SIDE=random"));
+            return Err(format!(
+                "`{spec}` is not an agent setting: write SIDE=human or SIDE=random"
+            ));
         };
-        let Some(i) = g.players.iter().position(|p| p.eq_ignore_ascii_case(side.trim())) else {
-            return Err(format!("unknown side `{side}`: the sides are {}", g.players.join(", ")));
+        let Some(i) = g
+            .players
+            .iter()
+            .position(|p| p.eq_ignore_ascii_case(side.trim()))
+        else {
+            return Err(format!(
+                "unknown side `{side}`: the sides are {}",
+                g.players.join(", ")
+            ));
         };
         agents[i] = match agent.trim().to_lowercase().as_str() {
             "human" => Agent::Human,
@@ -219,7 +237,8 @@ fn pick_seed(seed: Option<u64>) -> u64 {
     })
 }
 
-const PLAY_HELP: &str = "Type the number of a move, its notation (`sow s7`), or its last word (`s7`).
+const PLAY_HELP: &str =
+    "Type the number of a move, its notation (`sow s7`), or its last word (`s7`).
 Several decisions can go on one line: `s5 ccw`.
 Commands: undo (take back your last decision), board (show the board), moves (list moves),
 help (this text), quit (stop the game).";
@@ -237,7 +256,10 @@ impl Session<'_> {
         let notation = self.g.notation_of(&self.st, d);
         let player = self.g.player_name(self.st.mover()).to_string();
         self.g.play(&mut self.st, d).map_err(|e| e.to_string())?;
-        self.steps.push(Step::Decision { player, notation: notation.clone() });
+        self.steps.push(Step::Decision {
+            player,
+            notation: notation.clone(),
+        });
         Ok(notation)
     }
 
@@ -250,7 +272,10 @@ impl Session<'_> {
         let result = (|| {
             while i < words.len() {
                 if !matches!(self.st.pending(), Pending::Choice(_) | Pending::Drop(_)) {
-                    return Err(format!("`{}` was left over: the turn moved on", words[i..].join(" ")));
+                    return Err(format!(
+                        "`{}` was left over: the turn moved on",
+                        words[i..].join(" ")
+                    ));
                 }
                 let mover = self.st.mover();
                 let mut matched = None;
@@ -263,12 +288,19 @@ impl Session<'_> {
                 let Some((d, j)) = matched else {
                     // Report the error of the shortest attempt, the most telling one.
                     let rest = words[i..].join(" ");
-                    return Err(self.g.parse_decision(&self.st, &rest).err().unwrap_or_else(|| format!("cannot read `{rest}`")));
+                    return Err(self
+                        .g
+                        .parse_decision(&self.st, &rest)
+                        .err()
+                        .unwrap_or_else(|| format!("cannot read `{rest}`")));
                 };
                 done.push(self.decide(d)?);
                 i = j;
                 if self.st.mover() != mover && i < words.len() {
-                    return Err(format!("`{}` was left over: the turn ended", words[i..].join(" ")));
+                    return Err(format!(
+                        "`{}` was left over: the turn ended",
+                        words[i..].join(" ")
+                    ));
                 }
             }
             Ok(())
@@ -304,15 +336,20 @@ fn prompt_header(g: &Game, st: &State) -> String {
         ),
         _ => String::new(),
     };
-    format!("Turn {}: {} to decide{what}", st.turn() + 1, g.player_name(st.mover()))
+    format!(
+        "Turn {}: {} to decide{what}",
+        st.turn() + 1,
+        g.player_name(st.mover())
+    )
 }
 
 /// `ludic play GAME`
 pub fn play(args: &PlayArgs) -> u8 {
-    let (label, source, g) = match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+    let (label, source, g) =
+        match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
     let agents = match parse_agents(&g, &args.agents) {
         Ok(a) => a,
         Err(e) => {
@@ -340,12 +377,25 @@ pub fn play(args: &PlayArgs) -> u8 {
             eprintln!("{m}");
         }
     };
-    say(&format!("{} (seed {seed}); options: {}", g.meta.name, fmt_options(&g)));
+    say(&format!(
+        "{} (seed {seed}); options: {}",
+        g.meta.name,
+        fmt_options(&g)
+    ));
     let roles: Vec<String> = g
         .players
         .iter()
         .zip(&agents)
-        .map(|(p, a)| format!("{p}: {}", if *a == Agent::Human { "human" } else { "computer (random)" }))
+        .map(|(p, a)| {
+            format!(
+                "{p}: {}",
+                if *a == Agent::Human {
+                    "human"
+                } else {
+                    "computer (random)"
+                }
+            )
+        })
         .collect();
     say(&format!("{}. Type `help` at your turn.", roles.join(", ")));
     let mut last_shown_turn = u32::MAX;
@@ -361,7 +411,9 @@ pub fn play(args: &PlayArgs) -> u8 {
                     eprintln!("internal error: a chance outcome was refused");
                     return FAILED;
                 }
-                s.steps.push(Step::Chance { outcome: name.clone() });
+                s.steps.push(Step::Chance {
+                    outcome: name.clone(),
+                });
                 say(&format!("Chance: {name} plays first."));
             }
             Pending::Choice(_) | Pending::Drop(_) => {
@@ -383,7 +435,7 @@ pub fn play(args: &PlayArgs) -> u8 {
                     last_shown_turn = s.st.turn();
                 }
                 say(&prompt_header(&g, &s.st));
-                say(&moves_text(&g, &s.st).trim_end_matches('\n').to_string());
+                say(moves_text(&g, &s.st).trim_end_matches('\n'));
                 if text {
                     print!("> ");
                     let _ = std::io::stdout().flush();
@@ -424,7 +476,11 @@ pub fn play(args: &PlayArgs) -> u8 {
                         match s.play_line(&line) {
                             Ok(done) => {
                                 s.history.push(snapshot);
-                                say(&format!("{} plays {}", g.player_name(mover), done.join(", ")));
+                                say(&format!(
+                                    "{} plays {}",
+                                    g.player_name(mover),
+                                    done.join(", ")
+                                ));
                             }
                             Err(e) => say(&format!("refused: {e}")),
                         }
@@ -453,7 +509,10 @@ pub fn play(args: &PlayArgs) -> u8 {
         say(&format!("record written to {path}"));
     }
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&state_json(&g, &s.st)).unwrap_or_default()),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&state_json(&g, &s.st)).unwrap_or_default()
+        ),
         Format::Text => {
             println!("\n{}", board_text(&g, &s.st));
             if let Some(o) = s.st.outcome() {
@@ -466,7 +525,11 @@ pub fn play(args: &PlayArgs) -> u8 {
 }
 
 fn fmt_options(g: &Game) -> String {
-    g.options.iter().map(|o| format!("{}={}", o.name, o.value)).collect::<Vec<_>>().join(" ")
+    g.options
+        .iter()
+        .map(|o| format!("{}={}", o.name, o.value))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn sample(rng: &mut Xoshiro256PlusPlus, outs: &[(i64, f64)]) -> i64 {
@@ -512,7 +575,11 @@ pub fn replay(path: &str, game_override: Option<&str>, format: Format) -> u8 {
             rec.source_hash
         );
     }
-    let opts: Vec<String> = rec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let opts: Vec<String> = rec
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     let (_, _, g) = match load_for_command(game_name, &opts, None) {
         Ok(x) => x,
         Err(c) => return c,
@@ -525,13 +592,23 @@ pub fn replay(path: &str, game_override: Option<&str>, format: Format) -> u8 {
                 return FAILED;
             }
             match format {
-                Format::Json => println!("{}", serde_json::to_string_pretty(&state_json(&g, &st)).unwrap_or_default()),
+                Format::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&state_json(&g, &st)).unwrap_or_default()
+                ),
                 Format::Text => {
-                    println!("{}: {} steps replayed, all legal", g.meta.name, rec.steps.len());
+                    println!(
+                        "{}: {} steps replayed, all legal",
+                        g.meta.name,
+                        rec.steps.len()
+                    );
                     println!("{}", board_text(&g, &st));
                     match st.outcome() {
                         Some(o) => println!("Game over: {}", outcome_text(&g, o)),
-                        None => println!("The game is not finished: {} to decide", g.player_name(st.mover())),
+                        None => println!(
+                            "The game is not finished: {} to decide",
+                            g.player_name(st.mover())
+                        ),
                     }
                 }
             }
@@ -614,7 +691,14 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
 }
 
 /// `ludic simulate GAME -n N`
-pub fn simulate(game: &str, n: u64, seed: u64, options: &[String], variant: Option<&str>, format: Format) -> u8 {
+pub fn simulate(
+    game: &str,
+    n: u64,
+    seed: u64,
+    options: &[String],
+    variant: Option<&str>,
+    format: Format,
+) -> u8 {
     let (_, _, g) = match load_for_command(game, options, variant) {
         Ok(x) => x,
         Err(c) => return c,
@@ -632,9 +716,24 @@ pub fn simulate(game: &str, n: u64, seed: u64, options: &[String], variant: Opti
         eprint!("\r                              \r");
     }
     let secs = t0.elapsed().as_secs_f64().max(1e-9);
-    let mean = |x: u64| if stats.playouts == 0 { 0.0 } else { x as f64 / stats.playouts as f64 };
-    let branching = if stats.moves_total == 0 { 0.0 } else { stats.choices_total as f64 / stats.moves_total as f64 };
-    let wins: BTreeMap<String, u64> = g.players.iter().cloned().zip(stats.wins.iter().copied()).collect();
+    let mean = |x: u64| {
+        if stats.playouts == 0 {
+            0.0
+        } else {
+            x as f64 / stats.playouts as f64
+        }
+    };
+    let branching = if stats.moves_total == 0 {
+        0.0
+    } else {
+        stats.choices_total as f64 / stats.moves_total as f64
+    };
+    let wins: BTreeMap<String, u64> = g
+        .players
+        .iter()
+        .cloned()
+        .zip(stats.wins.iter().copied())
+        .collect();
     match format {
         Format::Json => {
             let v = json!({
@@ -658,14 +757,25 @@ pub fn simulate(game: &str, n: u64, seed: u64, options: &[String], variant: Opti
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         Format::Text => {
-            println!("{}: {} random playouts (seed {seed}; {})", g.meta.name, stats.playouts, fmt_options(&g));
+            println!(
+                "{}: {} random playouts (seed {seed}; {})",
+                g.meta.name,
+                stats.playouts,
+                fmt_options(&g)
+            );
             for (i, p) in g.players.iter().enumerate() {
                 let w = stats.wins[i];
                 println!("  {p} wins: {w} ({:.1}%)", 100.0 * mean(w));
             }
-            println!("  draws: {} ({} at the turn limit of {})", stats.draws, stats.turn_limit, g.turn_limit);
+            println!(
+                "  draws: {} ({} at the turn limit of {})",
+                stats.draws, stats.turn_limit, g.turn_limit
+            );
             if stats.step_limit > 0 {
-                println!("  stopped for running too long without a decision: {}", stats.step_limit);
+                println!(
+                    "  stopped for running too long without a decision: {}",
+                    stats.step_limit
+                );
             }
             println!(
                 "  moves per game: mean {:.1}, min {}, max {}",
@@ -675,7 +785,10 @@ pub fn simulate(game: &str, n: u64, seed: u64, options: &[String], variant: Opti
             );
             println!("  legal choices per decision: mean {branching:.2}");
             if stats.cycles_cut > 0 {
-                println!("  sowings ended because their position repeated: {}", stats.cycles_cut);
+                println!(
+                    "  sowings ended because their position repeated: {}",
+                    stats.cycles_cut
+                );
             }
             println!(
                 "  {:.0} playouts/s, {:.0} moves/s ({secs:.2} s)",
@@ -694,7 +807,9 @@ pub fn list(format: Format) -> u8 {
         match load_game(src, &Settings::default()) {
             Ok(g) => out.push((stem, g)),
             Err(_) => {
-                eprintln!("error: the built-in game `{stem}` does not load (run `ludic validate` on its file)");
+                eprintln!(
+                    "error: the built-in game `{stem}` does not load (run `ludic validate` on its file)"
+                );
                 return FAILED;
             }
         }
@@ -724,7 +839,11 @@ pub fn list(format: Format) -> u8 {
         }
         Format::Text => {
             for (stem, g) in &out {
-                let aka = if g.meta.aliases.is_empty() { String::new() } else { format!(" (also {})", g.meta.aliases.join(", ")) };
+                let aka = if g.meta.aliases.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (also {})", g.meta.aliases.join(", "))
+                };
                 println!("{stem}: {}{aka}", g.meta.name);
                 if let Some(o) = &g.meta.origin {
                     println!("  origin: {o}");
@@ -743,8 +862,14 @@ pub fn list(format: Format) -> u8 {
                 if !g.variants.is_empty() {
                     println!("  variants:");
                     for v in &g.variants {
-                        let sets: Vec<String> = v.sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
-                        println!("    {:<14} {} ({})", format!("\"{}\"", v.name), sets.join(" "), v.doc.as_deref().unwrap_or(""));
+                        let sets: Vec<String> =
+                            v.sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
+                        println!(
+                            "    {:<14} {} ({})",
+                            format!("\"{}\"", v.name),
+                            sets.join(" "),
+                            v.doc.as_deref().unwrap_or("")
+                        );
                     }
                 }
                 println!();

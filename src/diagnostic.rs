@@ -231,7 +231,10 @@ mod tests {
     #[test]
     fn suggestions() {
         assert_eq!(suggest("s8", ["s7", "n1", "east"]), Some("s7".into()));
-        assert_eq!(suggest("captur", ["capture", "count"]), Some("capture".into()));
+        assert_eq!(
+            suggest("captur", ["capture", "count"]),
+            Some("capture".into())
+        );
         assert_eq!(suggest("zzzz", ["capture", "count"]), None);
     }
     #[test]

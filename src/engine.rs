@@ -136,7 +136,9 @@ impl State {
     /// All pieces at a site.
     pub fn total_at(&self, g: &Game, site: SiteId) -> u32 {
         let nk = g.pieces.len();
-        self.counts[site.0 as usize * nk..(site.0 as usize + 1) * nk].iter().sum()
+        self.counts[site.0 as usize * nk..(site.0 as usize + 1) * nk]
+            .iter()
+            .sum()
     }
     pub fn site_kind(&self, site: SiteId) -> SiteKind {
         self.kinds[site.0 as usize]
@@ -152,7 +154,9 @@ impl State {
     /// The value of everything `p` has captured.
     pub fn score(&self, g: &Game, p: Player) -> i64 {
         let nk = g.pieces.len();
-        (0..nk).map(|k| self.bank[p.0 as usize * nk + k] as i64 * g.pieces[k].value).sum()
+        (0..nk)
+            .map(|k| self.bank[p.0 as usize * nk + k] as i64 * g.pieces[k].value)
+            .sum()
     }
     /// Pieces of each kind anywhere: on the board, captured, or in hand (conserved by sowing games).
     pub fn totals(&self, g: &Game) -> Vec<u64> {
@@ -216,9 +220,15 @@ impl View<'_> {
     }
 
     fn next(&self, site: i64, dir: i64, steps: i64) -> i64 {
-        let Some(mut s) = self.site(site) else { return -1 };
+        let Some(mut s) = self.site(site) else {
+            return -1;
+        };
         let d = usize::from(dir != 0);
-        let (d, n) = if steps < 0 { (1 - d, -steps) } else { (d, steps) };
+        let (d, n) = if steps < 0 {
+            (1 - d, -steps)
+        } else {
+            (d, steps)
+        };
         for _ in 0..n.min(self.kinds.len() as i64) {
             let x = self.g.next[d][s];
             if x == NONE {
@@ -264,7 +274,9 @@ impl View<'_> {
                     return 0;
                 }
                 let nk = self.nk();
-                (0..nk).map(|k| self.bank[p as usize * nk + k] as i64 * self.g.pieces[k].value).sum()
+                (0..nk)
+                    .map(|k| self.bank[p as usize * nk + k] as i64 * self.g.pieces[k].value)
+                    .sum()
             }
             Expr::Size(set) => {
                 let mut n = 0;
@@ -298,7 +310,8 @@ impl View<'_> {
             }
             Expr::InRegion(s, r) => {
                 let s = self.eval(vars, s);
-                self.site(s).is_some_and(|s| self.g.regions[r.0 as usize].1[s]) as i64
+                self.site(s)
+                    .is_some_and(|s| self.g.regions[r.0 as usize].1[s]) as i64
             }
             Expr::InSet(s, set) => {
                 let s = self.eval(vars, s);
@@ -358,7 +371,12 @@ impl View<'_> {
 
     /// Calls `f` on each site of the set (in order, repeats possible) until it returns false.
     /// Returns false when stopped early.
-    fn for_each(&self, vars: &mut [i64], set: &SetExpr, f: &mut dyn FnMut(&mut [i64], usize) -> bool) -> bool {
+    fn for_each(
+        &self,
+        vars: &mut [i64],
+        set: &SetExpr,
+        f: &mut dyn FnMut(&mut [i64], usize) -> bool,
+    ) -> bool {
         match set {
             SetExpr::All => {
                 for s in 0..self.kinds.len() {
@@ -394,14 +412,20 @@ impl View<'_> {
             }),
             SetExpr::Filter(v, base, c) => self.for_each(vars, base, &mut |vars, s| {
                 vars[*v as usize] = s as i64;
-                if self.eval(vars, c) != 0 { f(vars, s) } else { true }
+                if self.eval(vars, c) != 0 {
+                    f(vars, s)
+                } else {
+                    true
+                }
             }),
             SetExpr::Run(start, d, n) => {
                 let mut s = self.eval(vars, start);
                 let d = self.eval(vars, d);
                 let n = self.eval(vars, n).min(self.kinds.len() as i64);
                 for _ in 0..n {
-                    let Some(site) = self.site(s) else { return true };
+                    let Some(site) = self.site(s) else {
+                        return true;
+                    };
                     if !f(vars, site) {
                         return false;
                     }
@@ -413,7 +437,9 @@ impl View<'_> {
     }
 
     fn contains(&self, vars: &mut [i64], set: &SetExpr, site: i64) -> bool {
-        let Some(s) = self.site(site) else { return false };
+        let Some(s) = self.site(site) else {
+            return false;
+        };
         match set {
             SetExpr::All => true,
             SetExpr::Empty => false,
@@ -453,7 +479,11 @@ impl Game {
         let mut st = State {
             counts: vec![0; self.sites.len() * nk],
             kinds: self.sites.iter().map(|s| s.kind).collect(),
-            owners: self.sites.iter().map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1)).collect(),
+            owners: self
+                .sites
+                .iter()
+                .map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1))
+                .collect(),
             bank: vec![0; self.players.len() * nk],
             mover: 0,
             turn: 0,
@@ -595,7 +625,11 @@ impl Game {
                     let s = view.eval(&mut st.vars, s);
                     let p = view.eval(&mut st.vars, p);
                     if let Some(s) = view.site(s) {
-                        st.owners[s] = if p >= 0 && (p as usize) < self.players.len() { p as i8 } else { -1 };
+                        st.owners[s] = if p >= 0 && (p as usize) < self.players.len() {
+                            p as i8
+                        } else {
+                            -1
+                        };
                     }
                     st.pc += 1;
                 }
@@ -612,7 +646,12 @@ impl Game {
                     self.capture(st, set, keep, to);
                     st.pc += 1;
                 }
-                Instr::Place { count, piece, on, from } => {
+                Instr::Place {
+                    count,
+                    piece,
+                    on,
+                    from,
+                } => {
                     self.place(st, count, *piece, on, from.as_ref());
                     st.pc += 1;
                 }
@@ -643,7 +682,12 @@ impl Game {
                     }
                     st.pc += 1;
                 }
-                Instr::SowLap { orders, skip, last, on_cycle } => {
+                Instr::SowLap {
+                    orders,
+                    skip,
+                    last,
+                    on_cycle,
+                } => {
                     if !st.planning {
                         if self.lap_repeats(st) {
                             // The position at the start of this lap was seen before in this
@@ -680,10 +724,12 @@ impl Game {
                             (p >= 0 && (p as usize) < self.players.len()).then_some(Player(p as u8))
                         }
                         EndRule::Score => {
-                            let scores: Vec<i64> =
-                                (0..self.players.len()).map(|p| st.score(self, Player(p as u8))).collect();
+                            let scores: Vec<i64> = (0..self.players.len())
+                                .map(|p| st.score(self, Player(p as u8)))
+                                .collect();
                             let best = scores.iter().copied().max().unwrap_or(0);
-                            let mut leaders = scores.iter().enumerate().filter(|(_, s)| **s == best);
+                            let mut leaders =
+                                scores.iter().enumerate().filter(|(_, s)| **s == best);
                             match (leaders.next(), leaders.next()) {
                                 (Some((p, _)), None) => Some(Player(p as u8)),
                                 _ => None,
@@ -755,7 +801,8 @@ impl Game {
         }
         let s = st.cursor as usize;
         for k in 0..nk {
-            st.counts[s * nk + k] = st.counts[s * nk + k].saturating_add(std::mem::take(&mut st.hand[k]));
+            st.counts[s * nk + k] =
+                st.counts[s * nk + k].saturating_add(std::mem::take(&mut st.hand[k]));
         }
     }
 
@@ -772,7 +819,8 @@ impl Game {
             return true;
         }
         for (i, &old) in st.lap_hashes.iter().enumerate() {
-            if old == h && st.lap_snaps[i * len..(i + 1) * len] == st.lap_snaps[start..start + len] {
+            if old == h && st.lap_snaps[i * len..(i + 1) * len] == st.lap_snaps[start..start + len]
+            {
                 st.lap_snaps.truncate(start);
                 return true;
             }
@@ -818,14 +866,22 @@ impl Game {
                 st.planning = false;
                 return false;
             };
-            let min_slot = st.plan.iter().rposition(|&x| x as usize == k).map(|i| i + 1).unwrap_or(0);
+            let min_slot = st
+                .plan
+                .iter()
+                .rposition(|&x| x as usize == k)
+                .map(|i| i + 1)
+                .unwrap_or(0);
             st.moves.clear();
             let n = st.plan.len();
             for slot in min_slot..n {
                 if st.plan[slot] != u8::MAX {
                     continue;
                 }
-                let free_after = st.plan[slot + 1..].iter().filter(|&&x| x == u8::MAX).count();
+                let free_after = st.plan[slot + 1..]
+                    .iter()
+                    .filter(|&&x| x == u8::MAX)
+                    .count();
                 if free_after + 1 >= remaining {
                     st.moves.push(Decision::Drop { slot: slot as u16 });
                 }
@@ -861,7 +917,10 @@ impl Game {
             let mut c = self.next[d][st.cursor as usize];
             if let Some(skip) = skip {
                 let mut guard = 0;
-                while c != NONE && guard <= self.sites.len() && view!(self, st).contains(&mut st.vars, skip, c as i64) {
+                while c != NONE
+                    && guard <= self.sites.len()
+                    && view!(self, st).contains(&mut st.vars, skip, c as i64)
+                {
                     c = self.next[d][c as usize];
                     guard += 1;
                 }
@@ -878,7 +937,8 @@ impl Game {
             let ci = c as usize;
             let owner = st.owners[ci];
             if st.kinds[ci] == SiteKind::Store && owner >= 0 {
-                st.bank[owner as usize * nk + k] = st.bank[owner as usize * nk + k].saturating_add(1);
+                st.bank[owner as usize * nk + k] =
+                    st.bank[owner as usize * nk + k].saturating_add(1);
             } else {
                 st.counts[ci * nk + k] = st.counts[ci * nk + k].saturating_add(1);
             }
@@ -926,7 +986,14 @@ impl Game {
         st.scratch = sites;
     }
 
-    fn place(&self, st: &mut State, count: &Expr, piece: PieceKind, on: &SetExpr, from: Option<&Expr>) {
+    fn place(
+        &self,
+        st: &mut State,
+        count: &Expr,
+        piece: PieceKind,
+        on: &SetExpr,
+        from: Option<&Expr>,
+    ) {
         let sites = self.collect_set(st, on);
         let view = view!(self, st);
         let n = view.eval(&mut st.vars, count).clamp(0, 1_000_000) as u32;

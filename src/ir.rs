@@ -39,7 +39,12 @@ pub enum SiteKind {
 }
 
 impl SiteKind {
-    pub const ALL: [SiteKind; 4] = [SiteKind::Hole, SiteKind::Store, SiteKind::Cell, SiteKind::Point];
+    pub const ALL: [SiteKind; 4] = [
+        SiteKind::Hole,
+        SiteKind::Store,
+        SiteKind::Cell,
+        SiteKind::Point,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             SiteKind::Hole => "hole",
@@ -49,7 +54,9 @@ impl SiteKind {
         }
     }
     pub fn from_index(i: i64) -> Option<SiteKind> {
-        usize::try_from(i).ok().and_then(|i| SiteKind::ALL.get(i).copied())
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| SiteKind::ALL.get(i).copied())
     }
 }
 
@@ -287,7 +294,11 @@ pub enum Instr {
     /// `set kind(h) = k`
     SetKind(Expr, Expr),
     /// `capture SET keep K to P`
-    Capture { set: SetExpr, keep: Expr, to: Expr },
+    Capture {
+        set: SetExpr,
+        keep: Expr,
+        to: Expr,
+    },
     /// `place N piece on SET [from P]`
     Place {
         count: Expr,
@@ -298,7 +309,10 @@ pub enum Instr {
     /// a decision point: `choose …` (index into `Game::choices`)
     Choose(u32),
     /// start of `sow`: pick up the site, remember the direction, clear the lap history
-    SowStart { from: Expr, dir: Expr },
+    SowStart {
+        from: Expr,
+        dir: Expr,
+    },
     /// one lap of sowing; sets `last` to the site of the last drop; when the position at the
     /// start of the lap repeats, the hand is put back and the program jumps to `on_cycle`
     SowLap {
@@ -308,7 +322,10 @@ pub enum Instr {
         on_cycle: u32,
     },
     /// `relay h`: pick up h and sow on from the site after it (jump back to the lap)
-    Relay { site: Expr, lap: u32 },
+    Relay {
+        site: Expr,
+        lap: u32,
+    },
     /// `end turn` (also the end of the turn program)
     EndTurn,
     /// `end game …`
@@ -345,16 +362,25 @@ pub struct Game {
 
 impl Game {
     pub fn site_name(&self, s: SiteId) -> &str {
-        self.sites.get(s.0 as usize).map(|s| s.name.as_str()).unwrap_or("?")
+        self.sites
+            .get(s.0 as usize)
+            .map(|s| s.name.as_str())
+            .unwrap_or("?")
     }
     pub fn player_name(&self, p: Player) -> &str {
-        self.players.get(p.0 as usize).map(String::as_str).unwrap_or("?")
+        self.players
+            .get(p.0 as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
     }
     pub fn player_count(&self) -> usize {
         self.players.len()
     }
     pub fn option(&self, name: &str) -> Option<&OptValue> {
-        self.options.iter().find(|o| o.name == name).map(|o| &o.value)
+        self.options
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| &o.value)
     }
     /// Total pieces of each kind at the start (for conservation checks).
     pub fn name(&self) -> &str {

@@ -8,7 +8,8 @@ use crate::ir::*;
 
 /// The built-in functions, for "did you mean" hints.
 pub(crate) const FUNCTIONS: [&str; 12] = [
-    "count", "captured", "score", "size", "owner", "kind", "next", "opposite", "run", "min", "max", "abs",
+    "count", "captured", "score", "size", "owner", "kind", "next", "opposite", "run", "min", "max",
+    "abs",
 ];
 
 fn all_kinds() -> KindMask {
@@ -50,7 +51,10 @@ impl Checker<'_> {
         if self.scopes.is_empty() {
             self.scopes.push(vec![]);
         }
-        self.scopes.last_mut().expect("a scope").push((name.to_string(), l));
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .push((name.to_string(), l));
     }
 
     fn lookup_local(&self, name: &str) -> Option<Local> {
@@ -98,13 +102,20 @@ impl Checker<'_> {
                     }
                 }
             }
-            ExprKind::List(items) => return SetExpr::Union(items.iter().map(|i| self.set_expr(i)).collect()),
+            ExprKind::List(items) => {
+                return SetExpr::Union(items.iter().map(|i| self.set_expr(i)).collect());
+            }
             ExprKind::Range(prefix, from, to) => {
                 let (Some(a), Some(z)) = (self.const_int(from), self.const_int(to)) else {
                     return SetExpr::Empty;
                 };
                 if (a - z).abs() > 4096 {
-                    self.error(ErrorKind::BadRange { name: prefix.name.clone() }, e.span);
+                    self.error(
+                        ErrorKind::BadRange {
+                            name: prefix.name.clone(),
+                        },
+                        e.span,
+                    );
                     return SetExpr::Empty;
                 }
                 let step = if a <= z { 1 } else { -1 };
@@ -114,11 +125,18 @@ impl Checker<'_> {
                     let name = format!("{}{i}", prefix.name);
                     match self.globals.get(&name).map(|g| g.0) {
                         Some(Global::Site(s)) => out.push(SetExpr::One(Expr::Const(s.0 as i64))),
+                        _ if self.is_poisoned(&name) => break,
                         _ => {
                             self.error_hint(
-                                ErrorKind::Unknown { what: "site", name: name.clone() },
+                                ErrorKind::Unknown {
+                                    what: "site",
+                                    name: name.clone(),
+                                },
                                 e.span,
-                                format!("the range `{}[{a}..{z}]` names sites that do not exist", prefix.name),
+                                format!(
+                                    "the range `{}[{a}..{z}]` names sites that do not exist",
+                                    prefix.name
+                                ),
                             );
                             break;
                         }
@@ -149,9 +167,18 @@ impl Checker<'_> {
                     };
                 }
             }
-            ExprKind::Call(name, args) if name.name == "run" && self.lookup_local("run").is_none() => {
+            ExprKind::Call(name, args)
+                if name.name == "run" && self.lookup_local("run").is_none() =>
+            {
                 if args.len() != 3 {
-                    self.error(ErrorKind::Arity { name: "run".into(), expected: 3, found: args.len() }, e.span);
+                    self.error(
+                        ErrorKind::Arity {
+                            name: "run".into(),
+                            expected: 3,
+                            found: args.len(),
+                        },
+                        e.span,
+                    );
                     return SetExpr::Empty;
                 }
                 let s = self.expect(&args[0], Ty::Site);
@@ -161,10 +188,12 @@ impl Checker<'_> {
                 return SetExpr::Run(b(s), b(d), b(n));
             }
             ExprKind::Call(name, args) => {
-                if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied() {
-                    if self.peek_is_set(e) {
-                        return self.with_def(i, args, e.span, |c, body| c.set_expr(body)).unwrap_or(SetExpr::Empty);
-                    }
+                if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied()
+                    && self.peek_is_set(e)
+                {
+                    return self
+                        .with_def(i, args, e.span, |c, body| c.set_expr(body))
+                        .unwrap_or(SetExpr::Empty);
                 }
             }
             _ => {}
@@ -186,11 +215,17 @@ impl Checker<'_> {
             ExprKind::Name(id) => match self.lookup_local(&id.name) {
                 Some(Local::BoundSet(_)) => true,
                 Some(_) => false,
-                None => matches!(self.globals.get(&id.name).map(|g| g.0), Some(Global::Region(_)))
-                    || id.name == "all",
+                None => {
+                    matches!(
+                        self.globals.get(&id.name).map(|g| g.0),
+                        Some(Global::Region(_))
+                    ) || id.name == "all"
+                }
             },
             ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Filter(..) => true,
-            ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => self.peek_is_set(l) || self.peek_is_set(r),
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => {
+                self.peek_is_set(l) || self.peek_is_set(r)
+            }
             ExprKind::Call(name, _) if name.name == "run" => true,
             ExprKind::Call(name, _) => match self.globals.get(&name.name).map(|g| g.0) {
                 Some(Global::Def(i)) => {
@@ -209,7 +244,9 @@ impl Checker<'_> {
     fn need_ring(&mut self, span: Span) {
         if self.dir_names.is_none() {
             self.error_hint(
-                ErrorKind::Missing { what: "`ring` (directions need one)" },
+                ErrorKind::Missing {
+                    what: "`ring` (directions need one)",
+                },
                 span,
                 "declare one in the board: `ring s[1..7] n[1..7] forward ccw backward cw`",
             );
@@ -226,7 +263,12 @@ impl Checker<'_> {
     ) -> Option<T> {
         let d = &self.file.defs[i];
         if self.def_stack.contains(&d.name.name) {
-            self.error(ErrorKind::Recursive { name: d.name.name.clone() }, span);
+            self.error(
+                ErrorKind::Recursive {
+                    name: d.name.name.clone(),
+                },
+                span,
+            );
             return None;
         }
         if d.params.len() != args.len() {
@@ -263,7 +305,13 @@ impl Checker<'_> {
             Some(Local::Var(v, t)) => return (Expr::Var(v), t),
             Some(Local::Bound(x, t)) => return (x, t),
             Some(Local::BoundSet(_)) => {
-                self.error(ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() }, span);
+                self.error(
+                    ErrorKind::Type {
+                        expected: "a single value".into(),
+                        found: "a set of sites".into(),
+                    },
+                    span,
+                );
                 return (Expr::Const(0), Ty::Error);
             }
             None => {}
@@ -284,15 +332,18 @@ impl Checker<'_> {
             Some(Global::Dir(d)) => (Expr::Const(d as i64), Ty::Dir),
             Some(Global::Region(_)) => {
                 self.error_hint(
-                    ErrorKind::Type { expected: "a single value".into(), found: "a region".into() },
+                    ErrorKind::Type {
+                        expected: "a single value".into(),
+                        found: "a region".into(),
+                    },
                     span,
                     format!("to test membership write `h in {}`", id.name),
                 );
                 (Expr::Const(0), Ty::Error)
             }
-            Some(Global::Def(i)) => {
-                self.with_def(i, &[], span, |c, body| c.expr(body)).unwrap_or((Expr::Const(0), Ty::Error))
-            }
+            Some(Global::Def(i)) => self
+                .with_def(i, &[], span, |c, body| c.expr(body))
+                .unwrap_or((Expr::Const(0), Ty::Error)),
             Some(Global::Builtin) => match id.name.as_str() {
                 "mover" => (Expr::Mover, Ty::Player),
                 "opponent" => (Expr::Opponent, Ty::Player),
@@ -302,13 +353,22 @@ impl Checker<'_> {
                 "cell" => (Expr::Const(2), Ty::SiteKind),
                 "point" => (Expr::Const(3), Ty::SiteKind),
                 _ => {
-                    self.error(ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() }, span);
+                    self.error(
+                        ErrorKind::Type {
+                            expected: "a single value".into(),
+                            found: "a set of sites".into(),
+                        },
+                        span,
+                    );
                     (Expr::Const(0), Ty::Error)
                 }
             },
             None => {
                 let hint = self.did_you_mean(&id.name);
-                let kind = ErrorKind::Unknown { what: "name", name: id.name.clone() };
+                let kind = ErrorKind::Unknown {
+                    what: "name",
+                    name: id.name.clone(),
+                };
                 match hint {
                     Some(h) => self.error_hint(kind, span, h),
                     None => self.error(kind, span),
@@ -351,7 +411,9 @@ impl Checker<'_> {
             }
         };
         if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied() {
-            return self.with_def(i, args, span, |c, body| c.expr(body)).unwrap_or((Expr::Const(0), Ty::Error));
+            return self
+                .with_def(i, args, span, |c, body| c.expr(body))
+                .unwrap_or((Expr::Const(0), Ty::Error));
         }
         let err = (Expr::Const(0), Ty::Error);
         match name.name.as_str() {
@@ -421,7 +483,10 @@ impl Checker<'_> {
                     self.expect(&args[1], Ty::Dir)
                 } else if self.lap_stack.is_empty() {
                     self.error_hint(
-                        ErrorKind::Misplaced { what: "next(h) without a direction", place: "inside `sow`" },
+                        ErrorKind::Misplaced {
+                            what: "next(h) without a direction",
+                            place: "inside `sow`",
+                        },
                         span,
                         "give the direction: `next(h, cw)`",
                     );
@@ -429,7 +494,11 @@ impl Checker<'_> {
                 } else {
                     Expr::SowDir
                 };
-                let n = if args.len() == 3 { self.expect(&args[2], Ty::Num) } else { Expr::Const(1) };
+                let n = if args.len() == 3 {
+                    self.expect(&args[2], Ty::Num)
+                } else {
+                    Expr::Const(1)
+                };
                 (Expr::Next(b(s), b(d), b(n)), Ty::Site)
             }
             "min" | "max" => {
@@ -452,7 +521,10 @@ impl Checker<'_> {
             }
             "run" => {
                 self.error_hint(
-                    ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                    ErrorKind::Type {
+                        expected: "a single value".into(),
+                        found: "a set of sites".into(),
+                    },
                     span,
                     "use a set where sets are expected: `forall x in run(h, d, k): …`",
                 );
@@ -460,7 +532,10 @@ impl Checker<'_> {
             }
             _ => {
                 let hint = self.did_you_mean(&name.name);
-                let kind = ErrorKind::Unknown { what: "function", name: name.name.clone() };
+                let kind = ErrorKind::Unknown {
+                    what: "function",
+                    name: name.name.clone(),
+                };
                 match hint {
                     Some(h) => self.error_hint(kind, name.span, h),
                     None => self.error(kind, name.span),
@@ -495,7 +570,10 @@ impl Checker<'_> {
             ExprKind::Name(id) => {
                 if self.peek_is_set(e) {
                     self.error_hint(
-                        ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                        ErrorKind::Type {
+                            expected: "a single value".into(),
+                            found: "a set of sites".into(),
+                        },
                         span,
                         format!("to test membership write `h in {}`", id.name),
                     );
@@ -554,10 +632,14 @@ impl Checker<'_> {
                 let x = self.expect(l, Ty::Bool);
                 let y = self.expect(r, Ty::Bool);
                 let e = match (op, x, y) {
-                    (BinOp::And, Expr::Const(0), _) | (BinOp::And, _, Expr::Const(0)) => Expr::Const(0),
+                    (BinOp::And, Expr::Const(0), _) | (BinOp::And, _, Expr::Const(0)) => {
+                        Expr::Const(0)
+                    }
                     (BinOp::And, Expr::Const(_), y) => y,
                     (BinOp::And, x, Expr::Const(_)) => x,
-                    (BinOp::Or, Expr::Const(v), _) | (BinOp::Or, _, Expr::Const(v)) if v != 0 => Expr::Const(1),
+                    (BinOp::Or, Expr::Const(v), _) | (BinOp::Or, _, Expr::Const(v)) if v != 0 => {
+                        Expr::Const(1)
+                    }
                     (BinOp::Or, Expr::Const(_), y) => y,
                     (BinOp::Or, x, Expr::Const(_)) => x,
                     (BinOp::And, x, y) => Expr::And(b(x), b(y)),
@@ -567,12 +649,11 @@ impl Checker<'_> {
             }
             BinOp::In => {
                 let x = self.expect(l, Ty::Site);
-                if let ExprKind::Name(id) = &r.kind {
-                    if self.lookup_local(&id.name).is_none() {
-                        if let Some(Global::Region(reg)) = self.globals.get(&id.name).map(|g| g.0) {
-                            return (Expr::InRegion(b(x), reg), Ty::Bool);
-                        }
-                    }
+                if let ExprKind::Name(id) = &r.kind
+                    && self.lookup_local(&id.name).is_none()
+                    && let Some(Global::Region(reg)) = self.globals.get(&id.name).map(|g| g.0)
+                {
+                    return (Expr::InRegion(b(x), reg), Ty::Bool);
                 }
                 let s = self.set_expr(r);
                 (Expr::InSet(b(x), Box::new(s)), Ty::Bool)
@@ -582,20 +663,32 @@ impl Checker<'_> {
                 let (y, ty) = self.expr(r);
                 if tx != ty && tx != Ty::Error && ty != Ty::Error {
                     self.error_hint(
-                        ErrorKind::Type { expected: tx.words().into(), found: ty.words().into() },
+                        ErrorKind::Type {
+                            expected: tx.words().into(),
+                            found: ty.words().into(),
+                        },
                         r.span,
                         "both sides of a comparison must be of the same kind",
                     );
                 }
                 if tx == Ty::Set || ty == Ty::Set {
-                    self.error(ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() }, span);
+                    self.error(
+                        ErrorKind::Type {
+                            expected: "a single value".into(),
+                            found: "a set of sites".into(),
+                        },
+                        span,
+                    );
                 }
                 let o = if op == BinOp::Eq { Op::Eq } else { Op::Ne };
                 (self.bin(o, x, y, span), Ty::Bool)
             }
             BinOp::Add | BinOp::Sub if self.peek_is_set(l) || self.peek_is_set(r) => {
                 self.error_hint(
-                    ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                    ErrorKind::Type {
+                        expected: "a single value".into(),
+                        found: "a set of sites".into(),
+                    },
                     span,
                     "sets can be used with `in`, `count`, `size`, `capture`, `place` and `forall`",
                 );
@@ -881,17 +974,32 @@ impl Checker<'_> {
                 ValueItem::Int(n, sp) => (vec![(*n, n.to_string())], Ty::Num, *sp),
                 ValueItem::Range(a, z, sp) => {
                     if z < a || z - a > 1000 {
-                        self.error(ErrorKind::BadRange { name: format!("{a}..{z}") }, *sp);
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: format!("{a}..{z}"),
+                            },
+                            *sp,
+                        );
                         continue;
                     }
-                    ((*a..=*z).map(|i| (i, i.to_string())).collect(), Ty::Num, *sp)
+                    (
+                        (*a..=*z).map(|i| (i, i.to_string())).collect(),
+                        Ty::Num,
+                        *sp,
+                    )
                 }
                 ValueItem::Name(id) => {
                     let (x, t) = self.name(id, id.span);
                     match x {
                         Expr::Const(c) => (vec![(c, id.name.clone())], t, id.span),
                         _ => {
-                            self.error(ErrorKind::Type { expected: "a constant".into(), found: t.words().into() }, id.span);
+                            self.error(
+                                ErrorKind::Type {
+                                    expected: "a constant".into(),
+                                    found: t.words().into(),
+                                },
+                                id.span,
+                            );
                             continue;
                         }
                     }

@@ -46,7 +46,9 @@ struct OptionArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Check .game files and report every error with its position
-    #[command(after_help = "Examples:\n  ludic validate games/pallankuzhi.game\n  ludic validate --format json my.game\n\nExit codes: 0 all valid, 1 some file invalid or unreadable, 2 usage error.")]
+    #[command(
+        after_help = "Examples:\n  ludic validate games/pallankuzhi.game\n  ludic validate --format json my.game\n\nExit codes: 0 all valid, 1 some file invalid or unreadable, 2 usage error."
+    )]
     Validate {
         /// The files to check
         #[arg(required = true)]
@@ -55,7 +57,9 @@ enum Command {
         format: Format,
     },
     /// Play a game in the terminal (a built-in game's name or a .game file)
-    #[command(after_help = "Examples:\n  ludic play pallankuzhi                        (you play South against the computer)\n  ludic play pallankuzhi --agent North=human    (two people at one terminal)\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --seed 3\n  ludic play pallankuzhi -o seeds=6 --record game.json\n  printf 'sow s7\\n' | ludic play pallankuzhi --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nAgents: human or random; by default the first side is human and the others random.")]
+    #[command(
+        after_help = "Examples:\n  ludic play pallankuzhi                        (you play South against the computer)\n  ludic play pallankuzhi --agent North=human    (two people at one terminal)\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --seed 3\n  ludic play pallankuzhi -o seeds=6 --record game.json\n  printf 'sow s7\\n' | ludic play pallankuzhi --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nAgents: human or random; by default the first side is human and the others random."
+    )]
     Play {
         /// A built-in game (see `ludic list`) or the path of a .game file
         game: String,
@@ -75,7 +79,9 @@ enum Command {
         format: Format,
     },
     /// Replay a game record, checking every step, and print the final state
-    #[command(after_help = "Examples:\n  ludic replay game.json\n  ludic replay game.json --format json\n  ludic replay game.json --game my-variant.game")]
+    #[command(
+        after_help = "Examples:\n  ludic replay game.json\n  ludic replay game.json --format json\n  ludic replay game.json --game my-variant.game"
+    )]
     Replay {
         /// The record (JSON) written by `ludic play --record`
         record: String,
@@ -86,7 +92,9 @@ enum Command {
         format: Format,
     },
     /// Play N random games and report results and speed
-    #[command(after_help = "Examples:\n  ludic simulate pallankuzhi -n 10000\n  ludic simulate ceelkoqyuqkoqiji -n 1000 --variant 'seven holes' --seed 1 --format json")]
+    #[command(
+        after_help = "Examples:\n  ludic simulate pallankuzhi -n 10000\n  ludic simulate ceelkoqyuqkoqiji -n 1000 --variant 'seven holes' --seed 1 --format json"
+    )]
     Simulate {
         /// A built-in game or a .game file
         game: String,
@@ -118,7 +126,14 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Validate { files, format } => cli::validate(&files, format.into()),
-        Command::Play { game, opts, seed, agents, record, format } => cli::play(&cli::PlayArgs {
+        Command::Play {
+            game,
+            opts,
+            seed,
+            agents,
+            record,
+            format,
+        } => cli::play(&cli::PlayArgs {
             game,
             options: opts.options,
             variant: opts.variant,
@@ -127,10 +142,25 @@ fn main() -> ExitCode {
             record,
             format: format.into(),
         }),
-        Command::Replay { record, game, format } => cli::replay(&record, game.as_deref(), format.into()),
-        Command::Simulate { game, n, seed, opts, format } => {
-            cli::simulate(&game, n, seed, &opts.options, opts.variant.as_deref(), format.into())
-        }
+        Command::Replay {
+            record,
+            game,
+            format,
+        } => cli::replay(&record, game.as_deref(), format.into()),
+        Command::Simulate {
+            game,
+            n,
+            seed,
+            opts,
+            format,
+        } => cli::simulate(
+            &game,
+            n,
+            seed,
+            &opts.options,
+            opts.variant.as_deref(),
+            format.into(),
+        ),
         Command::List { format } => cli::list(format.into()),
     };
     ExitCode::from(code)

@@ -12,7 +12,11 @@ impl Game {
     pub fn notation_of(&self, st: &State, d: Decision) -> String {
         match (st.pending(), d) {
             (Pending::Choice(id), Decision::Alt { alt, value }) => {
-                let Some(a) = self.choices.get(id as usize).and_then(|c| c.alts.get(alt as usize)) else {
+                let Some(a) = self
+                    .choices
+                    .get(id as usize)
+                    .and_then(|c| c.alts.get(alt as usize))
+                else {
                     return format!("?{alt}");
                 };
                 let v = match &a.domain {
@@ -33,7 +37,14 @@ impl Game {
                 }
             }
             (Pending::Drop(k), Decision::Drop { slot }) => {
-                format!("{}@{}", self.pieces.get(k.0 as usize).map(|p| p.name.as_str()).unwrap_or("?"), slot + 1)
+                format!(
+                    "{}@{}",
+                    self.pieces
+                        .get(k.0 as usize)
+                        .map(|p| p.name.as_str())
+                        .unwrap_or("?"),
+                    slot + 1
+                )
             }
             _ => "?".into(),
         }
@@ -41,7 +52,10 @@ impl Game {
 
     /// Notation of every legal decision, in order.
     pub fn legal_notations(&self, st: &State) -> Vec<String> {
-        st.moves().iter().map(|&d| self.notation_of(st, d)).collect()
+        st.moves()
+            .iter()
+            .map(|&d| self.notation_of(st, d))
+            .collect()
     }
 
     /// The name of a chance outcome.
@@ -66,7 +80,10 @@ impl Game {
         if let Ok(n) = t.parse::<usize>() {
             return match n.checked_sub(1).and_then(|i| moves.get(i)) {
                 Some(d) => Ok(*d),
-                None => Err(format!("there is no move number {n}: choose 1 to {}", moves.len())),
+                None => Err(format!(
+                    "there is no move number {n}: choose 1 to {}",
+                    moves.len()
+                )),
             };
         }
         let names = self.legal_notations(st);
@@ -81,10 +98,17 @@ impl Game {
             .collect();
         match matching.len() {
             1 => Ok(moves[matching[0]]),
-            0 => Err(format!("`{text}` is not a legal move here; legal: {}", names.join(", "))),
+            0 => Err(format!(
+                "`{text}` is not a legal move here; legal: {}",
+                names.join(", ")
+            )),
             _ => Err(format!(
                 "`{text}` is ambiguous: {}",
-                matching.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
+                matching
+                    .iter()
+                    .map(|&i| names[i].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         }
     }
@@ -100,11 +124,17 @@ impl Game {
         }
         Err(format!(
             "`{text}` is not a possible outcome; possible: {}",
-            outs.iter().map(|(o, _)| self.outcome_name(st, *o)).collect::<Vec<_>>().join(", ")
+            outs.iter()
+                .map(|(o, _)| self.outcome_name(st, *o))
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
     }
 }
 
 fn normalize(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }

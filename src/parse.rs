@@ -11,12 +11,38 @@ use std::sync::OnceLock;
 #[grammar = "../grammar/ludic.pest"]
 struct LudicParser;
 
+/// The span of a pair without the blanks and comments pest may have taken after it.
 fn span_of(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
+    let mut text = s.as_str();
+    loop {
+        let t = text.trim_end();
+        let line_start = t.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        match comment_start(&t[line_start..]) {
+            Some(c) => text = &t[..line_start + c],
+            None => {
+                text = t;
+                break;
+            }
+        }
+    }
     Span {
         start: s.start(),
-        end: s.end(),
+        end: s.start() + text.len().max(1).min(s.end() - s.start()),
     }
+}
+
+/// Where a `#` comment starts in a line, outside strings.
+fn comment_start(line: &str) -> Option<usize> {
+    let mut in_string = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            '#' if !in_string => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 fn ident(p: Pair<Rule>) -> Ident {
@@ -46,8 +72,11 @@ fn string_value(p: Pair<Rule>) -> String {
 /// Parses a whole file. A syntax error stops the parse (pest does not recover); it is reported
 /// with the words of the grammar, never with generated rule names.
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
-    let mut pairs = LudicParser::parse(Rule::file, source).map_err(|e| Diagnostics(vec![syntax_error(&e)]))?;
-    let file = pairs.next().expect("the grammar's `file` rule always yields one pair");
+    let mut pairs =
+        LudicParser::parse(Rule::file, source).map_err(|e| Diagnostics(vec![syntax_error(&e)]))?;
+    let file = pairs
+        .next()
+        .expect("the grammar's `file` rule always yields one pair");
     let mut g = GameFile {
         span: span_of(&file),
         ..GameFile::default()
@@ -62,13 +91,19 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                 let mut it = item.into_inner();
                 let cond = expr(it.next().expect("require: expr"));
                 let message = string_value(it.next().expect("require: message"));
-                g.requires.push(Require { cond, message, span });
+                g.requires.push(Require {
+                    cond,
+                    message,
+                    span,
+                });
             }
             Rule::sides_decl => {
                 g.sides.push(item.into_inner().map(ident).collect());
                 g.sides_spans.push(span);
             }
-            Rule::limit_decl => g.limits.push(expr(item.into_inner().next().expect("limit: expr"))),
+            Rule::limit_decl => g
+                .limits
+                .push(expr(item.into_inner().next().expect("limit: expr"))),
             Rule::board_block => g.boards.push(board(item)),
             Rule::pieces_block => g.pieces.push(
                 item.into_inner()
@@ -111,7 +146,34 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Diagnostic {
     };
     let expected = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&'static str> = positives.iter().filter_map(|r| rule_words(*r)).collect();
+            // The many ways an expression can start read better as one word.
+            let starts_expr = |r: &Rule| {
+                matches!(
+                    r,
+                    Rule::filter_expr
+                        | Rule::list_expr
+                        | Rule::exists_expr
+                        | Rule::forall_expr
+                        | Rule::if_expr
+                        | Rule::bool_lit
+                        | Rule::call
+                        | Rule::call_name
+                        | Rule::ident
+                        | Rule::int
+                        | Rule::op_not
+                        | Rule::op_neg
+                        | Rule::site_range
+                )
+            };
+            let n_expr = positives.iter().filter(|r| starts_expr(r)).count();
+            let mut words: Vec<&'static str> = positives
+                .iter()
+                .filter(|r| n_expr < 3 || !starts_expr(r))
+                .filter_map(|r| rule_words(*r))
+                .collect();
+            if n_expr >= 3 {
+                words.push("an expression");
+            }
             words.sort();
             words.dedup();
             match words.len() {
@@ -122,8 +184,14 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Diagnostic {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    Diagnostic::new(ErrorKind::Syntax { expected }, Span { start: pos, end: pos + 1 })
-        .with_hint("see grammar/README.md for the syntax of each construct")
+    Diagnostic::new(
+        ErrorKind::Syntax { expected },
+        Span {
+            start: pos,
+            end: pos + 1,
+        },
+    )
+    .with_hint("see grammar/README.md for the syntax of each construct")
 }
 
 /// Grammar rules in words, for syntax errors.
@@ -171,7 +239,9 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::end_stmt => "`end`",
         Rule::again_stmt => "`again`",
         Rule::first_stmt => "`first`",
-        Rule::alternative | Rule::alt_label | Rule::alt_label_var | Rule::alt_var_only => "a choice",
+        Rule::alternative | Rule::alt_label | Rule::alt_label_var | Rule::alt_var_only => {
+            "a choice"
+        }
         Rule::values => "values",
         Rule::alt_word => "a label",
         Rule::sow_opt | Rule::sow_orders | Rule::sow_skip => "`sower orders drops` or `skip`",
@@ -240,7 +310,9 @@ fn option_value(p: Pair<Rule>) -> OptionValue {
         "off" => OptionValue::Bool(false),
         _ => match s.parse::<i64>() {
             Ok(n) => OptionValue::Int(n),
-            Err(_) if s.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => OptionValue::Int(i64::MAX),
+            Err(_) if s.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => {
+                OptionValue::Int(i64::MAX)
+            }
             Err(_) => OptionValue::Word(s.to_string()),
         },
     }
@@ -325,7 +397,12 @@ fn site_items(p: Pair<Rule>) -> Vec<SiteItem> {
                 let prefix = ident(it.next().expect("range prefix"));
                 let from = expr(it.next().expect("range from"));
                 let to = expr(it.next().expect("range to"));
-                SiteItem::Range { prefix, from, to, span }
+                SiteItem::Range {
+                    prefix,
+                    from,
+                    to,
+                    span,
+                }
             }
             _ => SiteItem::Name(ident(item)),
         })
@@ -448,7 +525,11 @@ fn stmt(p: Pair<Rule>) -> Stmt {
                 Rule::if_stmt => vec![stmt(e)],
                 _ => block(e),
             });
-            StmtKind::If { cond, then, otherwise }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            }
         }
         Rule::while_stmt => {
             let cond = expr(it.next().expect("while cond"));
@@ -549,7 +630,11 @@ fn stmt(p: Pair<Rule>) -> Stmt {
         Rule::again_stmt => StmtKind::Again,
         Rule::first_stmt => {
             let x = it.next().expect("first what");
-            StmtKind::First(if x.as_rule() == Rule::random_kw { None } else { Some(ident(x)) })
+            StmtKind::First(if x.as_rule() == Rule::random_kw {
+                None
+            } else {
+                Some(ident(x))
+            })
         }
         r => unreachable!("unexpected statement {r:?}"),
     };
@@ -638,7 +723,11 @@ fn expr(p: Pair<Rule>) -> Expr {
         .map_primary(primary)
         .map_prefix(|op, rhs| {
             let span = join(span_of(&op), rhs.span);
-            let o = if op.as_rule() == Rule::op_not { UnOp::Not } else { UnOp::Neg };
+            let o = if op.as_rule() == Rule::op_not {
+                UnOp::Not
+            } else {
+                UnOp::Neg
+            };
             Expr {
                 kind: ExprKind::Unary(o, Box::new(rhs)),
                 span,

@@ -51,19 +51,28 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
         match (st.pending(), step) {
             (Pending::Over(_), _) => return Err(ReplayError::AfterEnd(index)),
             (Pending::ChanceFirst, Step::Chance { outcome }) => {
-                let o = g.parse_outcome(&st, outcome).map_err(|message| ReplayError::Step { index, message })?;
-                g.play_chance(&mut st, o).map_err(|e| ReplayError::Step { index, message: e.to_string() })?;
+                let o = g
+                    .parse_outcome(&st, outcome)
+                    .map_err(|message| ReplayError::Step { index, message })?;
+                g.play_chance(&mut st, o).map_err(|e| ReplayError::Step {
+                    index,
+                    message: e.to_string(),
+                })?;
             }
             (Pending::ChanceFirst, Step::Decision { notation, .. }) => {
                 return Err(ReplayError::Step {
                     index,
-                    message: format!("a chance event is pending, but the record has the decision `{notation}`"),
+                    message: format!(
+                        "a chance event is pending, but the record has the decision `{notation}`"
+                    ),
                 });
             }
             (_, Step::Chance { outcome }) => {
                 return Err(ReplayError::Step {
                     index,
-                    message: format!("a decision is pending, but the record has the chance outcome `{outcome}`"),
+                    message: format!(
+                        "a decision is pending, but the record has the chance outcome `{outcome}`"
+                    ),
                 });
             }
             (_, Step::Decision { player, notation }) => {
@@ -74,14 +83,19 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
                         message: format!("it is {mover}'s decision, but the record says {player}"),
                     });
                 }
-                let d = g.parse_decision(&st, notation).map_err(|message| ReplayError::Step { index, message })?;
+                let d = g
+                    .parse_decision(&st, notation)
+                    .map_err(|message| ReplayError::Step { index, message })?;
                 if g.notation_of(&st, d) != *notation {
                     return Err(ReplayError::Step {
                         index,
                         message: format!("`{notation}` is not a legal decision here"),
                     });
                 }
-                g.play(&mut st, d).map_err(|e| ReplayError::Step { index, message: e.to_string() })?;
+                g.play(&mut st, d).map_err(|e| ReplayError::Step {
+                    index,
+                    message: e.to_string(),
+                })?;
             }
         }
     }

@@ -30,7 +30,11 @@ pub fn holdings(g: &Game, st: &State, p: Player) -> String {
     for (k, piece) in g.pieces.iter().enumerate() {
         let c = st.captured(g, p, PieceKind(k as u8));
         if k == 0 || c > 0 {
-            parts.push(if k > 0 && c == 1 { piece.name.clone() } else { format!("{c} {}", piece.name) });
+            parts.push(if k > 0 && c == 1 {
+                piece.name.clone()
+            } else {
+                format!("{c} {}", piece.name)
+            });
         }
     }
     format!("{} ({} points)", parts.join(" + "), st.score(g, p))
@@ -58,7 +62,12 @@ pub fn board_text(g: &Game, st: &State) -> String {
             (g.sites[i].name.clone(), c)
         })
         .collect();
-    let width = cells.iter().map(|(a, b)| a.chars().count().max(b.chars().count())).max().unwrap_or(1) + 2;
+    let width = cells
+        .iter()
+        .map(|(a, b)| a.chars().count().max(b.chars().count()))
+        .max()
+        .unwrap_or(1)
+        + 2;
     let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
     let mut out = String::new();
     for y in ys {
@@ -83,9 +92,16 @@ pub fn board_text(g: &Game, st: &State) -> String {
         let kind = st.site_kind(s);
         let special = kind == SiteKind::Store || changed(g, st, s);
         if special {
-            let owner = st.site_owner(s).map(|p| g.player_name(p).to_string()).unwrap_or_else(|| "nobody".into());
+            let owner = st
+                .site_owner(s)
+                .map(|p| g.player_name(p).to_string())
+                .unwrap_or_else(|| "nobody".into());
             let mark = if changed(g, st, s) { "*" } else { "" };
-            notes.push(format!("{}{mark}: {} of {owner}", g.sites[i].name, kind.name()));
+            notes.push(format!(
+                "{}{mark}: {} of {owner}",
+                g.sites[i].name,
+                kind.name()
+            ));
         }
     }
     if !notes.is_empty() {
@@ -93,7 +109,11 @@ pub fn board_text(g: &Game, st: &State) -> String {
     }
     for p in 0..g.players.len() {
         let p = Player(p as u8);
-        out.push_str(&format!("{} has captured {}\n", g.player_name(p), holdings(g, st, p)));
+        out.push_str(&format!(
+            "{} has captured {}\n",
+            g.player_name(p),
+            holdings(g, st, p)
+        ));
     }
     out
 }
@@ -148,7 +168,10 @@ pub fn state_json(g: &Game, st: &State) -> Value {
         let pl = Player(p as u8);
         let mut m = Map::new();
         for (k, piece) in g.pieces.iter().enumerate() {
-            m.insert(piece.name.clone(), json!(st.captured(g, pl, PieceKind(k as u8))));
+            m.insert(
+                piece.name.clone(),
+                json!(st.captured(g, pl, PieceKind(k as u8))),
+            );
         }
         captured.insert(g.players[p].clone(), Value::Object(m));
         scores.insert(g.players[p].clone(), json!(st.score(g, pl)));

@@ -30,7 +30,11 @@ impl<'g> Setup<'g> {
         st.bank.iter_mut().for_each(|c| *c = 0);
         st.hand.iter_mut().for_each(|c| *c = 0);
         st.kinds = g.sites.iter().map(|s| s.kind).collect();
-        st.owners = g.sites.iter().map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1)).collect();
+        st.owners = g
+            .sites
+            .iter()
+            .map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1))
+            .collect();
         st.mover = 0;
         st.turn = 0;
         st.pc = g.turn_start;
@@ -48,11 +52,19 @@ impl<'g> Setup<'g> {
     }
 
     fn piece(&self, name: &str) -> Result<usize, String> {
-        self.g.pieces.iter().position(|p| p.name == name).ok_or_else(|| format!("unknown piece `{name}`"))
+        self.g
+            .pieces
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| format!("unknown piece `{name}`"))
     }
 
     fn side(&self, name: &str) -> Result<usize, String> {
-        self.g.players.iter().position(|p| p == name).ok_or_else(|| format!("unknown side `{name}`"))
+        self.g
+            .players
+            .iter()
+            .position(|p| p == name)
+            .ok_or_else(|| format!("unknown side `{name}`"))
     }
 
     /// Sets the number of pieces of a kind at a site.
@@ -72,7 +84,10 @@ impl<'g> Setup<'g> {
     /// Sets a site's kind (`hole`, `store`, `cell`, `point`).
     pub fn kind(mut self, site: &str, kind: &str) -> Result<Self, String> {
         let s = self.site(site)?;
-        let k = SiteKind::ALL.iter().find(|k| k.name() == kind).ok_or_else(|| format!("unknown kind `{kind}`"))?;
+        let k = SiteKind::ALL
+            .iter()
+            .find(|k| k.name() == kind)
+            .ok_or_else(|| format!("unknown kind `{kind}`"))?;
         self.st.kinds[s] = *k;
         Ok(self)
     }

@@ -7,7 +7,11 @@ use ludic::setup::Setup;
 
 fn south_first(g: &ludic::Game) -> ludic::State {
     let mut st = g.start();
-    assert_eq!(st.pending(), Pending::ChanceFirst, "the first player is drawn at random");
+    assert_eq!(
+        st.pending(),
+        Pending::ChanceFirst,
+        "the first player is drawn at random"
+    );
     let outs = g.chance_outcomes(&st);
     assert_eq!(outs, vec![(0, 0.5), (1, 0.5)]);
     g.play_chance(&mut st, 0).unwrap();
@@ -20,7 +24,11 @@ fn worked_example() {
     let mut st = south_first(&g);
     play(&g, &mut st, &["sow s5", "ccw"]);
     assert_eq!(
-        board(&g, &st, &["s1", "s2", "s3", "s4", "s5", "n1", "n2", "n3", "n4", "n5"]),
+        board(
+            &g,
+            &st,
+            &["s1", "s2", "s3", "s4", "s5", "n1", "n2", "n3", "n4", "n5"]
+        ),
         "s1=6 s2=6 s3=6 s4=6 s5=0 n1=6 n2=6 n3=6 n4=6 n5=0"
     );
     assert_eq!(count(&g, &st, "west", "gong"), 1);
@@ -43,7 +51,11 @@ fn direction_is_chosen_for_the_whole_turn() {
     // occupied: the chain stops.
     play(&g, &mut st, &["cw"]);
     assert_eq!(
-        board(&g, &st, &["s1", "s2", "s3", "s4", "s5", "n1", "n2", "n3", "n4", "n5"]),
+        board(
+            &g,
+            &st,
+            &["s1", "s2", "s3", "s4", "s5", "n1", "n2", "n3", "n4", "n5"]
+        ),
         "s1=0 s2=6 s3=6 s4=6 s5=6 n1=0 n2=6 n3=6 n4=6 n5=6"
     );
     assert_eq!(captured(&g, &st, "North", "lubasso"), 1);
@@ -56,9 +68,12 @@ fn direction_is_chosen_for_the_whole_turn() {
 fn sower_chooses_where_a_large_stone_is_dropped() {
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .put("s1", "lubasso", 2).unwrap()
-        .put("s1", "mu", 1).unwrap()
-        .put("n3", "lubasso", 1).unwrap()
+        .put("s1", "lubasso", 2)
+        .unwrap()
+        .put("s1", "mu", 1)
+        .unwrap()
+        .put("n3", "lubasso", 1)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s1", "ccw"]);
     assert_eq!(g.legal_notations(&st), vec!["mu@1", "mu@2", "mu@3"]);
@@ -72,10 +87,14 @@ fn sower_chooses_where_a_large_stone_is_dropped() {
 fn two_large_stones_in_one_hand_are_both_placed() {
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .put("s1", "lubasso", 1).unwrap()
-        .put("s1", "mu", 1).unwrap()
-        .put("s1", "gong", 1).unwrap()
-        .put("n3", "lubasso", 1).unwrap()
+        .put("s1", "lubasso", 1)
+        .unwrap()
+        .put("s1", "mu", 1)
+        .unwrap()
+        .put("s1", "gong", 1)
+        .unwrap()
+        .put("n3", "lubasso", 1)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s1", "ccw"]);
     assert_eq!(g.legal_notations(&st), vec!["mu@1", "mu@2", "mu@3"]);
@@ -93,26 +112,38 @@ fn capture_chain_every_second_hole_through_a_store() {
     // the mu: captured; n1 empty, n2 (3) captured; n3 is occupied: the chain stops.
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .put("s1", "lubasso", 1).unwrap()
-        .put("s4", "lubasso", 2).unwrap()
-        .put("east", "mu", 1).unwrap()
-        .put("n2", "lubasso", 3).unwrap()
-        .put("n3", "lubasso", 4).unwrap()
-        .put("n5", "lubasso", 1).unwrap()
+        .put("s1", "lubasso", 1)
+        .unwrap()
+        .put("s4", "lubasso", 2)
+        .unwrap()
+        .put("east", "mu", 1)
+        .unwrap()
+        .put("n2", "lubasso", 3)
+        .unwrap()
+        .put("n3", "lubasso", 4)
+        .unwrap()
+        .put("n5", "lubasso", 1)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s1", "ccw"]);
     assert_eq!(captured(&g, &st, "South", "lubasso"), 5);
     assert_eq!(captured(&g, &st, "South", "mu"), 1);
-    assert_eq!(board(&g, &st, &["s2", "s4", "east", "n2", "n3"]), "s2=1 s4=0 east=0 n2=0 n3=4");
+    assert_eq!(
+        board(&g, &st, &["s2", "s4", "east", "n2", "n3"]),
+        "s2=1 s4=0 east=0 n2=0 n3=4"
+    );
 }
 
 #[test]
 fn chain_stops_at_two_empty_holes() {
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .put("s1", "lubasso", 1).unwrap()
-        .put("s4", "lubasso", 2).unwrap()
-        .put("n1", "lubasso", 3).unwrap()
+        .put("s1", "lubasso", 1)
+        .unwrap()
+        .put("s4", "lubasso", 2)
+        .unwrap()
+        .put("n1", "lubasso", 3)
+        .unwrap()
         .build();
     // s4 captured; s5 and the east store are empty: stop (n1 is not taken).
     play(&g, &mut st, &["sow s1", "ccw"]);
@@ -125,9 +156,12 @@ fn relay_from_a_store_picks_up_only_its_large_stone() {
     // South sows s4 (1) into s5; the east store holds the mu: relay, the mu alone is sown into n1.
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .put("s4", "lubasso", 1).unwrap()
-        .put("east", "mu", 1).unwrap()
-        .put("n3", "lubasso", 2).unwrap()
+        .put("s4", "lubasso", 1)
+        .unwrap()
+        .put("east", "mu", 1)
+        .unwrap()
+        .put("n3", "lubasso", 2)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s4", "ccw"]);
     // mu into n1; n2 empty; n3 occupied: captured.
@@ -139,14 +173,23 @@ fn relay_from_a_store_picks_up_only_its_large_stone() {
 fn huelshe_is_obligatory_while_a_large_stone_is_in_its_store() {
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .captured("South", "lubasso", 3).unwrap()
-        .put("east", "mu", 1).unwrap()
-        .put("n1", "lubasso", 4).unwrap()
+        .captured("South", "lubasso", 3)
+        .unwrap()
+        .put("east", "mu", 1)
+        .unwrap()
+        .put("n1", "lubasso", 4)
+        .unwrap()
         .build();
     // Fewer stones than holes: one unbroken run of 3 holes, chosen by its first hole.
-    assert_eq!(g.legal_notations(&st), vec!["huelshe s1", "huelshe s2", "huelshe s3"]);
+    assert_eq!(
+        g.legal_notations(&st),
+        vec!["huelshe s1", "huelshe s2", "huelshe s3"]
+    );
     play(&g, &mut st, &["huelshe s2"]);
-    assert_eq!(board(&g, &st, &["s1", "s2", "s3", "s4", "s5"]), "s1=0 s2=1 s3=1 s4=1 s5=0");
+    assert_eq!(
+        board(&g, &st, &["s1", "s2", "s3", "s4", "s5"]),
+        "s1=0 s2=1 s3=1 s4=1 s5=0"
+    );
     assert_eq!(captured(&g, &st, "South", "lubasso"), 0);
     assert_eq!(g.player_name(st.mover()), "South", "then he plays his turn");
     assert_eq!(g.legal_notations(&st), vec!["sow s2", "sow s3", "sow s4"]);
@@ -156,12 +199,17 @@ fn huelshe_is_obligatory_while_a_large_stone_is_in_its_store() {
 fn huelshe_with_enough_stones_fills_every_hole() {
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .captured("South", "lubasso", 9).unwrap()
-        .put("n1", "lubasso", 4).unwrap()
+        .captured("South", "lubasso", 9)
+        .unwrap()
+        .put("n1", "lubasso", 4)
+        .unwrap()
         .build();
     assert_eq!(g.legal_notations(&st), vec!["huelshe s1", "decline"]);
     play(&g, &mut st, &["huelshe s1"]);
-    assert_eq!(board(&g, &st, &["s1", "s2", "s3", "s4", "s5"]), "s1=1 s2=1 s3=1 s4=1 s5=1");
+    assert_eq!(
+        board(&g, &st, &["s1", "s2", "s3", "s4", "s5"]),
+        "s1=1 s2=1 s3=1 s4=1 s5=1"
+    );
     assert_eq!(captured(&g, &st, "South", "lubasso"), 4);
 }
 
@@ -169,9 +217,12 @@ fn huelshe_with_enough_stones_fills_every_hole() {
 fn declining_huelshe_ends_the_round_and_the_board_goes_to_the_opponent() {
     let g = game("ceelkoqyuqkoqiji");
     let mut st = Setup::new(&g)
-        .captured("South", "lubasso", 9).unwrap()
-        .put("n1", "lubasso", 4).unwrap()
-        .put("n2", "gong", 1).unwrap()
+        .captured("South", "lubasso", 9)
+        .unwrap()
+        .put("n1", "lubasso", 4)
+        .unwrap()
+        .put("n2", "gong", 1)
+        .unwrap()
         .build();
     play(&g, &mut st, &["decline"]);
     let o = st.outcome().expect("the round is over");
@@ -185,9 +236,12 @@ fn declining_huelshe_ends_the_round_and_the_board_goes_to_the_opponent() {
 fn no_captured_stone_to_place_ends_the_round() {
     let g = game("ceelkoqyuqkoqiji");
     let st = Setup::new(&g)
-        .put("east", "mu", 1).unwrap()
-        .put("n1", "lubasso", 4).unwrap()
-        .captured("North", "lubasso", 1).unwrap()
+        .put("east", "mu", 1)
+        .unwrap()
+        .put("n1", "lubasso", 4)
+        .unwrap()
+        .captured("North", "lubasso", 1)
+        .unwrap()
         .build();
     assert_eq!(g.legal_notations(&st), vec!["decline"]);
 }

@@ -4,13 +4,19 @@ mod common;
 use common::*;
 use ludic::setup::Setup;
 
-const ALL: [&str; 14] = ["s7", "s6", "s5", "s4", "s3", "s2", "s1", "n7", "n6", "n5", "n4", "n3", "n2", "n1"];
+const ALL: [&str; 14] = [
+    "s7", "s6", "s5", "s4", "s3", "s2", "s1", "n7", "n6", "n5", "n4", "n3", "n2", "n1",
+];
 
 #[test]
 fn worked_example_relay_and_capture_with_opposite() {
     let g = game("pallankuzhi");
     let mut st = g.start();
-    assert_eq!(g.legal_notations(&st).len(), 6, "six regular holes to sow from");
+    assert_eq!(
+        g.legal_notations(&st).len(),
+        6,
+        "six regular holes to sow from"
+    );
     play(&g, &mut st, &["sow s7"]);
     assert_eq!(
         board(&g, &st, &ALL),
@@ -23,7 +29,12 @@ fn worked_example_relay_and_capture_with_opposite() {
 #[test]
 fn kaashi_is_never_a_starting_hole() {
     let g = game("pallankuzhi");
-    let st = Setup::new(&g).put("s4", "chinni", 5).unwrap().put("s1", "chinni", 2).unwrap().build();
+    let st = Setup::new(&g)
+        .put("s4", "chinni", 5)
+        .unwrap()
+        .put("s1", "chinni", 2)
+        .unwrap()
+        .build();
     assert_eq!(g.legal_notations(&st), vec!["sow s1"]);
 }
 
@@ -32,13 +43,20 @@ fn lap_ending_before_a_kaashi_ends_the_turn() {
     // s6 (1 chinni) sows into s5; the next hole s4 is a kaashi: the turn ends, nothing taken.
     let g = game("pallankuzhi");
     let mut st = Setup::new(&g)
-        .put("s6", "chinni", 1).unwrap()
-        .put("s4", "chinni", 7).unwrap()
-        .put("s3", "chinni", 2).unwrap()
-        .put("n1", "chinni", 1).unwrap()
+        .put("s6", "chinni", 1)
+        .unwrap()
+        .put("s4", "chinni", 7)
+        .unwrap()
+        .put("s3", "chinni", 2)
+        .unwrap()
+        .put("n1", "chinni", 1)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s6"]);
-    assert_eq!(board(&g, &st, &["s6", "s5", "s4", "s3"]), "s6=0 s5=1 s4=7 s3=2");
+    assert_eq!(
+        board(&g, &st, &["s6", "s5", "s4", "s3"]),
+        "s6=0 s5=1 s4=7 s3=2"
+    );
     assert_eq!(captured(&g, &st, "South", "chinni"), 0);
 }
 
@@ -47,10 +65,14 @@ fn empty_hole_then_unwon_kaashi_wins_it_and_it_becomes_a_store() {
     // s7 (1) sows into s6; s5 is empty; s4 is an unwon kaashi with 5: South wins it.
     let g = game("pallankuzhi");
     let mut st = Setup::new(&g)
-        .put("s7", "chinni", 1).unwrap()
-        .put("s4", "chinni", 5).unwrap()
-        .put("s1", "chinni", 3).unwrap()
-        .put("n2", "chinni", 2).unwrap()
+        .put("s7", "chinni", 1)
+        .unwrap()
+        .put("s4", "chinni", 5)
+        .unwrap()
+        .put("s1", "chinni", 3)
+        .unwrap()
+        .put("n2", "chinni", 2)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s7"]);
     assert_eq!(captured(&g, &st, "South", "chinni"), 5);
@@ -67,16 +89,24 @@ fn empty_hole_then_unwon_kaashi_wins_it_and_it_becomes_a_store() {
 fn won_kaashi_collects_sown_chinni_for_its_winner() {
     let g = game("pallankuzhi");
     let mut st = Setup::new(&g)
-        .kind("n4", "store").unwrap()
-        .owner("n4", Some("South")).unwrap()
-        .put("n6", "chinni", 3).unwrap()
-        .put("s1", "chinni", 1).unwrap()
-        .mover("North").unwrap()
+        .kind("n4", "store")
+        .unwrap()
+        .owner("n4", Some("South"))
+        .unwrap()
+        .put("n6", "chinni", 3)
+        .unwrap()
+        .put("s1", "chinni", 1)
+        .unwrap()
+        .mover("North")
+        .unwrap()
         .build();
     // North sows n6 (3): n5, n4 (won by South: goes to South), n3. Next n2 is empty, n1 empty: nothing.
     play(&g, &mut st, &["sow n6"]);
     assert_eq!(captured(&g, &st, "South", "chinni"), 1);
-    assert_eq!(board(&g, &st, &["n6", "n5", "n4", "n3"]), "n6=0 n5=1 n4=0 n3=1");
+    assert_eq!(
+        board(&g, &st, &["n6", "n5", "n4", "n3"]),
+        "n6=0 n5=1 n4=0 n3=1"
+    );
 }
 
 #[test]
@@ -84,11 +114,16 @@ fn won_kaashi_is_not_taken_again() {
     // The last chinni falls in s6, s5 is empty, s4 a kaashi already won: nothing is taken.
     let g = game("pallankuzhi");
     let mut st = Setup::new(&g)
-        .kind("s4", "store").unwrap()
-        .owner("s4", Some("North")).unwrap()
-        .put("s7", "chinni", 1).unwrap()
-        .put("s1", "chinni", 1).unwrap()
-        .put("n1", "chinni", 1).unwrap()
+        .kind("s4", "store")
+        .unwrap()
+        .owner("s4", Some("North"))
+        .unwrap()
+        .put("s7", "chinni", 1)
+        .unwrap()
+        .put("s1", "chinni", 1)
+        .unwrap()
+        .put("n1", "chinni", 1)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s7"]);
     assert_eq!(captured(&g, &st, "South", "chinni"), 0);
@@ -99,10 +134,14 @@ fn won_kaashi_is_not_taken_again() {
 fn chogi_off_leaves_one_chinni_in_a_won_kaashi() {
     let g = game_with("pallankuzhi", &["chogi=off"], None);
     let mut st = Setup::new(&g)
-        .put("s7", "chinni", 1).unwrap()
-        .put("s4", "chinni", 5).unwrap()
-        .put("s1", "chinni", 3).unwrap()
-        .put("n2", "chinni", 2).unwrap()
+        .put("s7", "chinni", 1)
+        .unwrap()
+        .put("s4", "chinni", 5)
+        .unwrap()
+        .put("s1", "chinni", 3)
+        .unwrap()
+        .put("n2", "chinni", 2)
+        .unwrap()
         .build();
     play(&g, &mut st, &["sow s7"]);
     assert_eq!(captured(&g, &st, "South", "chinni"), 4);
@@ -113,21 +152,37 @@ fn chogi_off_leaves_one_chinni_in_a_won_kaashi() {
 fn muthu_may_be_collected_before_sowing_and_the_turn_goes_on() {
     let g = game("pallankuzhi");
     let mut st = Setup::new(&g)
-        .put("s2", "chinni", 6).unwrap()
-        .put("s3", "chinni", 6).unwrap()
-        .put("s6", "chinni", 2).unwrap()
-        .put("n3", "chinni", 6).unwrap()
+        .put("s2", "chinni", 6)
+        .unwrap()
+        .put("s3", "chinni", 6)
+        .unwrap()
+        .put("s6", "chinni", 2)
+        .unwrap()
+        .put("n3", "chinni", 6)
+        .unwrap()
         .build();
     let legal = g.legal_notations(&st);
     assert!(legal.contains(&"collect s2".to_string()) && legal.contains(&"collect s3".to_string()));
-    assert!(!legal.contains(&"collect n3".to_string()), "only the mover's own muthu");
+    assert!(
+        !legal.contains(&"collect n3".to_string()),
+        "only the mover's own muthu"
+    );
     play(&g, &mut st, &["collect s2"]);
     assert_eq!(captured(&g, &st, "South", "chinni"), 6);
-    assert_eq!(g.player_name(st.mover()), "South", "collecting does not end the turn");
+    assert_eq!(
+        g.player_name(st.mover()),
+        "South",
+        "collecting does not end the turn"
+    );
     assert!(g.legal_notations(&st).contains(&"collect s3".to_string()));
     // With muthu off there is nothing to collect.
     let g2 = game_with("pallankuzhi", &["muthu=off"], None);
-    let st2 = Setup::new(&g2).put("s2", "chinni", 6).unwrap().put("n3", "chinni", 1).unwrap().build();
+    let st2 = Setup::new(&g2)
+        .put("s2", "chinni", 6)
+        .unwrap()
+        .put("n3", "chinni", 1)
+        .unwrap()
+        .build();
     assert_eq!(g2.legal_notations(&st2), vec!["sow s2"]);
 }
 
@@ -135,9 +190,12 @@ fn muthu_may_be_collected_before_sowing_and_the_turn_goes_on() {
 fn round_ends_when_the_mover_cannot_sow_and_holes_go_to_their_owners() {
     let g = game("pallankuzhi");
     let st = Setup::new(&g)
-        .put("n1", "chinni", 4).unwrap()
-        .put("n4", "chinni", 9).unwrap() // an unwon kaashi: its chinni stay
-        .captured("South", "chinni", 10).unwrap()
+        .put("n1", "chinni", 4)
+        .unwrap()
+        .put("n4", "chinni", 9)
+        .unwrap() // an unwon kaashi: its chinni stay
+        .captured("South", "chinni", 10)
+        .unwrap()
         .build();
     let o = st.outcome().expect("the game is over");
     assert_eq!(captured(&g, &st, "North", "chinni"), 4);
@@ -151,14 +209,18 @@ fn seeds_option_must_be_even_and_in_range() {
     let mut s = ludic::Settings::default();
     s.push_assignment("seeds=7").unwrap();
     match ludic::load_game(src, &s) {
-        Err(ludic::LoadError::File(d)) => assert!(d.0[0].to_string().contains("`seeds` must be even")),
+        Err(ludic::LoadError::File(d)) => {
+            assert!(d.0[0].to_string().contains("`seeds` must be even"))
+        }
         other => panic!("expected a requirement error, got {other:?}"),
     }
     let mut s = ludic::Settings::default();
     s.push_assignment("seeds=60").unwrap();
     assert_eq!(
         ludic::load_game(src, &s).err(),
-        Some(ludic::LoadError::Options(vec!["option `seeds` = 60 is out of range 2..40".into()]))
+        Some(ludic::LoadError::Options(vec![
+            "option `seeds` = 60 is out of range 2..40".into()
+        ]))
     );
     let g = game_with("pallankuzhi", &["seeds=4"], None);
     let st = g.start();

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use ludic::ir::{Player, PieceKind, SiteId};
+use ludic::ir::{PieceKind, Player, SiteId};
 use ludic::{Game, Settings, State, load_game};
 
 pub fn game(name: &str) -> Game {
@@ -21,23 +21,35 @@ pub fn game_with(name: &str, options: &[&str], variant: Option<&str>) -> Game {
 }
 
 pub fn site(g: &Game, name: &str) -> SiteId {
-    *g.site_index.get(name).unwrap_or_else(|| panic!("no site {name}"))
+    *g.site_index
+        .get(name)
+        .unwrap_or_else(|| panic!("no site {name}"))
 }
 
 pub fn piece(g: &Game, name: &str) -> PieceKind {
-    PieceKind(g.pieces.iter().position(|p| p.name == name).unwrap_or_else(|| panic!("no piece {name}")) as u8)
+    PieceKind(
+        g.pieces
+            .iter()
+            .position(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no piece {name}")) as u8,
+    )
 }
 
 pub fn side(g: &Game, name: &str) -> Player {
-    Player(g.players.iter().position(|p| p == name).unwrap_or_else(|| panic!("no side {name}")) as u8)
+    Player(
+        g.players
+            .iter()
+            .position(|p| p == name)
+            .unwrap_or_else(|| panic!("no side {name}")) as u8,
+    )
 }
 
 /// Plays decisions by notation, panicking with the legal list when one is refused.
 pub fn play(g: &Game, st: &mut State, moves: &[&str]) {
     for m in moves {
-        let d = g
-            .parse_decision(st, m)
-            .unwrap_or_entered(|e| panic!("`{m}` refused: {e}; legal: {:?}", g.legal_notations(st)));
+        let d = g.parse_decision(st, m).unwrap_or_entered(|e| {
+            panic!("`{m}` refused: {e}; legal: {:?}", g.legal_notations(st))
+        });
         assert_eq!(&g.notation_of(st, d), m, "`{m}` read as another decision");
         g.play(st, d).expect("legal");
     }

@@ -1,0 +1,241 @@
+//! The checker: every error kind's rendered message is pinned (tests/fixtures/errors/*.game
+//! with the expected output beside it in *.out; `UPDATE_EXPECT=1 cargo test` rewrites them),
+//! all errors of a file come in one run, and no input makes the front end panic.
+
+use ludic::diagnostic::render;
+use ludic::{LoadError, Settings, load_game};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn diagnostics(path: &str) -> (String, ludic::diagnostic::Diagnostics) {
+    let src = std::fs::read_to_string(path).unwrap();
+    match load_game(&src, &Settings::default()) {
+        Err(LoadError::File(d)) => (src, d),
+        other => panic!("{path}: expected diagnostics, got {other:?}"),
+    }
+}
+
+#[test]
+fn every_error_kind_has_its_message_pinned() {
+    let dir = Path::new("tests/fixtures/errors");
+    let mut kinds = BTreeSet::new();
+    let mut checked = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.extension().and_then(|e| e.to_str()) != Some("game") {
+            continue;
+        }
+        let p = path.to_str().unwrap().to_string();
+        let (src, d) = diagnostics(&p);
+        kinds.extend(d.0.iter().map(|x| x.code()));
+        let rendered = render(&p, &src, &d);
+        let expected_path = path.with_extension("out");
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            std::fs::write(&expected_path, &rendered).unwrap();
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
+            panic!(
+                "missing {}: run with UPDATE_EXPECT=1",
+                expected_path.display()
+            )
+        });
+        assert_eq!(rendered, expected, "rendered diagnostics of {p} changed");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} fixtures");
+    let all = [
+        "syntax",
+        "unknown-name",
+        "duplicate",
+        "missing",
+        "too-many",
+        "type",
+        "out-of-range",
+        "bad-option-value",
+        "arity",
+        "misplaced",
+        "bad-range",
+        "requirement",
+        "length",
+        "ring-repeat",
+        "bad-target",
+        "division-by-zero",
+        "recursive",
+        "too-large",
+    ];
+    for k in all {
+        assert!(kinds.contains(k), "no fixture for the error kind `{k}`");
+    }
+}
+
+#[test]
+fn ten_errors_of_ten_kinds_in_one_run_sorted_by_position() {
+    let (_, d) = diagnostics("tests/fixtures/ten_errors.game");
+    assert_eq!(d.len(), 10, "{d:#?}");
+    let codes: BTreeSet<&str> = d.0.iter().map(|x| x.code()).collect();
+    let messages: BTreeSet<String> = d.0.iter().map(|x| x.to_string()).collect();
+    assert!(codes.len() >= 8, "{codes:?}");
+    assert_eq!(messages.len(), 10);
+    let starts: Vec<usize> = d.0.iter().map(|x| x.span.start).collect();
+    let mut sorted = starts.clone();
+    sorted.sort();
+    assert_eq!(starts, sorted, "diagnostics are sorted by position");
+}
+
+#[test]
+fn shipped_games_and_fixtures_are_valid() {
+    for (name, src) in ludic::builtin::GAMES {
+        let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        for v in &g.variants {
+            let s = Settings {
+                variant: Some(v.name.clone()),
+                sets: vec![],
+            };
+            load_game(src, &s).unwrap_or_else(|e| panic!("{name} / {}: {e:?}", v.name));
+        }
+        let from_disk = std::fs::read_to_string(format!("games/{name}.game")).unwrap();
+        assert_eq!(&from_disk, src, "the embedded copy is the games/ file");
+    }
+    let src = std::fs::read_to_string("tests/fixtures/valid_mini.game").unwrap();
+    load_game(&src, &Settings::default()).unwrap();
+}
+
+#[test]
+fn bad_user_options_are_reported_with_the_range_or_a_suggestion() {
+    let (_, src) = ludic::builtin::find("ceelkoqyuqkoqiji").unwrap();
+    let cases = [
+        (
+            vec!["holes=99"],
+            None,
+            "option `holes` = 99 is out of range 2..12",
+        ),
+        (
+            vec!["hole=5"],
+            None,
+            "unknown option `hole`: did you mean `holes`?",
+        ),
+        (
+            vec!["holes=many"],
+            None,
+            "option `holes` cannot be `many`: expected a number in 2..12",
+        ),
+        (
+            vec![],
+            Some("seven hole"),
+            "unknown variant `seven hole`: did you mean `seven holes`?",
+        ),
+    ];
+    for (sets, variant, msg) in cases {
+        let mut s = Settings {
+            variant: variant.map(str::to_string),
+            sets: vec![],
+        };
+        for x in sets {
+            s.push_assignment(x).unwrap();
+        }
+        assert_eq!(
+            load_game(src, &s).err(),
+            Some(LoadError::Options(vec![msg.to_string()]))
+        );
+    }
+    assert!(Settings::default().push_assignment("holes").is_err());
+}
+
+/// A tiny deterministic generator for mutations.
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n.max(1) as u64) as usize
+    }
+}
+
+#[test]
+fn no_input_makes_the_front_end_panic() {
+    let pieces = [
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        "..",
+        "-",
+        "0",
+        "99999999999999999999",
+        "\"",
+        "#",
+        "\n",
+        " ",
+        "where",
+        "sow",
+        "if",
+        "x",
+        "s1",
+        "all",
+        "not",
+        "opposite(",
+        "count(",
+        "next(",
+        "=",
+        "==",
+        "/ 0",
+        "again",
+        "relay",
+        "in",
+    ];
+    let mut rng = Lcg(42);
+    for (_, src) in ludic::builtin::GAMES {
+        // Every prefix (on char boundaries, a stride apart).
+        for cut in (0..src.len()).step_by(37) {
+            if src.is_char_boundary(cut) {
+                let _ = load_game(&src[..cut], &Settings::default());
+            }
+        }
+        // Random insertions and deletions.
+        for _ in 0..400 {
+            let mut s = src.to_string();
+            for _ in 0..1 + rng.below(4) {
+                let mut at = rng.below(s.len());
+                while !s.is_char_boundary(at) {
+                    at -= 1;
+                }
+                if rng.below(2) == 0 {
+                    s.insert_str(at, pieces[rng.below(pieces.len())]);
+                } else {
+                    let mut end = (at + rng.below(8)).min(s.len());
+                    while !s.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    s.replace_range(at..end, "");
+                }
+            }
+            if let Ok(g) = load_game(&s, &Settings::default()) {
+                // A mutated game that still loads must also play without panicking.
+                let mut st = g.start();
+                for _ in 0..200 {
+                    if st.is_over() {
+                        break;
+                    }
+                    if st.moves().is_empty() {
+                        let outs = g.chance_outcomes(&st);
+                        if outs.is_empty() {
+                            break;
+                        }
+                        let _ = g.play_chance(&mut st, outs[0].0);
+                    } else {
+                        let d = st.moves()[rng.below(st.moves().len())];
+                        g.play(&mut st, d).unwrap();
+                    }
+                }
+            }
+        }
+    }
+}

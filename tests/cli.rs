@@ -1,0 +1,305 @@
+//! The `ludic` binary, end to end.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ludic(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludic"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ludic");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("ludic-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+#[test]
+fn validate_exit_codes_and_json() {
+    let ok = ludic(
+        &[
+            "validate",
+            "games/pallankuzhi.game",
+            "games/ceelkoqyuqkoqiji.game",
+        ],
+        "",
+    );
+    assert_eq!(ok.status.code(), Some(0), "{:?}", text(&ok));
+    assert!(
+        text(&ok)
+            .0
+            .contains("ok: games/pallankuzhi.game (Pallankuzhi)")
+    );
+    let bad = ludic(
+        &[
+            "validate",
+            "games/pallankuzhi.game",
+            "tests/fixtures/ten_errors.game",
+        ],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    let (_, err) = text(&bad);
+    assert!(
+        err.contains("tests/fixtures/ten_errors.game: 10 errors"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--> tests/fixtures/ten_errors.game:9:28"),
+        "{err}"
+    );
+    let usage = ludic(&["validate"], "");
+    assert_eq!(usage.status.code(), Some(2));
+    let missing = ludic(&["validate", "no/such.game"], "");
+    assert_eq!(missing.status.code(), Some(1));
+    let json = ludic(
+        &[
+            "validate",
+            "--format",
+            "json",
+            "tests/fixtures/ten_errors.game",
+        ],
+        "",
+    );
+    assert_eq!(json.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let diags = v[0]["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 10);
+    assert_eq!(diags[0]["code"], "out-of-range");
+    assert_eq!(diags[0]["line"], 3);
+    assert_eq!(diags[0]["column"], 16);
+}
+
+#[test]
+fn scripted_play_record_and_replay() {
+    let rec = tmp("p.json");
+    let out = ludic(
+        &[
+            "play",
+            "pallankuzhi",
+            "--agent",
+            "North=human",
+            "--seed",
+            "5",
+            "--record",
+            &rec,
+            "--format",
+            "json",
+        ],
+        "sow s4\nsow s7\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let (stdout, stderr) = text(&out);
+    assert!(
+        stderr.contains("refused: `sow s4` is not a legal move here"),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["sites"]["s6"]["count"], 15);
+    assert_eq!(v["sites"]["n1"]["count"], 0);
+    assert_eq!(v["captured"]["South"]["chinni"], 3);
+    assert_eq!(v["mover"], "North");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(r["game"], "pallankuzhi");
+    assert_eq!(
+        r["steps"].as_array().unwrap().len(),
+        1,
+        "the refused move is not recorded"
+    );
+    let again = ludic(&["replay", &rec, "--format", "json"], "");
+    assert_eq!(again.status.code(), Some(0), "{:?}", text(&again));
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(w["sites"], v["sites"]);
+    assert_eq!(w["captured"], v["captured"]);
+}
+
+#[test]
+fn a_whole_game_against_the_computer_replays_to_the_same_state() {
+    let rec = tmp("c.json");
+    let out = ludic(
+        &[
+            "play",
+            "ceelkoqyuqkoqiji",
+            "--agent",
+            "South=random",
+            "--seed",
+            "11",
+            "--record",
+            &rec,
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pending"], "over");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(
+        r["steps"][0]["type"], "chance",
+        "the first player is a recorded chance event"
+    );
+    let again = ludic(&["replay", &rec, "--format", "json"], "");
+    assert_eq!(again.status.code(), Some(0), "{:?}", text(&again));
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(w, v);
+    // A tampered record is refused with the step that fails.
+    let tampered = std::fs::read_to_string(&rec)
+        .unwrap()
+        .replacen("\"sow ", "\"sow z", 1);
+    let bad = tmp("bad.json");
+    std::fs::write(&bad, tampered).unwrap();
+    let out = ludic(&["replay", &bad], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("step 2:"), "{:?}", text(&out));
+}
+
+#[test]
+fn several_decisions_on_one_line_undo_help_and_quit() {
+    let out = ludic(
+        &[
+            "play",
+            "ceelkoqyuqkoqiji",
+            "--seed",
+            "3",
+            "--agent",
+            "North=human",
+        ],
+        "help\ns5 ccw\nundo\nboard\nsow s1 cw nonsense\nquit\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let (stdout, _) = text(&out);
+    assert!(stdout.contains("Commands: undo"), "{stdout}");
+    assert!(stdout.contains("plays sow s5, ccw"), "{stdout}");
+    assert!(stdout.contains("undone"), "{stdout}");
+    assert!(stdout.contains("refused:"), "{stdout}");
+    assert!(stdout.contains("game stopped"), "{stdout}");
+}
+
+#[test]
+fn bad_options_and_agents_are_usage_errors() {
+    let out = ludic(&["play", "pallankuzhi", "-o", "seeds=99"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out)
+            .1
+            .contains("option `seeds` = 99 is out of range 2..40")
+    );
+    let out = ludic(&["play", "pallankuzhi", "--agent", "East=random"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out)
+            .1
+            .contains("unknown side `East`: the sides are South, North")
+    );
+    let out = ludic(&["play", "pallankuzi"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out)
+            .1
+            .contains("did you mean the built-in game `pallankuzhi`?")
+    );
+    let out = ludic(
+        &["simulate", "ceelkoqyuqkoqiji", "--variant", "nine holes"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn simulate_reports_json_figures() {
+    let out = ludic(
+        &[
+            "simulate",
+            "ceelkoqyuqkoqiji",
+            "-n",
+            "50",
+            "--seed",
+            "3",
+            "--variant",
+            "seven holes",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "playouts",
+        "wins",
+        "draws",
+        "turn_limit_reached",
+        "moves_mean",
+        "moves_min",
+        "moves_max",
+        "branching_mean",
+        "playouts_per_second",
+        "moves_per_second",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["playouts"], 50);
+    let wins = v["wins"]["South"].as_u64().unwrap() + v["wins"]["North"].as_u64().unwrap();
+    assert_eq!(wins + v["draws"].as_u64().unwrap(), 50);
+    // The same seed gives the same games.
+    let again = ludic(
+        &[
+            "simulate",
+            "ceelkoqyuqkoqiji",
+            "-n",
+            "50",
+            "--seed",
+            "3",
+            "--variant",
+            "seven holes",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(w["wins"], v["wins"]);
+    assert_eq!(w["moves_mean"], v["moves_mean"]);
+}
+
+#[test]
+fn list_and_help_show_games_options_and_examples() {
+    let out = ludic(&["list"], "");
+    let (s, _) = text(&out);
+    assert!(s.contains("pallankuzhi: Pallankuzhi"));
+    assert!(s.contains("\"seven holes\""));
+    assert!(s.contains("seeds        default 12     in 2..40"));
+    let out = ludic(&["list", "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+    for cmd in ["validate", "play", "replay", "simulate", "list"] {
+        let out = ludic(&[cmd, "--help"], "");
+        assert_eq!(out.status.code(), Some(0));
+        assert!(
+            text(&out).0.contains("Examples:"),
+            "{cmd} --help has examples"
+        );
+    }
+}
