@@ -181,7 +181,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         .enumerate()
         .map(|(i, s)| (s.name.clone(), SiteId(i as u16)))
         .collect();
-    Ok(Game {
+    let mut game = Game {
         meta,
         options: c.options,
         variants,
@@ -198,7 +198,9 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         nvars: c.nvars,
         turn_limit,
         site_index,
-    })
+    };
+    crate::optimize::optimize(&mut game);
+    Ok(game)
 }
 
 impl<'a> Checker<'a> {

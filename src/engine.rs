@@ -323,21 +323,7 @@ impl View<'_> {
             Expr::Bin(op, x, y) => {
                 let a = self.eval(vars, x);
                 let c = self.eval(vars, y);
-                match op {
-                    Op::Add => a.saturating_add(c),
-                    Op::Sub => a.saturating_sub(c),
-                    Op::Mul => a.saturating_mul(c),
-                    Op::Div => a.checked_div(c).unwrap_or(0),
-                    Op::Mod => a.checked_rem(c).unwrap_or(0),
-                    Op::Eq => (a == c) as i64,
-                    Op::Ne => (a != c) as i64,
-                    Op::Lt => (a < c) as i64,
-                    Op::Le => (a <= c) as i64,
-                    Op::Gt => (a > c) as i64,
-                    Op::Ge => (a >= c) as i64,
-                    Op::Min => a.min(c),
-                    Op::Max => a.max(c),
-                }
+                crate::optimize::apply(*op, a, c)
             }
             Expr::And(x, y) => (self.eval(vars, x) != 0 && self.eval(vars, y) != 0) as i64,
             Expr::Or(x, y) => (self.eval(vars, x) != 0 || self.eval(vars, y) != 0) as i64,
@@ -348,6 +334,23 @@ impl View<'_> {
                     self.eval(vars, y)
                 }
             }
+            Expr::All(items) => items.iter().all(|i| self.eval(vars, i) != 0) as i64,
+            Expr::Any(items) => items.iter().any(|i| self.eval(vars, i) != 0) as i64,
+            Expr::CountVar(v) => self.count(vars[*v as usize], KindMask(u32::MAX)),
+            Expr::KindIs(v, k, neg) => {
+                let is = self.site(vars[*v as usize]).is_some_and(|s| self.kinds[s] == *k);
+                (is != *neg) as i64
+            }
+            Expr::OwnerIs(v, p, neg) => {
+                let o = self.site(vars[*v as usize]).map(|s| self.owners[s] as i64).unwrap_or(-1);
+                let want = match p {
+                    PlayerRef::Mover => self.mover as i64,
+                    PlayerRef::Opponent => ((self.mover as usize + 1) % self.g.players.len()) as i64,
+                    PlayerRef::Fixed(c) => *c,
+                };
+                ((o == want) != *neg) as i64
+            }
+            Expr::BinConst(op, x, c) => crate::optimize::apply(*op, self.eval(vars, x), *c),
             Expr::Exists(v, set, c) => {
                 let mut found = false;
                 self.for_each(vars, set, &mut |vars, s| {
@@ -387,6 +390,14 @@ impl View<'_> {
                 true
             }
             SetExpr::Empty => true,
+            SetExpr::List(sites) => {
+                for &s in sites {
+                    if !f(vars, s as usize) {
+                        return false;
+                    }
+                }
+                true
+            }
             SetExpr::Region(r) => {
                 for (s, &m) in self.g.regions[r.0 as usize].1.iter().enumerate() {
                     if m && !f(vars, s) {
@@ -443,6 +454,7 @@ impl View<'_> {
         match set {
             SetExpr::All => true,
             SetExpr::Empty => false,
+            SetExpr::List(sites) => sites.contains(&(s as u16)),
             SetExpr::Region(r) => self.g.regions[r.0 as usize].1[s],
             SetExpr::One(e) => self.eval(vars, e) == site,
             SetExpr::Union(items) => items.iter().any(|i| self.contains(vars, i, site)),
@@ -773,7 +785,7 @@ impl Game {
             match &alt.domain {
                 Domain::Unit => test(vars, 0),
                 Domain::Sites => {
-                    for s in 0..self.sites.len() {
+                    for &s in &alt.sites {
                         test(vars, s as i64);
                     }
                 }

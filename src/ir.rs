@@ -216,8 +216,28 @@ pub enum Expr {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `exists v where c` (over every site), `exists` over a set
     Exists(VarId, Box<SetExpr>, Box<Expr>),
+    /// (optimized) `a and b and c`, evaluated left to right
+    All(Vec<Expr>),
+    /// (optimized) `a or b or c`
+    Any(Vec<Expr>),
+    /// (optimized) `count(v)` of every kind at a variable's site
+    CountVar(VarId),
+    /// (optimized) `kind(v) == k` (or `!=` when the flag is set)
+    KindIs(VarId, SiteKind, bool),
+    /// (optimized) `owner(v) == p` (or `!=`); p is a [`PlayerRef`]
+    OwnerIs(VarId, PlayerRef, bool),
+    /// (optimized) `x OP c` with a constant right side
+    BinConst(Op, Box<Expr>, i64),
     /// `forall v in SET: c`
     Forall(VarId, Box<SetExpr>, Box<Expr>),
+}
+
+/// A player named in an optimized test: the mover, his opponent, a fixed player or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerRef {
+    Mover,
+    Opponent,
+    Fixed(i64),
 }
 
 /// A set of sites, iterated without allocating.
@@ -239,6 +259,8 @@ pub enum SetExpr {
     Filter(VarId, Box<SetExpr>, Box<Expr>),
     /// `run(h, d, n)`: n sites from h along the ring in direction d
     Run(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// (optimized) a fixed list of sites
+    List(Vec<u16>),
 }
 
 /// How `end game` decides.
@@ -272,6 +294,8 @@ pub struct Alt {
     pub cond: Option<Expr>,
     /// where the program goes on when this alternative is chosen
     pub target: u32,
+    /// for a choice of sites: the sites that can satisfy the fixed part of the condition
+    pub sites: Vec<u16>,
 }
 
 /// A `choose` statement.

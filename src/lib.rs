@@ -15,6 +15,7 @@ pub mod engine;
 pub mod ir;
 pub(crate) mod lower;
 pub mod notation;
+pub(crate) mod optimize;
 pub mod parse;
 pub mod record;
 pub mod render;

@@ -952,6 +952,7 @@ impl Checker<'_> {
                 domain,
                 cond,
                 target,
+                sites: vec![],
             });
         }
         let end = self.here();

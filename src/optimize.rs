@@ -1,0 +1,268 @@
+//! A rewriting pass over the lowered program: flattens `and`/`or` chains, replaces common
+//! shapes by direct tests (`kind(h) == hole`, `owner(h) == mover`, `count(h)`), and moves the
+//! fixed part of a condition over sites (`h in kaashi`, `not h in kaashi`) out of the playout:
+//! the sites that can satisfy it are listed once, when the game is loaded.
+
+use crate::ir::*;
+
+pub(crate) fn optimize(g: &mut Game) {
+    let mut code = std::mem::take(&mut g.code);
+    for i in code.iter_mut() {
+        instr(g, i);
+    }
+    g.code = code;
+    let mut choices = std::mem::take(&mut g.choices);
+    for c in choices.iter_mut() {
+        for a in c.alts.iter_mut() {
+            let cond = a.cond.take().map(|e| expr(g, e));
+            match (&a.domain, a.var) {
+                (Domain::Sites, Some(v)) => {
+                    let (sites, rest) = split_static(g, v, cond);
+                    a.sites = sites;
+                    a.cond = rest;
+                }
+                _ => a.cond = cond,
+            }
+        }
+    }
+    g.choices = choices;
+}
+
+fn instr(g: &Game, i: &mut Instr) {
+    let take = |e: &mut Expr| std::mem::replace(e, Expr::Const(0));
+    match i {
+        Instr::JumpIfNot(e, _) | Instr::SetVar(_, e) => *e = expr(g, take(e)),
+        Instr::SetOwner(a, b) | Instr::SetKind(a, b) => {
+            *a = expr(g, take(a));
+            *b = expr(g, take(b));
+        }
+        Instr::Capture { set: s, keep, to } => {
+            *s = set(g, std::mem::replace(s, SetExpr::Empty));
+            *keep = expr(g, take(keep));
+            *to = expr(g, take(to));
+        }
+        Instr::Place { count, on, from, .. } => {
+            *count = expr(g, take(count));
+            *on = set(g, std::mem::replace(on, SetExpr::Empty));
+            if let Some(f) = from {
+                *f = expr(g, take(f));
+            }
+        }
+        Instr::SowStart { from, dir } => {
+            *from = expr(g, take(from));
+            *dir = expr(g, take(dir));
+        }
+        Instr::SowLap { skip: Some(s), .. } => *s = set(g, std::mem::replace(s, SetExpr::Empty)),
+        Instr::Relay { site, .. } => *site = expr(g, take(site)),
+        Instr::EndGame(EndRule::Winner(e)) => *e = expr(g, take(e)),
+        _ => {}
+    }
+}
+
+fn player_ref(e: &Expr) -> Option<PlayerRef> {
+    match e {
+        Expr::Mover => Some(PlayerRef::Mover),
+        Expr::Opponent => Some(PlayerRef::Opponent),
+        Expr::Const(c) => Some(PlayerRef::Fixed(*c)),
+        _ => None,
+    }
+}
+
+fn b(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+/// Rewrites an expression bottom-up.
+fn expr(g: &Game, e: Expr) -> Expr {
+    match e {
+        Expr::And(x, y) => {
+            let mut items = vec![];
+            for part in [expr(g, *x), expr(g, *y)] {
+                match part {
+                    Expr::All(v) => items.extend(v),
+                    other => items.push(other),
+                }
+            }
+            Expr::All(items)
+        }
+        Expr::Or(x, y) => {
+            let mut items = vec![];
+            for part in [expr(g, *x), expr(g, *y)] {
+                match part {
+                    Expr::Any(v) => items.extend(v),
+                    other => items.push(other),
+                }
+            }
+            Expr::Any(items)
+        }
+        Expr::Count(s, mask) => match (expr(g, *s), mask) {
+            (Expr::Var(v), KindMask(u32::MAX)) => Expr::CountVar(v),
+            (s, m) => Expr::Count(b(s), m),
+        },
+        Expr::Bin(op, x, y) => {
+            let (x, y) = (expr(g, *x), expr(g, *y));
+            let neg = op == Op::Ne;
+            match (op, x, y) {
+                (Op::Eq | Op::Ne, Expr::KindOf(s), Expr::Const(k)) if matches!(*s, Expr::Var(_)) => {
+                    match (*s, SiteKind::from_index(k)) {
+                        (Expr::Var(v), Some(k)) => Expr::KindIs(v, k, neg),
+                        (s, _) => Expr::Bin(op, b(Expr::KindOf(b(s))), b(Expr::Const(k))),
+                    }
+                }
+                (Op::Eq | Op::Ne, Expr::Owner(s), p) if matches!(*s, Expr::Var(_)) && player_ref(&p).is_some() => {
+                    match (*s, player_ref(&p)) {
+                        (Expr::Var(v), Some(r)) => Expr::OwnerIs(v, r, neg),
+                        (s, _) => Expr::Bin(op, b(Expr::Owner(b(s))), b(p)),
+                    }
+                }
+                (op, x, Expr::Const(c)) => Expr::BinConst(op, b(x), c),
+                (op, x, y) => Expr::Bin(op, b(x), b(y)),
+            }
+        }
+        Expr::Not(x) => Expr::Not(b(expr(g, *x))),
+        Expr::Neg(x) => Expr::Neg(b(expr(g, *x))),
+        Expr::Abs(x) => Expr::Abs(b(expr(g, *x))),
+        Expr::If(c, x, y) => Expr::If(b(expr(g, *c)), b(expr(g, *x)), b(expr(g, *y))),
+        Expr::Captured(p, m) => Expr::Captured(b(expr(g, *p)), m),
+        Expr::Score(p) => Expr::Score(b(expr(g, *p))),
+        Expr::Owner(s) => Expr::Owner(b(expr(g, *s))),
+        Expr::KindOf(s) => Expr::KindOf(b(expr(g, *s))),
+        Expr::Opposite(s) => Expr::Opposite(b(expr(g, *s))),
+        Expr::Next(s, d, n) => Expr::Next(b(expr(g, *s)), b(expr(g, *d)), b(expr(g, *n))),
+        Expr::InRegion(s, r) => Expr::InRegion(b(expr(g, *s)), r),
+        Expr::InSet(s, st) => Expr::InSet(b(expr(g, *s)), Box::new(set(g, *st))),
+        Expr::CountSet(st, m) => Expr::CountSet(Box::new(set(g, *st)), m),
+        Expr::Size(st) => Expr::Size(Box::new(set(g, *st))),
+        Expr::Exists(v, st, c) => {
+            let c = expr(g, *c);
+            match *st {
+                SetExpr::All => {
+                    let (sites, rest) = split_static(g, v, Some(c));
+                    Expr::Exists(v, Box::new(SetExpr::List(sites)), b(rest.unwrap_or(Expr::Const(1))))
+                }
+                other => Expr::Exists(v, Box::new(set(g, other)), b(c)),
+            }
+        }
+        Expr::Forall(v, st, c) => Expr::Forall(v, Box::new(set(g, *st)), b(expr(g, *c))),
+        other => other,
+    }
+}
+
+fn set(g: &Game, s: SetExpr) -> SetExpr {
+    match s {
+        SetExpr::One(e) => SetExpr::One(expr(g, e)),
+        SetExpr::Union(items) => SetExpr::Union(items.into_iter().map(|i| set(g, i)).collect()),
+        SetExpr::Diff(a, c) => SetExpr::Diff(Box::new(set(g, *a)), Box::new(set(g, *c))),
+        SetExpr::Filter(v, base, c) => {
+            let c = expr(g, *c);
+            match *base {
+                SetExpr::All => {
+                    let (sites, rest) = split_static(g, v, Some(c));
+                    match rest {
+                        Some(rest) => SetExpr::Filter(v, Box::new(SetExpr::List(sites)), b(rest)),
+                        None => SetExpr::List(sites),
+                    }
+                }
+                other => SetExpr::Filter(v, Box::new(set(g, other)), b(c)),
+            }
+        }
+        SetExpr::Run(a, d, n) => SetExpr::Run(b(expr(g, *a)), b(expr(g, *d)), b(expr(g, *n))),
+        other => other,
+    }
+}
+
+/// Splits a condition on site variable `v` into its fixed conjuncts (evaluated now, for every
+/// site, giving the list of candidate sites) and the rest (evaluated during play).
+fn split_static(g: &Game, v: VarId, cond: Option<Expr>) -> (Vec<u16>, Option<Expr>) {
+    let parts = match cond {
+        None => vec![],
+        Some(Expr::All(items)) => items,
+        Some(other) => vec![other],
+    };
+    let (fixed, rest): (Vec<Expr>, Vec<Expr>) = parts.into_iter().partition(|e| is_static(e, v));
+    let sites = (0..g.sites.len() as u16)
+        .filter(|&s| fixed.iter().all(|e| static_eval(g, e, v, s as i64) != Some(0)))
+        .collect();
+    let rest = match rest.len() {
+        0 => None,
+        1 => rest.into_iter().next(),
+        _ => Some(Expr::All(rest)),
+    };
+    (sites, rest)
+}
+
+/// Whether an expression depends only on the variable `v` and the board's fixed tables.
+fn is_static(e: &Expr, v: VarId) -> bool {
+    match e {
+        Expr::Const(_) => true,
+        Expr::Var(x) => *x == v,
+        Expr::InRegion(s, _) | Expr::Opposite(s) | Expr::Not(s) | Expr::Neg(s) | Expr::Abs(s) => is_static(s, v),
+        Expr::BinConst(_, x, _) => is_static(x, v),
+        Expr::Bin(_, x, y) => is_static(x, v) && is_static(y, v),
+        Expr::All(items) | Expr::Any(items) => items.iter().all(|i| is_static(i, v)),
+        Expr::If(c, x, y) => is_static(c, v) && is_static(x, v) && is_static(y, v),
+        _ => false,
+    }
+}
+
+/// Evaluates a fixed expression for `v = site` (None when it is not fixed after all).
+fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
+    let ev = |x: &Expr| static_eval(g, x, v, site);
+    let site_ok = |s: i64| usize::try_from(s).ok().filter(|&s| s < g.sites.len());
+    Some(match e {
+        Expr::Const(c) => *c,
+        Expr::Var(x) if *x == v => site,
+        Expr::InRegion(s, r) => site_ok(ev(s)?).is_some_and(|s| g.regions[r.0 as usize].1[s]) as i64,
+        Expr::Opposite(s) => match site_ok(ev(s)?) {
+            Some(s) if g.opposite[s] != u16::MAX => g.opposite[s] as i64,
+            _ => -1,
+        },
+        Expr::Not(x) => (ev(x)? == 0) as i64,
+        Expr::Neg(x) => ev(x)?.saturating_neg(),
+        Expr::Abs(x) => ev(x)?.saturating_abs(),
+        Expr::BinConst(op, x, c) => apply(*op, ev(x)?, *c),
+        Expr::Bin(op, x, y) => apply(*op, ev(x)?, ev(y)?),
+        Expr::All(items) => {
+            for i in items {
+                if ev(i)? == 0 {
+                    return Some(0);
+                }
+            }
+            1
+        }
+        Expr::Any(items) => {
+            for i in items {
+                if ev(i)? != 0 {
+                    return Some(1);
+                }
+            }
+            0
+        }
+        Expr::If(c, x, y) => {
+            if ev(c)? != 0 {
+                ev(x)?
+            } else {
+                ev(y)?
+            }
+        }
+        _ => return None,
+    })
+}
+
+pub(crate) fn apply(op: Op, a: i64, c: i64) -> i64 {
+    match op {
+        Op::Add => a.saturating_add(c),
+        Op::Sub => a.saturating_sub(c),
+        Op::Mul => a.saturating_mul(c),
+        Op::Div => a.checked_div(c).unwrap_or(0),
+        Op::Mod => a.checked_rem(c).unwrap_or(0),
+        Op::Eq => (a == c) as i64,
+        Op::Ne => (a != c) as i64,
+        Op::Lt => (a < c) as i64,
+        Op::Le => (a <= c) as i64,
+        Op::Gt => (a > c) as i64,
+        Op::Ge => (a >= c) as i64,
+        Op::Min => a.min(c),
+        Op::Max => a.max(c),
+    }
+}
