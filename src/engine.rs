@@ -92,7 +92,7 @@ pub struct State {
     pub(crate) planning: bool,
     pub(crate) cursor: u16,
     pub(crate) sow_dir: u8,
-    lap_hashes: Vec<u64>,
+    lap_keys: Vec<u64>,
     lap_snaps: Vec<u32>,
     scratch: Vec<u16>,
     pub(crate) pending: Pending,
@@ -175,15 +175,6 @@ impl State {
     }
 }
 
-fn fnv(data: &[u32]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for &x in data {
-        h ^= x as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
-
 /// The read-only part of the position that expressions look at.
 struct View<'a> {
     g: &'a Game,
@@ -237,6 +228,34 @@ impl View<'_> {
             s = x as usize;
         }
         s as i64
+    }
+
+    #[inline]
+    fn site_test(&self, vars: &[i64], t: &SiteTest) -> bool {
+        let Some(s) = self.site(vars[t.var as usize]) else { return false };
+        if let Some((p, neg)) = t.owner {
+            let want = match p {
+                PlayerRef::Mover => self.mover as i64,
+                PlayerRef::Opponent => ((self.mover as usize + 1) % self.g.players.len()) as i64,
+                PlayerRef::Fixed(c) => c,
+            };
+            if (self.owners[s] as i64 == want) == neg {
+                return false;
+            }
+        }
+        if let Some((k, neg)) = t.kind
+            && (self.kinds[s] == k) == neg
+        {
+            return false;
+        }
+        if let Some((op, c)) = t.count {
+            let nk = self.nk();
+            let n: i64 = self.counts[s * nk..s * nk + nk].iter().map(|&x| x as i64).sum();
+            if crate::optimize::apply(op, n, c) == 0 {
+                return false;
+            }
+        }
+        true
     }
 
     fn eval(&self, vars: &mut [i64], e: &Expr) -> i64 {
@@ -351,6 +370,7 @@ impl View<'_> {
                 ((o == want) != *neg) as i64
             }
             Expr::BinConst(op, x, c) => crate::optimize::apply(*op, self.eval(vars, x), *c),
+            Expr::SiteTest(t) => self.site_test(vars, t) as i64,
             Expr::Exists(v, set, c) => {
                 let mut found = false;
                 self.for_each(vars, set, &mut |vars, s| {
@@ -506,7 +526,7 @@ impl Game {
             planning: false,
             cursor: 0,
             sow_dir: 0,
-            lap_hashes: Vec::with_capacity(64),
+            lap_keys: Vec::with_capacity(64),
             lap_snaps: Vec::with_capacity(1024),
             scratch: Vec::with_capacity(self.sites.len()),
             pending: Pending::Choice(0),
@@ -682,7 +702,7 @@ impl Game {
                     let f = view.eval(&mut st.vars, from);
                     let d = view.eval(&mut st.vars, dir);
                     st.sow_dir = u8::from(d != 0);
-                    st.lap_hashes.clear();
+                    st.lap_keys.clear();
                     st.lap_snaps.clear();
                     st.planning = false;
                     match view.site(f) {
@@ -775,7 +795,12 @@ impl Game {
                 if let Some(v) = alt.var {
                     vars[v as usize] = value;
                 }
-                if alt.cond.as_ref().is_none_or(|c| view.eval(vars, c) != 0) {
+                let ok = match &alt.cond {
+                    None => true,
+                    Some(Expr::SiteTest(t)) => view.site_test(vars, t),
+                    Some(c) => view.eval(vars, c) != 0,
+                };
+                if ok {
                     moves.push(Decision::Alt {
                         alt: ai as u8,
                         value: value as i32,
@@ -819,25 +844,26 @@ impl Game {
     }
 
     /// Records the position at the start of a lap; true when it was seen before in this sowing.
+    /// A cheap key (cursor, pieces in hand, pieces on the board) is compared first; the whole
+    /// position only when the keys are equal.
     fn lap_repeats(&self, st: &mut State) -> bool {
+        if st.lap_keys.len() >= LAP_LIMIT {
+            return true;
+        }
+        let on_board: u64 = st.counts.iter().map(|&c| c as u64).sum();
+        let in_hand: u64 = st.hand.iter().map(|&c| c as u64).sum();
+        let key = (st.cursor as u64) | (in_hand.min(0xff_ffff) << 16) | (on_board.min(0xff_ffff) << 40);
+        let len = st.counts.len() + st.hand.len();
         let start = st.lap_snaps.len();
         st.lap_snaps.extend_from_slice(&st.counts);
         st.lap_snaps.extend_from_slice(&st.hand);
-        st.lap_snaps.push(st.cursor as u32);
-        st.lap_snaps.push(st.sow_dir as u32);
-        let len = st.lap_snaps.len() - start;
-        let h = fnv(&st.lap_snaps[start..]);
-        if st.lap_hashes.len() >= LAP_LIMIT {
-            return true;
-        }
-        for (i, &old) in st.lap_hashes.iter().enumerate() {
-            if old == h && st.lap_snaps[i * len..(i + 1) * len] == st.lap_snaps[start..start + len]
-            {
+        for (i, &old) in st.lap_keys.iter().enumerate() {
+            if old == key && st.lap_snaps[i * len..(i + 1) * len] == st.lap_snaps[start..start + len] {
                 st.lap_snaps.truncate(start);
                 return true;
             }
         }
-        st.lap_hashes.push(h);
+        st.lap_keys.push(key);
         false
     }
 
@@ -850,11 +876,8 @@ impl Game {
         if orders && kinds_in_hand > 1 {
             st.plan.resize(total, u8::MAX);
             st.planning = true;
-        } else {
-            for (k, &c) in st.hand.iter().enumerate() {
-                st.plan.extend(std::iter::repeat_n(k as u8, c as usize));
-            }
         }
+        // Otherwise the plan stays empty: the lap drops the kinds in their order.
     }
 
     /// Places the next non-plain piece of the plan. Returns true when a decision is needed
@@ -917,52 +940,105 @@ impl Game {
     /// Sows the hand along the ring, one piece a site, from the site after the cursor.
     /// Returns the site of the last drop (-1 if nothing was dropped).
     fn sow_lap(&self, st: &mut State, skip: Option<&SetExpr>) -> i64 {
-        let nk = self.pieces.len();
-        let d = st.sow_dir as usize;
         let mut last = -1i64;
-        let mut plan = std::mem::take(&mut st.plan);
-        for &k in plan.iter() {
-            let k = k as usize;
-            if st.cursor == NONE || st.hand[k] == 0 {
-                continue;
-            }
-            let mut c = self.next[d][st.cursor as usize];
-            if let Some(skip) = skip {
-                let mut guard = 0;
-                while c != NONE
-                    && guard <= self.sites.len()
-                    && view!(self, st).contains(&mut st.vars, skip, c as i64)
-                {
-                    c = self.next[d][c as usize];
-                    guard += 1;
-                }
-                if guard > self.sites.len() {
-                    c = NONE;
+        let mut ok = st.cursor != NONE;
+        if st.plan.is_empty() {
+            for k in 0..self.pieces.len() {
+                if ok && st.hand[k] > 0 {
+                    ok = match skip {
+                        None => self.drop_run(st, k, &mut last),
+                        Some(_) => {
+                            let mut ok = true;
+                            while ok && st.hand[k] > 0 {
+                                ok = self.drop_one(st, k, skip, &mut last);
+                            }
+                            ok
+                        }
+                    };
                 }
             }
-            if c == NONE {
-                break;
+        } else {
+            let plan = std::mem::take(&mut st.plan);
+            for &k in &plan {
+                if ok && st.hand[k as usize] > 0 {
+                    ok = self.drop_one(st, k as usize, skip, &mut last);
+                }
             }
-            st.steps += 1;
-            st.cursor = c;
-            st.hand[k] -= 1;
-            let ci = c as usize;
-            let owner = st.owners[ci];
-            if st.kinds[ci] == SiteKind::Store && owner >= 0 {
-                st.bank[owner as usize * nk + k] =
-                    st.bank[owner as usize * nk + k].saturating_add(1);
-            } else {
-                st.counts[ci * nk + k] = st.counts[ci * nk + k].saturating_add(1);
-            }
-            last = c as i64;
+            st.plan = plan;
+            st.plan.clear();
         }
-        plan.clear();
-        st.plan = plan;
         // Anything left in hand (the ring ended) stays where the sowing stopped.
-        if st.hand.iter().any(|&c| c > 0) {
+        if !ok && st.hand.iter().any(|&c| c > 0) {
             self.put_back(st);
         }
         last
+    }
+
+    /// Drops every piece of kind `k` in hand, one a site (no sites skipped): the common case.
+    fn drop_run(&self, st: &mut State, k: usize, last: &mut i64) -> bool {
+        let next = &self.next[st.sow_dir as usize];
+        let nk = self.pieces.len();
+        let mut cur = st.cursor;
+        let mut n = st.hand[k];
+        let mut ok = true;
+        while n > 0 {
+            let c = next[cur as usize];
+            if c == NONE {
+                ok = false;
+                break;
+            }
+            cur = c;
+            n -= 1;
+            let ci = c as usize;
+            let owner = st.owners[ci];
+            let slot = if st.kinds[ci] == SiteKind::Store && owner >= 0 {
+                &mut st.bank[owner as usize * nk + k]
+            } else {
+                &mut st.counts[ci * nk + k]
+            };
+            *slot = slot.saturating_add(1);
+        }
+        let dropped = st.hand[k] - n;
+        st.steps += dropped as u64;
+        st.hand[k] = n;
+        if dropped > 0 {
+            *last = cur as i64;
+        }
+        st.cursor = cur;
+        ok
+    }
+
+    /// Drops one piece of kind `k` on the next site; false when the ring has no next site.
+    fn drop_one(&self, st: &mut State, k: usize, skip: Option<&SetExpr>, last: &mut i64) -> bool {
+        let d = st.sow_dir as usize;
+        let mut c = self.next[d][st.cursor as usize];
+        if let Some(skip) = skip {
+            let mut guard = 0;
+            while c != NONE && guard <= self.sites.len() && view!(self, st).contains(&mut st.vars, skip, c as i64) {
+                c = self.next[d][c as usize];
+                guard += 1;
+            }
+            if guard > self.sites.len() {
+                c = NONE;
+            }
+        }
+        if c == NONE {
+            return false;
+        }
+        let nk = self.pieces.len();
+        st.steps += 1;
+        st.cursor = c;
+        st.hand[k] -= 1;
+        let ci = c as usize;
+        let owner = st.owners[ci];
+        let slot = if st.kinds[ci] == SiteKind::Store && owner >= 0 {
+            &mut st.bank[owner as usize * nk + k]
+        } else {
+            &mut st.counts[ci * nk + k]
+        };
+        *slot = slot.saturating_add(1);
+        *last = c as i64;
+        true
     }
 
     fn collect_set(&self, st: &mut State, set: &SetExpr) -> Vec<u16> {

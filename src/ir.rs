@@ -228,8 +228,19 @@ pub enum Expr {
     OwnerIs(VarId, PlayerRef, bool),
     /// (optimized) `x OP c` with a constant right side
     BinConst(Op, Box<Expr>, i64),
+    /// (optimized) tests of one site at once: its kind, its owner, its count of pieces
+    SiteTest(Box<SiteTest>),
     /// `forall v in SET: c`
     Forall(VarId, Box<SetExpr>, Box<Expr>),
+}
+
+/// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
+#[derive(Clone, Debug)]
+pub struct SiteTest {
+    pub var: VarId,
+    pub kind: Option<(SiteKind, bool)>,
+    pub owner: Option<(PlayerRef, bool)>,
+    pub count: Option<(Op, i64)>,
 }
 
 /// A player named in an optimized test: the mover, his opponent, a fixed player or none.

@@ -83,7 +83,7 @@ fn expr(g: &Game, e: Expr) -> Expr {
                     other => items.push(other),
                 }
             }
-            Expr::All(items)
+            fuse(items)
         }
         Expr::Or(x, y) => {
             let mut items = vec![];
@@ -145,6 +145,83 @@ fn expr(g: &Game, e: Expr) -> Expr {
         }
         Expr::Forall(v, st, c) => Expr::Forall(v, Box::new(set(g, *st)), b(expr(g, *c))),
         other => other,
+    }
+}
+
+/// Fuses the tests of a conjunction that look at the same site variable into one `SiteTest`.
+fn fuse(items: Vec<Expr>) -> Expr {
+    let mut out: Vec<Expr> = vec![];
+    for it in items {
+        let (v, part) = match &it {
+            Expr::KindIs(v, k, n) => (*v, 0, Some((*k, *n)), None, None),
+            Expr::OwnerIs(v, p, n) => (*v, 1, None, Some((*p, *n)), None),
+            Expr::BinConst(op, x, c) => match **x {
+                Expr::CountVar(v) => (v, 2, None, None, Some((*op, *c))),
+                _ => {
+                    out.push(it);
+                    continue;
+                }
+            },
+            _ => {
+                out.push(it);
+                continue;
+            }
+        }
+        .into_parts();
+        let slot = out.iter_mut().find_map(|e| match e {
+            Expr::SiteTest(t) if t.var == v && !t.has(part.0) => Some(t),
+            _ => None,
+        });
+        match slot {
+            Some(t) => t.set(part),
+            None => {
+                let mut t = SiteTest {
+                    var: v,
+                    kind: None,
+                    owner: None,
+                    count: None,
+                };
+                t.set(part);
+                out.push(Expr::SiteTest(Box::new(t)));
+            }
+        }
+    }
+    if out.len() == 1 {
+        out.pop().unwrap_or(Expr::Const(1))
+    } else {
+        Expr::All(out)
+    }
+}
+
+type Part = (u8, Option<(SiteKind, bool)>, Option<(PlayerRef, bool)>, Option<(Op, i64)>);
+
+trait IntoParts {
+    fn into_parts(self) -> (VarId, Part);
+}
+impl IntoParts for (VarId, u8, Option<(SiteKind, bool)>, Option<(PlayerRef, bool)>, Option<(Op, i64)>) {
+    fn into_parts(self) -> (VarId, Part) {
+        (self.0, (self.1, self.2, self.3, self.4))
+    }
+}
+
+impl SiteTest {
+    fn has(&self, which: u8) -> bool {
+        match which {
+            0 => self.kind.is_some(),
+            1 => self.owner.is_some(),
+            _ => self.count.is_some(),
+        }
+    }
+    fn set(&mut self, p: Part) {
+        if p.1.is_some() {
+            self.kind = p.1;
+        }
+        if p.2.is_some() {
+            self.owner = p.2;
+        }
+        if p.3.is_some() {
+            self.count = p.3;
+        }
     }
 }
 
