@@ -250,7 +250,11 @@ impl View<'_> {
         }
         if let Some((op, c)) = t.count {
             let nk = self.nk();
-            let n: i64 = self.counts[s * nk..s * nk + nk].iter().map(|&x| x as i64).sum();
+            let n: i64 = if nk == 1 {
+                self.counts[s] as i64
+            } else {
+                self.counts[s * nk..s * nk + nk].iter().map(|&x| x as i64).sum()
+            };
             if crate::optimize::apply(op, n, c) == 0 {
                 return false;
             }
@@ -371,6 +375,17 @@ impl View<'_> {
             }
             Expr::BinConst(op, x, c) => crate::optimize::apply(*op, self.eval(vars, x), *c),
             Expr::SiteTest(t) => self.site_test(vars, t) as i64,
+            Expr::Exists(v, set, c) if matches!(**set, SetExpr::List(_)) && matches!(**c, Expr::SiteTest(_)) => {
+                // The common `exists h where <tests of h>`: a plain loop.
+                let (SetExpr::List(sites), Expr::SiteTest(t)) = (&**set, &**c) else { return 0 };
+                for &s in sites {
+                    vars[*v as usize] = s as i64;
+                    if self.site_test(vars, t) {
+                        return 1;
+                    }
+                }
+                0
+            }
             Expr::Exists(v, set, c) => {
                 let mut found = false;
                 self.for_each(vars, set, &mut |vars, s| {

@@ -326,6 +326,7 @@ fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
     })
 }
 
+#[inline(always)]
 pub(crate) fn apply(op: Op, a: i64, c: i64) -> i64 {
     match op {
         Op::Add => a.saturating_add(c),
