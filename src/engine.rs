@@ -195,9 +195,17 @@ impl View<'_> {
         usize::try_from(v).ok().filter(|&s| s < self.kinds.len())
     }
 
+    #[inline]
     fn count(&self, site: i64, mask: KindMask) -> i64 {
         let Some(s) = self.site(site) else { return 0 };
         let nk = self.nk();
+        if nk == 1 {
+            return if mask.0 & 1 != 0 {
+                self.counts[s] as i64
+            } else {
+                0
+            };
+        }
         let row = &self.counts[s * nk..s * nk + nk];
         if mask.0 == u32::MAX {
             row.iter().map(|&c| c as i64).sum()
@@ -207,6 +215,18 @@ impl View<'_> {
                 .filter(|(k, _)| mask.0 & (1 << k) != 0)
                 .map(|(_, &c)| c as i64)
                 .sum()
+        }
+    }
+
+    /// One step along the ring in the sowing direction.
+    #[inline]
+    fn next1(&self, site: i64) -> i64 {
+        match self.site(site) {
+            Some(s) => match self.g.next[self.sow_dir as usize][s] {
+                NONE => -1,
+                x => x as i64,
+            },
+            None => -1,
         }
     }
 
@@ -232,7 +252,9 @@ impl View<'_> {
 
     #[inline]
     fn site_test(&self, vars: &[i64], t: &SiteTest) -> bool {
-        let Some(s) = self.site(vars[t.var as usize]) else { return false };
+        let Some(s) = self.site(vars[t.var as usize]) else {
+            return false;
+        };
         if let Some((p, neg)) = t.owner {
             let want = match p {
                 PlayerRef::Mover => self.mover as i64,
@@ -253,7 +275,10 @@ impl View<'_> {
             let n: i64 = if nk == 1 {
                 self.counts[s] as i64
             } else {
-                self.counts[s * nk..s * nk + nk].iter().map(|&x| x as i64).sum()
+                self.counts[s * nk..s * nk + nk]
+                    .iter()
+                    .map(|&x| x as i64)
+                    .sum()
             };
             if crate::optimize::apply(op, n, c) == 0 {
                 return false;
@@ -272,14 +297,7 @@ impl View<'_> {
                 let s = self.eval(vars, s);
                 self.count(s, *mask)
             }
-            Expr::CountSet(set, mask) => {
-                let mut total = 0;
-                self.for_each(vars, set, &mut |_, s| {
-                    total += self.count(s as i64, *mask);
-                    true
-                });
-                total
-            }
+            Expr::CountSet(set, mask) => self.count_set(vars, set, Some(*mask)),
             Expr::Captured(p, mask) => {
                 let p = self.eval(vars, p);
                 if p < 0 || p as usize >= self.g.players.len() {
@@ -301,14 +319,7 @@ impl View<'_> {
                     .map(|k| self.bank[p as usize * nk + k] as i64 * self.g.pieces[k].value)
                     .sum()
             }
-            Expr::Size(set) => {
-                let mut n = 0;
-                self.for_each(vars, set, &mut |_, _| {
-                    n += 1;
-                    true
-                });
-                n
-            }
+            Expr::Size(set) => self.count_set(vars, set, None),
             Expr::Owner(s) => {
                 let s = self.eval(vars, s);
                 self.site(s).map(|s| self.owners[s] as i64).unwrap_or(-1)
@@ -361,23 +372,43 @@ impl View<'_> {
             Expr::Any(items) => items.iter().any(|i| self.eval(vars, i) != 0) as i64,
             Expr::CountVar(v) => self.count(vars[*v as usize], KindMask(u32::MAX)),
             Expr::KindIs(v, k, neg) => {
-                let is = self.site(vars[*v as usize]).is_some_and(|s| self.kinds[s] == *k);
+                let is = self
+                    .site(vars[*v as usize])
+                    .is_some_and(|s| self.kinds[s] == *k);
                 (is != *neg) as i64
             }
             Expr::OwnerIs(v, p, neg) => {
-                let o = self.site(vars[*v as usize]).map(|s| self.owners[s] as i64).unwrap_or(-1);
+                let o = self
+                    .site(vars[*v as usize])
+                    .map(|s| self.owners[s] as i64)
+                    .unwrap_or(-1);
                 let want = match p {
                     PlayerRef::Mover => self.mover as i64,
-                    PlayerRef::Opponent => ((self.mover as usize + 1) % self.g.players.len()) as i64,
+                    PlayerRef::Opponent => {
+                        ((self.mover as usize + 1) % self.g.players.len()) as i64
+                    }
                     PlayerRef::Fixed(c) => *c,
                 };
                 ((o == want) != *neg) as i64
             }
             Expr::BinConst(op, x, c) => crate::optimize::apply(*op, self.eval(vars, x), *c),
             Expr::SiteTest(t) => self.site_test(vars, t) as i64,
-            Expr::Exists(v, set, c) if matches!(**set, SetExpr::List(_)) && matches!(**c, Expr::SiteTest(_)) => {
+            Expr::CountAt(x) => {
+                let s = self.eval(vars, x);
+                self.count(s, KindMask(u32::MAX))
+            }
+            Expr::NextSowVar(v) => self.next1(vars[*v as usize]),
+            Expr::NextSow(x) => {
+                let s = self.eval(vars, x);
+                self.next1(s)
+            }
+            Expr::Exists(v, set, c)
+                if matches!(**set, SetExpr::List(_)) && matches!(**c, Expr::SiteTest(_)) =>
+            {
                 // The common `exists h where <tests of h>`: a plain loop.
-                let (SetExpr::List(sites), Expr::SiteTest(t)) = (&**set, &**c) else { return 0 };
+                let (SetExpr::List(sites), Expr::SiteTest(t)) = (&**set, &**c) else {
+                    return 0;
+                };
                 for &s in sites {
                     vars[*v as usize] = s as i64;
                     if self.site_test(vars, t) {
@@ -386,25 +417,39 @@ impl View<'_> {
                 }
                 0
             }
-            Expr::Exists(v, set, c) => {
-                let mut found = false;
-                self.for_each(vars, set, &mut |vars, s| {
-                    vars[*v as usize] = s as i64;
-                    found = self.eval(vars, c) != 0;
-                    !found
-                });
-                found as i64
-            }
-            Expr::Forall(v, set, c) => {
-                let mut ok = true;
-                self.for_each(vars, set, &mut |vars, s| {
-                    vars[*v as usize] = s as i64;
-                    ok = self.eval(vars, c) != 0;
-                    ok
-                });
-                ok as i64
-            }
+            Expr::Exists(v, set, c) => self.quantify(vars, *v, set, c, true),
+            Expr::Forall(v, set, c) => self.quantify(vars, *v, set, c, false),
         }
+    }
+
+    /// `exists` (any = true) or `forall` (any = false) over a set.
+    #[inline(never)]
+    fn quantify(&self, vars: &mut [i64], v: VarId, set: &SetExpr, c: &Expr, any: bool) -> i64 {
+        let mut result = !any;
+        self.for_each(vars, set, &mut |vars, s| {
+            vars[v as usize] = s as i64;
+            let holds = self.eval(vars, c) != 0;
+            if holds == any {
+                result = any;
+                return false;
+            }
+            true
+        });
+        result as i64
+    }
+
+    /// `count(SET)` or `size(SET)`.
+    #[inline(never)]
+    fn count_set(&self, vars: &mut [i64], set: &SetExpr, mask: Option<KindMask>) -> i64 {
+        let mut total = 0;
+        self.for_each(vars, set, &mut |_, s| {
+            total += match mask {
+                Some(m) => self.count(s as i64, m),
+                None => 1,
+            };
+            true
+        });
+        total
     }
 
     /// Calls `f` on each site of the set (in order, repeats possible) until it returns false.
@@ -867,13 +912,16 @@ impl Game {
         }
         let on_board: u64 = st.counts.iter().map(|&c| c as u64).sum();
         let in_hand: u64 = st.hand.iter().map(|&c| c as u64).sum();
-        let key = (st.cursor as u64) | (in_hand.min(0xff_ffff) << 16) | (on_board.min(0xff_ffff) << 40);
+        let key =
+            (st.cursor as u64) | (in_hand.min(0xff_ffff) << 16) | (on_board.min(0xff_ffff) << 40);
         let len = st.counts.len() + st.hand.len();
         let start = st.lap_snaps.len();
         st.lap_snaps.extend_from_slice(&st.counts);
         st.lap_snaps.extend_from_slice(&st.hand);
         for (i, &old) in st.lap_keys.iter().enumerate() {
-            if old == key && st.lap_snaps[i * len..(i + 1) * len] == st.lap_snaps[start..start + len] {
+            if old == key
+                && st.lap_snaps[i * len..(i + 1) * len] == st.lap_snaps[start..start + len]
+            {
                 st.lap_snaps.truncate(start);
                 return true;
             }
@@ -1029,7 +1077,10 @@ impl Game {
         let mut c = self.next[d][st.cursor as usize];
         if let Some(skip) = skip {
             let mut guard = 0;
-            while c != NONE && guard <= self.sites.len() && view!(self, st).contains(&mut st.vars, skip, c as i64) {
+            while c != NONE
+                && guard <= self.sites.len()
+                && view!(self, st).contains(&mut st.vars, skip, c as i64)
+            {
                 c = self.next[d][c as usize];
                 guard += 1;
             }

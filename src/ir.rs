@@ -228,6 +228,12 @@ pub enum Expr {
     OwnerIs(VarId, PlayerRef, bool),
     /// (optimized) `x OP c` with a constant right side
     BinConst(Op, Box<Expr>, i64),
+    /// (optimized) `count(x)` of every kind at a site
+    CountAt(Box<Expr>),
+    /// (optimized) `next(x)` one step in the sowing direction
+    NextSow(Box<Expr>),
+    /// (optimized) `next(v)` of a variable, one step in the sowing direction
+    NextSowVar(VarId),
     /// (optimized) tests of one site at once: its kind, its owner, its count of pieces
     SiteTest(Box<SiteTest>),
     /// `forall v in SET: c`

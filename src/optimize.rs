@@ -41,7 +41,9 @@ fn instr(g: &Game, i: &mut Instr) {
             *keep = expr(g, take(keep));
             *to = expr(g, take(to));
         }
-        Instr::Place { count, on, from, .. } => {
+        Instr::Place {
+            count, on, from, ..
+        } => {
             *count = expr(g, take(count));
             *on = set(g, std::mem::replace(on, SetExpr::Empty));
             if let Some(f) = from {
@@ -97,19 +99,29 @@ fn expr(g: &Game, e: Expr) -> Expr {
         }
         Expr::Count(s, mask) => match (expr(g, *s), mask) {
             (Expr::Var(v), KindMask(u32::MAX)) => Expr::CountVar(v),
+            (s, KindMask(u32::MAX)) => Expr::CountAt(b(s)),
             (s, m) => Expr::Count(b(s), m),
+        },
+        Expr::Next(s, d, n) => match (expr(g, *s), *d, expr(g, *n)) {
+            (Expr::Var(v), Expr::SowDir, Expr::Const(1)) => Expr::NextSowVar(v),
+            (s, Expr::SowDir, Expr::Const(1)) => Expr::NextSow(b(s)),
+            (s, d, n) => Expr::Next(b(s), b(expr(g, d)), b(n)),
         },
         Expr::Bin(op, x, y) => {
             let (x, y) = (expr(g, *x), expr(g, *y));
             let neg = op == Op::Ne;
             match (op, x, y) {
-                (Op::Eq | Op::Ne, Expr::KindOf(s), Expr::Const(k)) if matches!(*s, Expr::Var(_)) => {
+                (Op::Eq | Op::Ne, Expr::KindOf(s), Expr::Const(k))
+                    if matches!(*s, Expr::Var(_)) =>
+                {
                     match (*s, SiteKind::from_index(k)) {
                         (Expr::Var(v), Some(k)) => Expr::KindIs(v, k, neg),
                         (s, _) => Expr::Bin(op, b(Expr::KindOf(b(s))), b(Expr::Const(k))),
                     }
                 }
-                (Op::Eq | Op::Ne, Expr::Owner(s), p) if matches!(*s, Expr::Var(_)) && player_ref(&p).is_some() => {
+                (Op::Eq | Op::Ne, Expr::Owner(s), p)
+                    if matches!(*s, Expr::Var(_)) && player_ref(&p).is_some() =>
+                {
                     match (*s, player_ref(&p)) {
                         (Expr::Var(v), Some(r)) => Expr::OwnerIs(v, r, neg),
                         (s, _) => Expr::Bin(op, b(Expr::Owner(b(s))), b(p)),
@@ -128,7 +140,6 @@ fn expr(g: &Game, e: Expr) -> Expr {
         Expr::Owner(s) => Expr::Owner(b(expr(g, *s))),
         Expr::KindOf(s) => Expr::KindOf(b(expr(g, *s))),
         Expr::Opposite(s) => Expr::Opposite(b(expr(g, *s))),
-        Expr::Next(s, d, n) => Expr::Next(b(expr(g, *s)), b(expr(g, *d)), b(expr(g, *n))),
         Expr::InRegion(s, r) => Expr::InRegion(b(expr(g, *s)), r),
         Expr::InSet(s, st) => Expr::InSet(b(expr(g, *s)), Box::new(set(g, *st))),
         Expr::CountSet(st, m) => Expr::CountSet(Box::new(set(g, *st)), m),
@@ -138,7 +149,11 @@ fn expr(g: &Game, e: Expr) -> Expr {
             match *st {
                 SetExpr::All => {
                     let (sites, rest) = split_static(g, v, Some(c));
-                    Expr::Exists(v, Box::new(SetExpr::List(sites)), b(rest.unwrap_or(Expr::Const(1))))
+                    Expr::Exists(
+                        v,
+                        Box::new(SetExpr::List(sites)),
+                        b(rest.unwrap_or(Expr::Const(1))),
+                    )
                 }
                 other => Expr::Exists(v, Box::new(set(g, other)), b(c)),
             }
@@ -193,12 +208,25 @@ fn fuse(items: Vec<Expr>) -> Expr {
     }
 }
 
-type Part = (u8, Option<(SiteKind, bool)>, Option<(PlayerRef, bool)>, Option<(Op, i64)>);
+type Part = (
+    u8,
+    Option<(SiteKind, bool)>,
+    Option<(PlayerRef, bool)>,
+    Option<(Op, i64)>,
+);
 
 trait IntoParts {
     fn into_parts(self) -> (VarId, Part);
 }
-impl IntoParts for (VarId, u8, Option<(SiteKind, bool)>, Option<(PlayerRef, bool)>, Option<(Op, i64)>) {
+impl IntoParts
+    for (
+        VarId,
+        u8,
+        Option<(SiteKind, bool)>,
+        Option<(PlayerRef, bool)>,
+        Option<(Op, i64)>,
+    )
+{
     fn into_parts(self) -> (VarId, Part) {
         (self.0, (self.1, self.2, self.3, self.4))
     }
@@ -258,7 +286,11 @@ fn split_static(g: &Game, v: VarId, cond: Option<Expr>) -> (Vec<u16>, Option<Exp
     };
     let (fixed, rest): (Vec<Expr>, Vec<Expr>) = parts.into_iter().partition(|e| is_static(e, v));
     let sites = (0..g.sites.len() as u16)
-        .filter(|&s| fixed.iter().all(|e| static_eval(g, e, v, s as i64) != Some(0)))
+        .filter(|&s| {
+            fixed
+                .iter()
+                .all(|e| static_eval(g, e, v, s as i64) != Some(0))
+        })
         .collect();
     let rest = match rest.len() {
         0 => None,
@@ -273,7 +305,9 @@ fn is_static(e: &Expr, v: VarId) -> bool {
     match e {
         Expr::Const(_) => true,
         Expr::Var(x) => *x == v,
-        Expr::InRegion(s, _) | Expr::Opposite(s) | Expr::Not(s) | Expr::Neg(s) | Expr::Abs(s) => is_static(s, v),
+        Expr::InRegion(s, _) | Expr::Opposite(s) | Expr::Not(s) | Expr::Neg(s) | Expr::Abs(s) => {
+            is_static(s, v)
+        }
         Expr::BinConst(_, x, _) => is_static(x, v),
         Expr::Bin(_, x, y) => is_static(x, v) && is_static(y, v),
         Expr::All(items) | Expr::Any(items) => items.iter().all(|i| is_static(i, v)),
@@ -289,7 +323,9 @@ fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
     Some(match e {
         Expr::Const(c) => *c,
         Expr::Var(x) if *x == v => site,
-        Expr::InRegion(s, r) => site_ok(ev(s)?).is_some_and(|s| g.regions[r.0 as usize].1[s]) as i64,
+        Expr::InRegion(s, r) => {
+            site_ok(ev(s)?).is_some_and(|s| g.regions[r.0 as usize].1[s]) as i64
+        }
         Expr::Opposite(s) => match site_ok(ev(s)?) {
             Some(s) if g.opposite[s] != u16::MAX => g.opposite[s] as i64,
             _ => -1,
