@@ -251,6 +251,38 @@ struct Session<'a> {
     history: Vec<(State, usize)>,
 }
 
+/// What changed between two states, in words: captures, passes, sowings cut as cycles.
+fn what_happened(g: &Game, before: &State, after: &State) -> String {
+    let mut parts = vec![];
+    for p in 0..g.players.len() {
+        let p = Player(p as u8);
+        let gained = after.score(g, p) - before.score(g, p);
+        if gained > 0 {
+            parts.push(format!(
+                "{} gains {gained} point{}",
+                g.player_name(p),
+                if gained == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    if after.cycles_cut() > before.cycles_cut() {
+        parts.push("the sowing would have gone on for ever: it stops there".into());
+    }
+    let (n0, _) = before.passes();
+    let (n1, who) = after.passes();
+    if n1 > n0 {
+        parts.push(format!(
+            "{} has no legal move and passes",
+            g.player_name(who)
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
 impl Session<'_> {
     fn decide(&mut self, d: Decision) -> Result<String, String> {
         let notation = self.g.notation_of(&self.st, d);
@@ -421,8 +453,13 @@ pub fn play(args: &PlayArgs) -> u8 {
                 if agents[mover.0 as usize] == Agent::Random {
                     let moves = s.st.moves();
                     let d = moves[agent_rng.random_range(0..moves.len())];
+                    let before = s.st.clone();
                     match s.decide(d) {
-                        Ok(n) => say(&format!("{} plays {n}", g.player_name(mover))),
+                        Ok(n) => say(&format!(
+                            "{} plays {n}{}",
+                            g.player_name(mover),
+                            what_happened(&g, &before, &s.st)
+                        )),
                         Err(e) => {
                             eprintln!("internal error: {e}");
                             return FAILED;
@@ -475,9 +512,10 @@ pub fn play(args: &PlayArgs) -> u8 {
                         let snapshot = (s.st.clone(), s.steps.len());
                         match s.play_line(&line) {
                             Ok(done) => {
+                                let happened = what_happened(&g, &snapshot.0, &s.st);
                                 s.history.push(snapshot);
                                 say(&format!(
-                                    "{} plays {}",
+                                    "{} plays {}{happened}",
                                     g.player_name(mover),
                                     done.join(", ")
                                 ));

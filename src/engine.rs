@@ -100,6 +100,9 @@ pub struct State {
     pub(crate) moves: Vec<Decision>,
     /// sowings ended because their position repeated (or ran past the lap limit)
     pub(crate) cycles_cut: u32,
+    /// turns passed for want of a legal decision, and the last player who passed
+    pub(crate) passes: u32,
+    pub(crate) last_passer: u8,
     steps: u64,
 }
 
@@ -128,6 +131,10 @@ impl State {
     }
     pub fn cycles_cut(&self) -> u32 {
         self.cycles_cut
+    }
+    /// How many times a player had no legal decision and passed, and who passed last.
+    pub fn passes(&self) -> (u32, Player) {
+        (self.passes, Player(self.last_passer))
     }
     /// Pieces of `kind` at a site.
     pub fn count(&self, g: &Game, site: SiteId, kind: PieceKind) -> u32 {
@@ -592,6 +599,8 @@ impl Game {
             pending: Pending::Choice(0),
             moves: Vec::with_capacity(32),
             cycles_cut: 0,
+            passes: 0,
+            last_passer: 0,
             steps: 0,
         };
         self.run(&mut st);
@@ -751,6 +760,8 @@ impl Game {
                     self.enumerate(st, *id);
                     if st.moves.is_empty() {
                         // No legal decision: the player passes (the rest of his turn is skipped).
+                        st.passes += 1;
+                        st.last_passer = st.mover;
                         self.end_turn(st);
                     } else {
                         st.pending = Pending::Choice(*id);
