@@ -167,89 +167,57 @@ fn expr(g: &Game, e: Expr) -> Expr {
 fn fuse(items: Vec<Expr>) -> Expr {
     let mut out: Vec<Expr> = vec![];
     for it in items {
-        let (v, part) = match &it {
-            Expr::KindIs(v, k, n) => (*v, 0, Some((*k, *n)), None, None),
-            Expr::OwnerIs(v, p, n) => (*v, 1, None, Some((*p, *n)), None),
+        let blank = |var| SiteTest {
+            var,
+            kind: None,
+            owner: None,
+            count: None,
+        };
+        // The test as a one-field SiteTest, if it is one of the fusable shapes.
+        let part = match &it {
+            Expr::KindIs(v, k, n) => Some(SiteTest {
+                kind: Some((*k, *n)),
+                ..blank(*v)
+            }),
+            Expr::OwnerIs(v, p, n) => Some(SiteTest {
+                owner: Some((*p, *n)),
+                ..blank(*v)
+            }),
             Expr::BinConst(op, x, c) => match **x {
-                Expr::CountVar(v) => (v, 2, None, None, Some((*op, *c))),
-                _ => {
-                    out.push(it);
-                    continue;
-                }
+                Expr::CountVar(v) => Some(SiteTest {
+                    count: Some((*op, *c)),
+                    ..blank(v)
+                }),
+                _ => None,
             },
-            _ => {
-                out.push(it);
-                continue;
-            }
-        }
-        .into_parts();
-        let slot = out.iter_mut().find_map(|e| match e {
-            Expr::SiteTest(t) if t.var == v && !t.has(part.0) => Some(t),
             _ => None,
-        });
-        match slot {
-            Some(t) => t.set(part),
-            None => {
-                let mut t = SiteTest {
-                    var: v,
-                    kind: None,
-                    owner: None,
-                    count: None,
-                };
-                t.set(part);
-                out.push(Expr::SiteTest(Box::new(t)));
+        };
+        let Some(part) = part else {
+            out.push(it);
+            continue;
+        };
+        let free = |t: &SiteTest| {
+            t.var == part.var
+                && (part.kind.is_none() || t.kind.is_none())
+                && (part.owner.is_none() || t.owner.is_none())
+                && (part.count.is_none() || t.count.is_none())
+        };
+        match out.iter_mut().find_map(|e| match e {
+            Expr::SiteTest(t) if free(t) => Some(t),
+            _ => None,
+        }) {
+            Some(t) => {
+                t.kind = t.kind.or(part.kind);
+                t.owner = t.owner.or(part.owner);
+                t.count = t.count.or(part.count);
             }
+            None => out.push(Expr::SiteTest(Box::new(part))),
         }
     }
     if out.len() == 1 {
         out.pop().unwrap_or(Expr::Const(1))
     } else {
         Expr::All(out)
-    }
-}
-
-type Part = (
-    u8,
-    Option<(SiteKind, bool)>,
-    Option<(PlayerRef, bool)>,
-    Option<(Op, i64)>,
-);
-
-trait IntoParts {
-    fn into_parts(self) -> (VarId, Part);
-}
-impl IntoParts
-    for (
-        VarId,
-        u8,
-        Option<(SiteKind, bool)>,
-        Option<(PlayerRef, bool)>,
-        Option<(Op, i64)>,
-    )
-{
-    fn into_parts(self) -> (VarId, Part) {
-        (self.0, (self.1, self.2, self.3, self.4))
-    }
-}
-
-impl SiteTest {
-    fn has(&self, which: u8) -> bool {
-        match which {
-            0 => self.kind.is_some(),
-            1 => self.owner.is_some(),
-            _ => self.count.is_some(),
-        }
-    }
-    fn set(&mut self, p: Part) {
-        if p.1.is_some() {
-            self.kind = p.1;
-        }
-        if p.2.is_some() {
-            self.owner = p.2;
-        }
-        if p.3.is_some() {
-            self.count = p.3;
-        }
     }
 }
 
