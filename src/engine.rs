@@ -880,6 +880,23 @@ impl Game {
             };
             match &alt.domain {
                 Domain::Unit => test(vars, 0),
+                // The common case, a choice of sites by direct tests: a plain loop.
+                Domain::Sites
+                    if matches!((&alt.cond, alt.var), (Some(Expr::SiteTest(_)), Some(_))) =>
+                {
+                    let (Some(Expr::SiteTest(t)), Some(v)) = (&alt.cond, alt.var) else {
+                        continue;
+                    };
+                    for &s in &alt.sites {
+                        vars[v as usize] = s as i64;
+                        if view.site_test(vars, t) {
+                            moves.push(Decision::Alt {
+                                alt: ai as u8,
+                                value: s as i32,
+                            });
+                        }
+                    }
+                }
                 Domain::Sites => {
                     for &s in &alt.sites {
                         test(vars, s as i64);
