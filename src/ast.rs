@@ -44,6 +44,10 @@ pub struct GameFile {
     pub turns: Vec<(Span, Vec<Stmt>)>,
     /// `limit max_turns turns`
     pub limits: Vec<Expr>,
+    /// `dice grains { … }`
+    pub dice: Vec<DiceDecl>,
+    /// `action advance(t, n) { … }`
+    pub actions: Vec<ActionDecl>,
     /// The whole file's span.
     pub span: Span,
 }
@@ -111,6 +115,46 @@ pub struct Board {
     pub regions: Vec<RegionDecl>,
     pub rings: Vec<RingDecl>,
     pub opposites: Vec<OppositeDecl>,
+    pub tracks: Vec<TrackDecl>,
+    /// `area waiting finished`
+    pub areas: Vec<Ident>,
+}
+
+/// `track South from 0 = c[0..10]`
+#[derive(Clone, Debug)]
+pub struct TrackDecl {
+    pub side: Ident,
+    pub from: Option<i64>,
+    pub sites: Vec<SiteItem>,
+    pub span: Span,
+}
+
+/// `dice grains { die g1 g2 faces marked blank  value … when …  value 5 otherwise }`
+#[derive(Clone, Debug)]
+pub struct DiceDecl {
+    pub name: Ident,
+    /// groups of dice with the same faces: (dice names, face names)
+    pub dice: Vec<(Vec<Ident>, Vec<Ident>)>,
+    pub chart: Vec<ChartRow>,
+    pub span: Span,
+}
+
+/// `value 2 "tsimani" when count(flat) == 2`; `when` is `None` for `otherwise`
+#[derive(Clone, Debug)]
+pub struct ChartRow {
+    pub value: Expr,
+    pub name: Option<String>,
+    pub when: Option<Expr>,
+    pub span: Span,
+}
+
+/// `action advance(t, n) { … }`
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
 }
 
 /// A site name or a range of names: `east`, `s[1..holes]`.
@@ -182,6 +226,30 @@ pub struct OppositeDecl {
 pub struct PieceDecl {
     pub name: Ident,
     pub value: Option<Expr>,
+    /// `tokens N`: N individual pieces for each player
+    pub tokens: Option<Expr>,
+}
+
+/// Where `place` puts pieces: `on SITES` or `in AREA`.
+#[derive(Clone, Debug)]
+pub enum PlaceTarget {
+    Sites(Vec<Expr>),
+    Area(Ident),
+}
+
+/// Where `move` takes a token: `to POSITION` on its track or `onto SITE`.
+#[derive(Clone, Debug)]
+pub enum MoveTarget {
+    Position(Expr),
+    Site(Expr),
+}
+
+/// `minimum`, `maximum`, `total`
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggKind {
+    Min,
+    Max,
+    Sum,
 }
 
 /// `def mine(h) = owner(h) == mover`
@@ -224,6 +292,8 @@ pub enum ValueItem {
 pub struct Alternative {
     pub label: Option<Ident>,
     pub var: Option<Ident>,
+    /// `label token t where …`: the variable ranges over tokens
+    pub token_var: bool,
     pub values: Option<Vec<ValueItem>>,
     pub cond: Option<Expr>,
     pub body: Option<Vec<Stmt>>,
@@ -262,13 +332,38 @@ pub enum StmtKind {
         keep: Option<Expr>,
         to: Option<Expr>,
     },
-    /// `place 12 chinni on holes from mover`
+    /// `place 12 chinni on holes from mover`, `place 5 piece on c0 for South`, `place 4 chip in waiting`
     Place {
         count: Expr,
         piece: Ident,
-        on: Vec<Expr>,
+        target: PlaceTarget,
         from: Option<Expr>,
+        owner: Option<Expr>,
     },
+    /// `throw grains as v`
+    Throw { dice: Ident, var: Ident },
+    /// `move t to 12`, `move t onto c7`, `carry bottom(s) onto c7` (with the tokens above it)
+    Move {
+        token: Expr,
+        target: MoveTarget,
+        carry: bool,
+    },
+    /// `send t to waiting`
+    Send { token: Expr, area: Ident },
+    /// `for token x where c { … }`
+    ForTokens {
+        var: Ident,
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    /// `for h in SET { … }`
+    ForSites {
+        var: Ident,
+        set: Expr,
+        body: Vec<Stmt>,
+    },
+    /// `do advance(t, 20)`
+    Do { name: Ident, args: Vec<Expr> },
     /// `relay next(e)`
     Relay(Expr),
     /// `end turn`
@@ -335,10 +430,18 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// `exists h where c`
-    Exists(Ident, Box<Expr>),
+    /// `exists h where c`, `exists token x where c` (the flag)
+    Exists(Ident, Box<Expr>, bool),
+    /// `minimum token x where c: value`
+    Agg {
+        kind: AggKind,
+        token: bool,
+        var: Ident,
+        cond: Box<Expr>,
+        value: Box<Expr>,
+    },
     /// `forall x in SET: c`
     Forall(Ident, Box<Expr>, Box<Expr>),
-    /// `(h where c)`
-    Filter(Ident, Box<Expr>),
+    /// `(h where c)`, `(token x where c)` (the flag)
+    Filter(Ident, Box<Expr>, bool),
 }

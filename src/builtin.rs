@@ -7,6 +7,7 @@ pub const GAMES: &[(&str, &str)] = &[
         "ceelkoqyuqkoqiji",
         include_str!("../games/ceelkoqyuqkoqiji.game"),
     ),
+    ("puluc", include_str!("../games/puluc.game")),
 ];
 
 /// Finds a built-in game by file stem, case-insensitively.

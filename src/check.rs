@@ -50,6 +50,8 @@ pub(crate) enum Ty {
     Piece,
     Word,
     Set,
+    Token,
+    Area,
     /// already reported: unifies with anything
     Error,
 }
@@ -66,6 +68,8 @@ impl Ty {
             Ty::Piece => "a piece kind",
             Ty::Word => "a word",
             Ty::Set => "a set of sites",
+            Ty::Token => "a token",
+            Ty::Area => "an area",
             Ty::Error => "anything",
         }
     }
@@ -82,6 +86,9 @@ pub(crate) enum Global {
     Piece(PieceKind),
     Dir(u8),
     Def(usize),
+    Area(u8),
+    Dice(u16),
+    Action(usize),
     Builtin,
 }
 
@@ -119,6 +126,13 @@ pub(crate) struct Checker<'a> {
     /// prefixes of site ranges that could not be built: their names are not reported again
     pub(crate) poisoned: Vec<String>,
     pub(crate) poison_hits: usize,
+    pub(crate) tracks: Vec<Option<TrackInfo>>,
+    pub(crate) areas: Vec<String>,
+    pub(crate) tokens: Vec<TokenInfo>,
+    /// which piece kinds are tokens
+    pub(crate) token_kinds: Vec<bool>,
+    pub(crate) dice: Vec<DiceInfo>,
+    pub(crate) loops: usize,
 }
 
 const BUILTINS: [&str; 8] = [
@@ -152,6 +166,12 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         in_start: false,
         poisoned: vec![],
         poison_hits: 0,
+        tracks: vec![],
+        areas: vec![],
+        tokens: vec![],
+        token_kinds: vec![],
+        dice: vec![],
+        loops: 0,
     };
     for b in BUILTINS {
         c.globals
@@ -165,6 +185,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
     c.sides();
     c.pieces();
     c.board();
+    c.dice_decls();
     c.defs();
     c.requires(settings);
     let turn_limit = c.limit();
@@ -192,6 +213,11 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         dir_names: c.dir_names,
         next: c.next,
         opposite: c.opposite,
+        tracks: c.tracks,
+        areas: c.areas,
+        tokens: c.tokens,
+        dice: c.dice,
+        loops: c.loops,
         code: c.code,
         choices: c.choices,
         turn_start,
@@ -548,6 +574,31 @@ impl<'a> Checker<'a> {
                 None => 1,
             };
             let k = PieceKind(self.pieces.len() as u8);
+            let mut is_token = false;
+            if let Some(e) = &p.tokens
+                && let Some(n) = self.const_int(e)
+            {
+                if !(0..=64).contains(&n) {
+                    self.error(
+                        ErrorKind::TooLarge {
+                            value: n,
+                            what: "0 to 64 tokens a player",
+                        },
+                        e.span,
+                    );
+                } else {
+                    is_token = true;
+                    for pl in 0..self.players.len() {
+                        for _ in 0..n {
+                            self.tokens.push(TokenInfo {
+                                owner: Player(pl as u8),
+                                kind: k,
+                            });
+                        }
+                    }
+                }
+            }
+            self.token_kinds.push(is_token);
             if self.declare(&p.name.name, Global::Piece(k), p.name.span, "piece kind") {
                 self.pieces.push(PieceInfo {
                     name: p.name.name.clone(),
@@ -784,6 +835,50 @@ impl<'a> Checker<'a> {
                 self.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
             }
         }
+        self.tracks = vec![None; self.players.len()];
+        for t in &b.tracks {
+            let sites: Vec<u16> = self
+                .resolve_sites(&t.sites)
+                .into_iter()
+                .map(|(s, _)| s.0)
+                .collect();
+            match self.players.iter().position(|p| *p == t.side.name) {
+                Some(p) => {
+                    if self.tracks[p].is_some() {
+                        self.error(
+                            ErrorKind::Duplicate {
+                                what: "track of side",
+                                name: t.side.name.clone(),
+                            },
+                            t.side.span,
+                        );
+                    }
+                    self.tracks[p] = Some(TrackInfo {
+                        first: t.from.unwrap_or(1),
+                        sites,
+                    });
+                }
+                None => {
+                    let hint = suggest(&t.side.name, self.players.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| "a track belongs to a side named in `sides`".into());
+                    self.error_hint(
+                        ErrorKind::Unknown {
+                            what: "side",
+                            name: t.side.name.clone(),
+                        },
+                        t.side.span,
+                        hint,
+                    );
+                }
+            }
+        }
+        for a in &b.areas {
+            let i = self.areas.len() as u8;
+            if self.declare(&a.name, Global::Area(i), a.span, "area") {
+                self.areas.push(a.name.clone());
+            }
+        }
         for o in &b.opposites {
             let before = (self.diags.len(), self.poison_hits);
             let l = self.resolve_sites(&o.left);
@@ -861,6 +956,141 @@ impl<'a> Checker<'a> {
     fn defs(&mut self) {
         for (i, d) in self.file.defs.iter().enumerate() {
             self.declare(&d.name.name, Global::Def(i), d.name.span, "def");
+        }
+        for (i, a) in self.file.actions.iter().enumerate() {
+            self.declare(&a.name.name, Global::Action(i), a.name.span, "action");
+        }
+    }
+
+    /// `dice NAME { … }`: every way the dice can land, with its value by the chart.
+    fn dice_decls(&mut self) {
+        for d in &self.file.dice {
+            let mut dice: Vec<(String, Vec<String>)> = vec![];
+            for (names, faces) in &d.dice {
+                if faces.len() < 2 {
+                    self.error_hint(
+                        ErrorKind::Missing {
+                            what: "second face",
+                        },
+                        names.first().map(|n| n.span).unwrap_or(d.span),
+                        "a die has two faces or more: `die d1 d2 faces flat round`",
+                    );
+                }
+                for n in names {
+                    dice.push((
+                        n.name.clone(),
+                        faces.iter().map(|f| f.name.clone()).collect(),
+                    ));
+                }
+            }
+            let combos: usize = dice.iter().map(|(_, f)| f.len().max(1)).product();
+            if dice.is_empty() || combos > 1 << 16 {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: combos as i64,
+                        what: "at most 65536 ways a throw can land",
+                    },
+                    d.span,
+                );
+                continue;
+            }
+            let mut outcomes = vec![];
+            let mut faces = vec![0u8; dice.len()];
+            let mut reported = false;
+            for _ in 0..combos {
+                let mut found = None;
+                for row in &d.chart {
+                    let holds = match &row.when {
+                        None => Some(true),
+                        Some(w) => match crate::chart::eval(self, &dice, &faces, w) {
+                            Ok(crate::chart::Val::Bool(b)) => Some(b),
+                            Ok(_) => {
+                                self.error(
+                                    ErrorKind::Type {
+                                        expected: "a condition".into(),
+                                        found: "a value".into(),
+                                    },
+                                    w.span,
+                                );
+                                None
+                            }
+                            Err(e) => {
+                                self.diags.push(e);
+                                None
+                            }
+                        },
+                    };
+                    match holds {
+                        Some(true) => {
+                            match crate::chart::eval(self, &dice, &faces, &row.value) {
+                                Ok(crate::chart::Val::Num(v)) => {
+                                    found = Some((v, row.name.clone()))
+                                }
+                                Ok(_) => self.error(
+                                    ErrorKind::Type {
+                                        expected: "a number".into(),
+                                        found: "something else".into(),
+                                    },
+                                    row.value.span,
+                                ),
+                                Err(e) => self.diags.push(e),
+                            }
+                            break;
+                        }
+                        Some(false) => {}
+                        None => {
+                            reported = true;
+                            break;
+                        }
+                    }
+                }
+                match found {
+                    Some((value, name)) => outcomes.push(ThrowOutcome {
+                        faces: faces.clone(),
+                        value,
+                        name,
+                        prob: 1.0 / combos as f64,
+                    }),
+                    None if !reported => {
+                        let shown: Vec<String> = dice
+                            .iter()
+                            .zip(&faces)
+                            .map(|((n, f), &i)| format!("{n} {}", f[i as usize]))
+                            .collect();
+                        self.error_hint(
+                            ErrorKind::Missing {
+                                what: "chart row for one way the dice land",
+                            },
+                            d.span,
+                            format!(
+                                "no row holds when {}; add `value … otherwise`",
+                                shown.join(", ")
+                            ),
+                        );
+                        reported = true;
+                    }
+                    None => {}
+                }
+                // the next combination, like an odometer
+                for (i, f) in faces.iter_mut().enumerate() {
+                    *f += 1;
+                    if (*f as usize) < dice[i].1.len() {
+                        break;
+                    }
+                    *f = 0;
+                }
+                if reported {
+                    break;
+                }
+            }
+            let id = self.dice.len() as u16;
+            if self.declare(&d.name.name, Global::Dice(id), d.name.span, "dice") {
+                self.dice.push(DiceInfo {
+                    name: d.name.name.clone(),
+                    dice,
+                    outcomes,
+                });
+            }
         }
     }
 

@@ -435,6 +435,18 @@ pub fn play(args: &PlayArgs) -> u8 {
     loop {
         match s.st.pending() {
             Pending::Over(_) => break,
+            Pending::Throw(d) => {
+                let outs = g.chance_outcomes(&s.st);
+                let o = sample(&mut chance_rng, &outs);
+                let name = g.outcome_name(&s.st, o);
+                let who = g.player_name(s.st.mover()).to_string();
+                if g.play_chance(&mut s.st, o).is_err() {
+                    eprintln!("internal error: a throw was refused");
+                    return FAILED;
+                }
+                s.steps.push(Step::Chance { outcome: name });
+                say(&format!("{who} throws {}", g.throw_text(d, o as u16)));
+            }
             Pending::ChanceFirst => {
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
@@ -699,7 +711,7 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
                     }
                     break;
                 }
-                Pending::ChanceFirst => {
+                Pending::ChanceFirst | Pending::Throw(_) => {
                     let outs = g.chance_outcomes(&st);
                     let o = sample(&mut rng, &outs);
                     let _ = g.play_chance(&mut st, o);

@@ -6,6 +6,7 @@
 //! playout allocates nothing per move once the buffers have grown.
 
 use crate::ir::*;
+pub use crate::tokens::Tokens;
 
 /// Steps (instructions and drops) allowed between two decisions before the game is stopped:
 /// a description whose loop never reaches a decision cannot hang ludic.
@@ -43,6 +44,8 @@ pub enum Pending {
     Drop(PieceKind),
     /// a chance event: who plays first
     ChanceFirst,
+    /// a chance event: a throw of these dice (index into `Game::dice`)
+    Throw(u16),
     /// the game is over
     Over(Outcome),
 }
@@ -103,6 +106,13 @@ pub struct State {
     /// turns passed for want of a legal decision, and the last player who passed
     pub(crate) passes: u32,
     pub(crate) last_passer: u8,
+    /// the individual pieces
+    pub(crate) toks: Tokens,
+    /// the elements of each `for` loop being run, and how far it is
+    pub(crate) loops: Vec<(Vec<u16>, usize)>,
+    /// the variable that receives the pending throw, and the last throw (dice, outcome)
+    pub(crate) throw_var: VarId,
+    pub(crate) last_throw: Option<(u16, u16)>,
     steps: u64,
 }
 
@@ -128,6 +138,14 @@ impl State {
     }
     pub fn is_over(&self) -> bool {
         matches!(self.pending, Pending::Over(_))
+    }
+    /// The individual pieces.
+    pub fn tokens(&self) -> &Tokens {
+        &self.toks
+    }
+    /// The last throw: (dice, outcome).
+    pub fn last_throw(&self) -> Option<(u16, u16)> {
+        self.last_throw
     }
     pub fn cycles_cut(&self) -> u32 {
         self.cycles_cut
@@ -183,28 +201,32 @@ impl State {
 }
 
 /// The read-only part of the position that expressions look at.
-struct View<'a> {
-    g: &'a Game,
-    counts: &'a [u32],
-    kinds: &'a [SiteKind],
-    owners: &'a [i8],
-    bank: &'a [u32],
-    mover: u8,
-    sow_dir: u8,
+pub(crate) struct View<'a> {
+    pub(crate) g: &'a Game,
+    pub(crate) counts: &'a [u32],
+    pub(crate) kinds: &'a [SiteKind],
+    pub(crate) owners: &'a [i8],
+    pub(crate) bank: &'a [u32],
+    pub(crate) mover: u8,
+    pub(crate) sow_dir: u8,
+    pub(crate) toks: &'a Tokens,
 }
 
 impl View<'_> {
-    fn nk(&self) -> usize {
+    pub(crate) fn nk(&self) -> usize {
         self.g.pieces.len()
     }
 
-    fn site(&self, v: i64) -> Option<usize> {
+    pub(crate) fn site(&self, v: i64) -> Option<usize> {
         usize::try_from(v).ok().filter(|&s| s < self.kinds.len())
     }
 
     #[inline]
     fn count(&self, site: i64, mask: KindMask) -> i64 {
         let Some(s) = self.site(site) else { return 0 };
+        if !self.g.tokens.is_empty() {
+            return self.count_with_tokens(s, mask);
+        }
         let nk = self.nk();
         if nk == 1 {
             return if mask.0 & 1 != 0 {
@@ -294,7 +316,7 @@ impl View<'_> {
         true
     }
 
-    fn eval(&self, vars: &mut [i64], e: &Expr) -> i64 {
+    pub(crate) fn eval(&self, vars: &mut [i64], e: &Expr) -> i64 {
         match e {
             Expr::Const(c) => *c,
             Expr::Var(v) => vars[*v as usize],
@@ -424,6 +446,17 @@ impl View<'_> {
                 }
                 0
             }
+            Expr::Top(_)
+            | Expr::Bottom(_)
+            | Expr::TokOwner(_)
+            | Expr::TokSite(_)
+            | Expr::TokPos(_)
+            | Expr::TokArea(_)
+            | Expr::TrackSite(..)
+            | Expr::TrackPos(..)
+            | Expr::TrackEnd(_)
+            | Expr::TokExists(..)
+            | Expr::Agg(..) => self.eval_tokens(vars, e),
             Expr::Exists(v, set, c) => self.quantify(vars, *v, set, c, true),
             Expr::Forall(v, set, c) => self.quantify(vars, *v, set, c, false),
         }
@@ -461,7 +494,7 @@ impl View<'_> {
 
     /// Calls `f` on each site of the set (in order, repeats possible) until it returns false.
     /// Returns false when stopped early.
-    fn for_each(
+    pub(crate) fn for_each(
         &self,
         vars: &mut [i64],
         set: &SetExpr,
@@ -567,9 +600,11 @@ macro_rules! view {
             bank: &$st.bank,
             mover: $st.mover,
             sow_dir: $st.sow_dir,
+            toks: &$st.toks,
         }
     };
 }
+pub(crate) use view;
 
 impl Game {
     /// The start position: the start program has run up to the first decision or chance event.
@@ -601,6 +636,10 @@ impl Game {
             cycles_cut: 0,
             passes: 0,
             last_passer: 0,
+            toks: Tokens::new(self),
+            loops: vec![(Vec::new(), 0); self.loops],
+            throw_var: 0,
+            last_throw: None,
             steps: 0,
         };
         self.run(&mut st);
@@ -611,7 +650,7 @@ impl Game {
     pub fn play(&self, st: &mut State, d: Decision) -> Result<(), IllegalMove> {
         match st.pending {
             Pending::Over(_) => return Err(IllegalMove::GameOver),
-            Pending::ChanceFirst => return Err(IllegalMove::ChancePending),
+            Pending::ChanceFirst | Pending::Throw(_) => return Err(IllegalMove::ChancePending),
             _ => {}
         }
         if !st.moves.contains(&d) {
@@ -649,6 +688,12 @@ impl Game {
                 let n = self.players.len();
                 (0..n as i64).map(|p| (p, 1.0 / n as f64)).collect()
             }
+            Pending::Throw(d) => self.dice[d as usize]
+                .outcomes
+                .iter()
+                .enumerate()
+                .map(|(i, o)| (i as i64, o.prob))
+                .collect(),
             _ => vec![],
         }
     }
@@ -664,6 +709,20 @@ impl Game {
                 Ok(())
             }
             Pending::ChanceFirst => Err(IllegalMove::NotOutcome(outcome.to_string())),
+            Pending::Throw(d) => match usize::try_from(outcome)
+                .ok()
+                .and_then(|i| self.dice[d as usize].outcomes.get(i))
+            {
+                Some(o) => {
+                    st.vars[st.throw_var as usize] = o.value;
+                    st.last_throw = Some((d, outcome as u16));
+                    st.pc += 1;
+                    st.steps = 0;
+                    self.run(st);
+                    Ok(())
+                }
+                None => Err(IllegalMove::NotOutcome(outcome.to_string())),
+            },
             Pending::Over(_) => Err(IllegalMove::GameOver),
             _ => Err(IllegalMove::NotOutcome(outcome.to_string())),
         }
@@ -842,6 +901,55 @@ impl Game {
                     self.finish(st, winner, EndReason::Rules);
                     return;
                 }
+                Instr::Throw { dice, var } => {
+                    st.throw_var = *var;
+                    st.pending = Pending::Throw(*dice);
+                    return;
+                }
+                Instr::PlaceTokens {
+                    count,
+                    piece,
+                    on,
+                    area,
+                    owner,
+                } => {
+                    self.place_tokens(st, count, *piece, on.as_ref(), *area, owner.as_ref());
+                    st.pc += 1;
+                }
+                Instr::Move {
+                    token,
+                    to,
+                    onto_site,
+                    carry,
+                } => {
+                    self.move_token(st, token, to, *onto_site, *carry);
+                    st.pc += 1;
+                }
+                Instr::Send { token, area } => {
+                    self.send_token(st, token, *area);
+                    st.pc += 1;
+                }
+                Instr::ForInit {
+                    slot,
+                    var,
+                    tokens,
+                    cond,
+                    set,
+                } => {
+                    self.for_init(st, *slot, *var, *tokens, cond, set);
+                    st.pc += 1;
+                }
+                Instr::ForNext { slot, var, end } => {
+                    let (list, i) = &mut st.loops[*slot as usize];
+                    match list.get(*i) {
+                        Some(&x) => {
+                            *i += 1;
+                            st.vars[*var as usize] = x as i64;
+                            st.pc += 1;
+                        }
+                        None => st.pc = *end,
+                    }
+                }
                 Instr::First(p) => match p {
                     Some(p) => {
                         st.mover = p.0;
@@ -906,6 +1014,31 @@ impl Game {
                     for (v, _) in vals {
                         test(vars, *v);
                     }
+                }
+                Domain::Tokens => {}
+            }
+        }
+        // Choices of tokens: one decision for each set of interchangeable tokens.
+        for (ai, alt) in self.choices[id as usize].alts.iter().enumerate() {
+            let (Domain::Tokens, Some(v)) = (&alt.domain, alt.var) else {
+                continue;
+            };
+            for t in 0..self.tokens.len() {
+                let dup = moves.iter().any(|m| match m {
+                    Decision::Alt { alt, value } => {
+                        *alt as usize == ai && view.toks.same_place(self, t, *value as usize)
+                    }
+                    _ => false,
+                });
+                if dup {
+                    continue;
+                }
+                vars[v as usize] = t as i64;
+                if alt.cond.as_ref().is_none_or(|c| view.eval(vars, c) != 0) {
+                    moves.push(Decision::Alt {
+                        alt: ai as u8,
+                        value: t as i32,
+                    });
                 }
             }
         }

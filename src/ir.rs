@@ -228,6 +228,29 @@ pub enum Expr {
     OwnerIs(VarId, PlayerRef, bool),
     /// (optimized) `x OP c` with a constant right side
     BinConst(Op, Box<Expr>, i64),
+    /// `top(s)`: the token on top of a site's stack (-1 for none)
+    Top(Box<Expr>),
+    /// `bottom(s)`: the lowest token at a site (-1 for none)
+    Bottom(Box<Expr>),
+    /// `owner(t)` of a token
+    TokOwner(Box<Expr>),
+    /// `site(t)`: where a token stands (-1 off the board)
+    TokSite(Box<Expr>),
+    /// `pos(t)`: a token's position on its side's track (the position before the first one
+    /// while it is off the board)
+    TokPos(Box<Expr>),
+    /// `area(t)`: the area a token is in (-1 on the board)
+    TokArea(Box<Expr>),
+    /// `track_site(p, n)`: the site at position n of p's track (-1 outside it)
+    TrackSite(Box<Expr>, Box<Expr>),
+    /// `track_pos(p, s)`: the first position of site s on p's track (-1 if it is not on it)
+    TrackPos(Box<Expr>, Box<Expr>),
+    /// `track_end(p)`: the last position of p's track
+    TrackEnd(Box<Expr>),
+    /// `exists token v where c`
+    TokExists(VarId, Box<Expr>),
+    /// `minimum`/`maximum`/`total` over sites (false) or tokens (true)
+    Agg(AggOp, bool, VarId, Box<Expr>, Box<Expr>),
     /// (optimized) `count(x)` of every kind at a site
     CountAt(Box<Expr>),
     /// (optimized) `next(x)` one step in the sowing direction
@@ -247,6 +270,14 @@ pub struct SiteTest {
     pub kind: Option<(SiteKind, bool)>,
     pub owner: Option<(PlayerRef, bool)>,
     pub count: Option<(Op, i64)>,
+}
+
+/// `minimum`, `maximum`, `total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggOp {
+    Min,
+    Max,
+    Sum,
 }
 
 /// A player named in an optimized test: the mover, his opponent, a fixed player or none.
@@ -300,6 +331,8 @@ pub enum Domain {
     Sites,
     /// listed values with their names in notation
     Values(Vec<(i64, String)>),
+    /// every token (one decision for each set of interchangeable tokens)
+    Tokens,
 }
 
 /// One alternative of a choice.
@@ -373,6 +406,80 @@ pub enum Instr {
     EndGame(EndRule),
     /// `first random` (a chance event) or `first P`
     First(Option<Player>),
+    /// `throw dice as v`: a chance event (index into `Game::dice`)
+    Throw {
+        dice: u16,
+        var: VarId,
+    },
+    /// `place N piece on SET for P` / `place N piece in AREA for P` for token pieces
+    PlaceTokens {
+        count: Expr,
+        piece: PieceKind,
+        on: Option<SetExpr>,
+        area: u8,
+        owner: Option<Expr>,
+    },
+    /// `move t to N` (track position) or `move t onto S` (site); `carry` takes the tokens
+    /// above t along
+    Move {
+        token: Expr,
+        to: Expr,
+        onto_site: bool,
+        carry: bool,
+    },
+    /// `send t to AREA`
+    Send {
+        token: Expr,
+        area: u8,
+    },
+    /// start of `for`: the matching tokens (or the sites of a set) are listed in loop slot `slot`
+    ForInit {
+        slot: u16,
+        var: VarId,
+        tokens: bool,
+        cond: Expr,
+        set: SetExpr,
+    },
+    /// next element of the loop in `slot` into `var`, or jump to `end` when there is none
+    ForNext {
+        slot: u16,
+        var: VarId,
+        end: u32,
+    },
+}
+
+/// A track: the path of a side, by position.
+#[derive(Clone, Debug)]
+pub struct TrackInfo {
+    /// the number of the first position
+    pub first: i64,
+    pub sites: Vec<u16>,
+}
+
+/// One way a throw can land, with its value.
+#[derive(Clone, Debug)]
+pub struct ThrowOutcome {
+    /// the face of each die (index into its faces)
+    pub faces: Vec<u8>,
+    pub value: i64,
+    pub name: Option<String>,
+    pub prob: f64,
+}
+
+/// A set of dice or sticks with its chart.
+#[derive(Clone, Debug)]
+pub struct DiceInfo {
+    pub name: String,
+    /// each die's name and faces
+    pub dice: Vec<(String, Vec<String>)>,
+    pub outcomes: Vec<ThrowOutcome>,
+}
+
+/// One individual piece.
+#[derive(Clone, Copy, Debug)]
+pub struct TokenInfo {
+    pub owner: Player,
+    pub kind: PieceKind,
 }
 
 /// A checked, lowered game, ready to play.
@@ -391,6 +498,15 @@ pub struct Game {
     pub next: [Vec<u16>; 2],
     /// the site opposite each site (`u16::MAX` for none)
     pub opposite: Vec<u16>,
+    /// each side's track, if it has one
+    pub tracks: Vec<Option<TrackInfo>>,
+    /// names of the areas off the board
+    pub areas: Vec<String>,
+    /// every individual piece (pieces declared with `tokens N`)
+    pub tokens: Vec<TokenInfo>,
+    pub dice: Vec<DiceInfo>,
+    /// number of `for` loops (each has a slot in the state)
+    pub loops: usize,
     pub code: Vec<Instr>,
     pub choices: Vec<Choice>,
     /// where the turn program starts (the start program is before it)

@@ -8,6 +8,7 @@
 
 pub mod ast;
 pub mod builtin;
+pub(crate) mod chart;
 pub mod check;
 pub mod cli;
 pub mod diagnostic;
@@ -20,6 +21,7 @@ pub mod parse;
 pub mod record;
 pub mod render;
 pub mod setup;
+pub mod tokens;
 
 pub use check::{LoadError, Settings};
 pub use engine::{Decision, EndReason, IllegalMove, Outcome, Pending, State};

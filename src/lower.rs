@@ -7,9 +7,27 @@ use crate::diagnostic::ErrorKind;
 use crate::ir::*;
 
 /// The built-in functions, for "did you mean" hints.
-pub(crate) const FUNCTIONS: [&str; 12] = [
-    "count", "captured", "score", "size", "owner", "kind", "next", "opposite", "run", "min", "max",
+pub(crate) const FUNCTIONS: [&str; 20] = [
+    "count",
+    "captured",
+    "score",
+    "size",
+    "owner",
+    "kind",
+    "next",
+    "opposite",
+    "run",
+    "min",
+    "max",
     "abs",
+    "top",
+    "bottom",
+    "site",
+    "pos",
+    "area",
+    "track_site",
+    "track_pos",
+    "track_end",
 ];
 
 fn all_kinds() -> KindMask {
@@ -148,7 +166,15 @@ impl Checker<'_> {
                 }
                 return SetExpr::Union(out);
             }
-            ExprKind::Filter(v, cond) => {
+            ExprKind::Filter(_, _, true) => {
+                self.error_hint(
+                    ErrorKind::Misplaced { what: "a set of tokens", place: "after `for`, `exists` or `minimum`/`maximum`/`total`" },
+                    e.span,
+                    "write `for token x where …`, `exists token x where …` or `total token x where …: 1`",
+                );
+                return SetExpr::Empty;
+            }
+            ExprKind::Filter(v, cond, false) => {
                 self.scopes.push(vec![]);
                 let id = self.new_var(&v.name, Ty::Site);
                 let c = self.expect(cond, Ty::Bool);
@@ -330,6 +356,18 @@ impl Checker<'_> {
             Some(Global::Player(p)) => (Expr::Const(p.0 as i64), Ty::Player),
             Some(Global::Piece(k)) => (Expr::Const(k.0 as i64), Ty::Piece),
             Some(Global::Dir(d)) => (Expr::Const(d as i64), Ty::Dir),
+            Some(Global::Area(a)) => (Expr::Const(a as i64), Ty::Area),
+            Some(Global::Dice(_)) | Some(Global::Action(_)) => {
+                self.error_hint(
+                    ErrorKind::Type {
+                        expected: "a value".into(),
+                        found: format!("`{}`", id.name),
+                    },
+                    span,
+                    "dice are used with `throw`, actions with `do`",
+                );
+                (Expr::Const(0), Ty::Error)
+            }
             Some(Global::Region(_)) => {
                 self.error_hint(
                     ErrorKind::Type {
@@ -456,8 +494,58 @@ impl Checker<'_> {
                 if !arity(self, 1..=1) {
                     return err;
                 }
+                let (x, t) = self.expr(&args[0]);
+                match t {
+                    Ty::Token => (Expr::TokOwner(b(x)), Ty::Player),
+                    Ty::Site | Ty::Error => (Expr::Owner(b(x)), Ty::Player),
+                    t => {
+                        self.type_error(Ty::Site, t, args[0].span);
+                        err
+                    }
+                }
+            }
+            "top" | "bottom" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
                 let s = self.expect(&args[0], Ty::Site);
-                (Expr::Owner(b(s)), Ty::Player)
+                let e = if name.name == "top" {
+                    Expr::Top(b(s))
+                } else {
+                    Expr::Bottom(b(s))
+                };
+                (e, Ty::Token)
+            }
+            "site" | "pos" | "area" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let t = self.expect(&args[0], Ty::Token);
+                match name.name.as_str() {
+                    "site" => (Expr::TokSite(b(t)), Ty::Site),
+                    "pos" => (Expr::TokPos(b(t)), Ty::Num),
+                    _ => (Expr::TokArea(b(t)), Ty::Area),
+                }
+            }
+            "track_site" | "track_pos" => {
+                if !arity(self, 2..=2) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                if name.name == "track_site" {
+                    let n = self.expect(&args[1], Ty::Num);
+                    (Expr::TrackSite(b(p), b(n)), Ty::Site)
+                } else {
+                    let s = self.expect(&args[1], Ty::Site);
+                    (Expr::TrackPos(b(p), b(s)), Ty::Num)
+                }
+            }
+            "track_end" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                (Expr::TrackEnd(b(p)), Ty::Num)
             }
             "kind" => {
                 if !arity(self, 1..=1) {
@@ -608,12 +696,35 @@ impl Checker<'_> {
                     c => (Expr::If(b(c), b(x), b(y)), t),
                 }
             }
-            ExprKind::Exists(v, cond) => {
+            ExprKind::Exists(v, cond, tok) => {
                 self.scopes.push(vec![]);
-                let id = self.new_var(&v.name, Ty::Site);
+                let id = self.new_var(&v.name, if *tok { Ty::Token } else { Ty::Site });
                 let c = self.expect(cond, Ty::Bool);
                 self.scopes.pop();
-                (Expr::Exists(id, Box::new(SetExpr::All), b(c)), Ty::Bool)
+                if *tok {
+                    (Expr::TokExists(id, b(c)), Ty::Bool)
+                } else {
+                    (Expr::Exists(id, Box::new(SetExpr::All), b(c)), Ty::Bool)
+                }
+            }
+            ExprKind::Agg {
+                kind,
+                token,
+                var,
+                cond,
+                value,
+            } => {
+                self.scopes.push(vec![]);
+                let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
+                let c = self.expect(cond, Ty::Bool);
+                let x = self.expect(value, Ty::Num);
+                self.scopes.pop();
+                let op = match kind {
+                    ast::AggKind::Min => AggOp::Min,
+                    ast::AggKind::Max => AggOp::Max,
+                    ast::AggKind::Sum => AggOp::Sum,
+                };
+                (Expr::Agg(op, *token, id, b(c), b(x)), Ty::Num)
             }
             ExprKind::Forall(v, set, cond) => {
                 let s = self.set_expr(set);
@@ -661,7 +772,14 @@ impl Checker<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let (x, tx) = self.expr(l);
                 let (y, ty) = self.expr(r);
-                if tx != ty && tx != Ty::Error && ty != Ty::Error {
+                // `none` (-1) compares with any player, site, token or area.
+                let is_none = |e: &ast::Expr| match &e.kind {
+                    ExprKind::Name(id) => id.name == "none" && self.lookup_local("none").is_none(),
+                    _ => false,
+                };
+                let nullable = |t: Ty| matches!(t, Ty::Player | Ty::Site | Ty::Token | Ty::Area);
+                let none_ok = (is_none(l) && nullable(ty)) || (is_none(r) && nullable(tx));
+                if tx != ty && tx != Ty::Error && ty != Ty::Error && !none_ok {
                     self.error_hint(
                         ErrorKind::Type {
                             expected: tx.words().into(),
@@ -835,7 +953,7 @@ impl Checker<'_> {
                 let to = to.as_ref().map(|p| self.expect(p, Ty::Player)).unwrap_or(Expr::Mover);
                 self.emit(Instr::Capture { set, keep, to });
             }
-            StmtKind::Place { count, piece, on, from } => {
+            StmtKind::Place { count, piece, target, from, owner } => {
                 let n = self.expect(count, Ty::Num);
                 let k = match self.globals.get(&piece.name).map(|g| g.0) {
                     Some(Global::Piece(k)) => k,
@@ -847,15 +965,89 @@ impl Checker<'_> {
                         PieceKind(0)
                     }
                 };
-                let sets: Vec<SetExpr> = on.iter().map(|i| self.set_expr(i)).collect();
+                let is_token = self.token_kinds.get(k.0 as usize).copied().unwrap_or(false);
+                let owner = owner.as_ref().map(|p| self.expect(p, Ty::Player));
                 let from = from.as_ref().map(|p| self.expect(p, Ty::Player));
-                self.emit(Instr::Place {
-                    count: n,
-                    piece: k,
-                    on: SetExpr::Union(sets),
-                    from,
+                match (target, is_token) {
+                    (ast::PlaceTarget::Sites(on), false) => {
+                        let sets: Vec<SetExpr> = on.iter().map(|i| self.set_expr(i)).collect();
+                        self.emit(Instr::Place {
+                            count: n,
+                            piece: k,
+                            on: SetExpr::Union(sets),
+                            from,
+                        });
+                    }
+                    (ast::PlaceTarget::Sites(on), true) => {
+                        let sets: Vec<SetExpr> = on.iter().map(|i| self.set_expr(i)).collect();
+                        self.emit(Instr::PlaceTokens {
+                            count: n,
+                            piece: k,
+                            on: Some(SetExpr::Union(sets)),
+                            area: 0,
+                            owner,
+                        });
+                    }
+                    (ast::PlaceTarget::Area(a), true) => {
+                        let area = self.area(a);
+                        self.emit(Instr::PlaceTokens {
+                            count: n,
+                            piece: k,
+                            on: None,
+                            area,
+                            owner,
+                        });
+                    }
+                    (ast::PlaceTarget::Area(a), false) => self.error_hint(
+                        ErrorKind::Misplaced { what: "placing in an area", place: "for token pieces" },
+                        a.span,
+                        "declare the piece with `tokens N` to place it in an area",
+                    ),
+                }
+            }
+            StmtKind::Throw { dice, var } => match self.globals.get(&dice.name).map(|g| g.0) {
+                Some(Global::Dice(d)) => {
+                    let v = self.new_var(&var.name, Ty::Num);
+                    self.emit(Instr::Throw { dice: d, var: v });
+                }
+                _ => {
+                    let names: Vec<&str> = self.file.dice.iter().map(|d| d.name.name.as_str()).collect();
+                    let hint = crate::diagnostic::suggest(&dice.name, names)
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| "dice are declared with `dice NAME { … }`".into());
+                    self.error_hint(ErrorKind::Unknown { what: "dice", name: dice.name.clone() }, dice.span, hint);
+                }
+            },
+            StmtKind::Move { token, target, carry } => {
+                let t = self.expect(token, Ty::Token);
+                let (to, onto_site) = match target {
+                    ast::MoveTarget::Position(p) => (self.expect(p, Ty::Num), false),
+                    ast::MoveTarget::Site(s) => (self.expect(s, Ty::Site), true),
+                };
+                self.emit(Instr::Move {
+                    token: t,
+                    to,
+                    onto_site,
+                    carry: *carry,
                 });
             }
+            StmtKind::Send { token, area } => {
+                let t = self.expect(token, Ty::Token);
+                let a = self.area(area);
+                self.emit(Instr::Send { token: t, area: a });
+            }
+            StmtKind::ForTokens { var, cond, body } => self.for_loop(var, Some(cond), None, body),
+            StmtKind::ForSites { var, set, body } => self.for_loop(var, None, Some(set), body),
+            StmtKind::Do { name, args } => match self.globals.get(&name.name).map(|g| g.0) {
+                Some(Global::Action(i)) => self.do_action(i, args, span),
+                _ => {
+                    let names: Vec<&str> = self.file.actions.iter().map(|a| a.name.name.as_str()).collect();
+                    let hint = crate::diagnostic::suggest(&name.name, names)
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| "actions are declared with `action NAME(…) { … }`".into());
+                    self.error_hint(ErrorKind::Unknown { what: "action", name: name.name.clone() }, name.span, hint);
+                }
+            },
             StmtKind::Relay(site) => {
                 let x = self.expect(site, Ty::Site);
                 match self.lap_stack.last() {
@@ -912,6 +1104,107 @@ impl Checker<'_> {
         }
     }
 
+    fn area(&mut self, a: &ast::Ident) -> u8 {
+        match self.globals.get(&a.name).map(|g| g.0) {
+            Some(Global::Area(i)) => i,
+            _ => {
+                let hint =
+                    crate::diagnostic::suggest(&a.name, self.areas.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| {
+                            "areas are declared in the board: `area waiting finished`".into()
+                        });
+                self.error_hint(
+                    ErrorKind::Unknown {
+                        what: "area",
+                        name: a.name.clone(),
+                    },
+                    a.span,
+                    hint,
+                );
+                0
+            }
+        }
+    }
+
+    /// `for token x where c { … }` or `for h in SET { … }`: the elements are listed when the
+    /// loop starts, then the body runs once for each.
+    fn for_loop(
+        &mut self,
+        var: &ast::Ident,
+        cond: Option<&ast::Expr>,
+        set: Option<&ast::Expr>,
+        body: &[ast::Stmt],
+    ) {
+        let slot = self.loops as u16;
+        self.loops += 1;
+        self.scopes.push(vec![]);
+        let tokens = cond.is_some();
+        let set = set.map(|s| self.set_expr(s)).unwrap_or(SetExpr::Empty);
+        let v = self.new_var(&var.name, if tokens { Ty::Token } else { Ty::Site });
+        let cond = cond
+            .map(|c| self.expect(c, Ty::Bool))
+            .unwrap_or(Expr::Const(1));
+        self.emit(Instr::ForInit {
+            slot,
+            var: v,
+            tokens,
+            cond,
+            set,
+        });
+        let top = self.emit(Instr::ForNext {
+            slot,
+            var: v,
+            end: 0,
+        });
+        self.block(body);
+        self.emit(Instr::Jump(top));
+        let end = self.here();
+        if let Instr::ForNext { end: e, .. } = &mut self.code[top as usize] {
+            *e = end;
+        }
+        self.scopes.pop();
+    }
+
+    /// `do name(args)`: the action's statements, with its parameters bound to the arguments.
+    fn do_action(&mut self, i: usize, args: &[ast::Expr], span: Span) {
+        let a = &self.file.actions[i];
+        if self.def_stack.contains(&a.name.name) {
+            self.error(
+                ErrorKind::Recursive {
+                    name: a.name.name.clone(),
+                },
+                span,
+            );
+            return;
+        }
+        if a.params.len() != args.len() {
+            self.error(
+                ErrorKind::Arity {
+                    name: a.name.name.clone(),
+                    expected: a.params.len(),
+                    found: args.len(),
+                },
+                span,
+            );
+            return;
+        }
+        let mut frame = vec![];
+        for (p, arg) in a.params.iter().zip(args) {
+            let (x, t) = self.expr(arg);
+            // The argument is computed once, when the action starts.
+            let v = self.nvars as VarId;
+            self.nvars += 1;
+            self.emit(Instr::SetVar(v, x));
+            frame.push((p.name.clone(), Local::Var(v, t)));
+        }
+        let saved = std::mem::replace(&mut self.scopes, vec![frame]);
+        self.def_stack.push(a.name.name.clone());
+        self.block(&a.body);
+        self.def_stack.pop();
+        self.scopes = saved;
+    }
+
     fn choose(&mut self, alts: &[ast::Alternative]) {
         let at = self.emit(Instr::Choose(self.choices.len() as u32));
         let cid = self.choices.len();
@@ -921,6 +1214,7 @@ impl Checker<'_> {
         for a in alts {
             let (var, domain) = match (&a.var, &a.values) {
                 (None, _) => (None, Domain::Unit),
+                (Some(v), None) if a.token_var => (Some((v, Ty::Token)), Domain::Tokens),
                 (Some(v), None) => (Some((v, Ty::Site)), Domain::Sites),
                 (Some(v), Some(vals)) => {
                     let (ty, list) = self.values(vals);

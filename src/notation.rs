@@ -22,6 +22,7 @@ impl Game {
                 let v = match &a.domain {
                     Domain::Unit => None,
                     Domain::Sites => Some(self.site_name(SiteId(value as u16)).to_string()),
+                    Domain::Tokens => Some(self.token_place(st, value as usize)),
                     Domain::Values(vals) => Some(
                         vals.iter()
                             .find(|(x, _)| *x == value as i64)
@@ -50,6 +51,34 @@ impl Game {
         }
     }
 
+    /// Where a token is, in words: its site (with its track position when the track passes
+    /// there twice) or its area.
+    pub fn token_place(&self, st: &State, t: usize) -> String {
+        let toks = st.tokens();
+        match (toks.site_of(t), toks.area_of(t)) {
+            (Some(s), _) => {
+                let owner = self.tokens[t].owner.0 as usize;
+                let visits = self
+                    .tracks
+                    .get(owner)
+                    .and_then(|x| x.as_ref())
+                    .map(|x| x.sites.iter().filter(|&&y| y == s.0).count())
+                    .unwrap_or(0);
+                if visits > 1 {
+                    format!("{}@{}", self.site_name(s), toks.position(t))
+                } else {
+                    self.site_name(s).to_string()
+                }
+            }
+            (None, Some(a)) => self
+                .areas
+                .get(a as usize)
+                .cloned()
+                .unwrap_or_else(|| "?".into()),
+            _ => "unplaced".into(),
+        }
+    }
+
     /// Notation of every legal decision, in order.
     pub fn legal_notations(&self, st: &State) -> Vec<String> {
         st.moves()
@@ -62,6 +91,7 @@ impl Game {
     pub fn outcome_name(&self, st: &State, outcome: i64) -> String {
         match st.pending() {
             Pending::ChanceFirst => self.player_name(Player(outcome as u8)).to_string(),
+            Pending::Throw(d) => self.throw_name(d, outcome),
             _ => outcome.to_string(),
         }
     }
@@ -111,6 +141,40 @@ impl Game {
                     .join(", ")
             )),
         }
+    }
+
+    /// The faces of a throw, in the order of the dice: `marked blank blank marked`.
+    pub fn throw_name(&self, dice: u16, outcome: i64) -> String {
+        let d = &self.dice[dice as usize];
+        match usize::try_from(outcome)
+            .ok()
+            .and_then(|i| d.outcomes.get(i))
+        {
+            Some(o) => o
+                .faces
+                .iter()
+                .zip(&d.dice)
+                .map(|(&f, (_, faces))| faces[f as usize].as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            None => outcome.to_string(),
+        }
+    }
+
+    /// A throw in words: `marked blank blank blank = 1`, with the chart's name if it has one.
+    pub fn throw_text(&self, dice: u16, outcome: u16) -> String {
+        let d = &self.dice[dice as usize];
+        let o = &d.outcomes[outcome as usize];
+        let name = o
+            .name
+            .as_ref()
+            .map(|n| format!(" ({n})"))
+            .unwrap_or_default();
+        format!(
+            "{} = {}{name}",
+            self.throw_name(dice, outcome as i64),
+            o.value
+        )
     }
 
     /// Reads a chance outcome by name or number.

@@ -110,13 +110,37 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                     .map(|p| {
                         let mut it = p.into_inner();
                         let name = ident(it.next().expect("piece name"));
-                        PieceDecl {
+                        let mut d = PieceDecl {
                             name,
-                            value: it.next().map(expr),
+                            value: None,
+                            tokens: None,
+                        };
+                        for part in it {
+                            let is_value = part.as_rule() == Rule::piece_value;
+                            let e = part.into_inner().next().map(expr);
+                            if is_value {
+                                d.value = e;
+                            } else {
+                                d.tokens = e;
+                            }
                         }
+                        d
                     })
                     .collect(),
             ),
+            Rule::dice_block => g.dice.push(dice(item)),
+            Rule::action_decl => {
+                let mut parts: Vec<Pair<Rule>> = item.into_inner().collect();
+                let body = block(parts.pop().expect("action: body"));
+                let mut it = parts.into_iter();
+                let name = ident(it.next().expect("action: name"));
+                g.actions.push(ActionDecl {
+                    name,
+                    params: it.map(ident).collect(),
+                    body,
+                    span,
+                });
+            }
             Rule::start_block => g.starts.push((span, stmts(item.into_inner()))),
             Rule::turn_block => g.turns.push((span, stmts(item.into_inner()))),
             Rule::def_decl => {
@@ -151,6 +175,8 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Diagnostic {
                 matches!(
                     r,
                     Rule::filter_expr
+                        | Rule::agg_expr
+                        | Rule::agg_kind
                         | Rule::list_expr
                         | Rule::exists_expr
                         | Rule::forall_expr
@@ -249,6 +275,25 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::draw_kw => "`draw`",
         Rule::set_items => "sites",
         Rule::capture_keep => "`keep`",
+        Rule::dice_block => "`dice`",
+        Rule::die_decl => "`die`",
+        Rule::chart_row => "`value`",
+        Rule::chart_when | Rule::chart_otherwise => "`when` or `otherwise`",
+        Rule::action_decl => "`action`",
+        Rule::track_decl => "`track`",
+        Rule::area_decl => "`area`",
+        Rule::piece_value | Rule::piece_tokens => "`value` or `tokens`",
+        Rule::throw_stmt => "`throw`",
+        Rule::move_stmt => "`move`",
+        Rule::move_to | Rule::move_onto => "`to` or `onto`",
+        Rule::send_stmt => "`send`",
+        Rule::for_stmt | Rule::for_tokens | Rule::for_sites => "`for`",
+        Rule::do_stmt => "`do`",
+        Rule::kw_token => "`token`",
+        Rule::place_on | Rule::place_in => "`on` or `in`",
+        Rule::place_from => "`from`",
+        Rule::place_for => "`for`",
+        Rule::agg_expr | Rule::agg_kind => "`minimum`, `maximum` or `total`",
         Rule::capture_to => "`to`",
         Rule::if_expr => "`if`",
         Rule::exists_expr => "`exists`",
@@ -279,6 +324,58 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::op_not | Rule::op_neg => "`not` or `-`",
         _ => return None,
     })
+}
+
+fn dice(p: Pair<Rule>) -> DiceDecl {
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    let name = ident(it.next().expect("dice name"));
+    let mut d = DiceDecl {
+        name,
+        dice: vec![],
+        chart: vec![],
+        span,
+    };
+    for part in it {
+        let psp = span_of(&part);
+        match part.as_rule() {
+            Rule::die_decl => {
+                // Names before `faces` are dice, after it faces: tell them apart by position.
+                let faces_at = part.as_span().start() + part.as_str().find("faces").unwrap_or(0);
+                let (mut names, mut faces) = (vec![], vec![]);
+                for x in part.into_inner() {
+                    if x.as_span().start() < faces_at {
+                        names.push(ident(x));
+                    } else {
+                        faces.push(ident(x));
+                    }
+                }
+                d.dice.push((names, faces));
+            }
+            Rule::chart_row => {
+                let mut row = ChartRow {
+                    value: Expr {
+                        kind: ExprKind::Int(0),
+                        span: psp,
+                    },
+                    name: None,
+                    when: None,
+                    span: psp,
+                };
+                for x in part.into_inner() {
+                    match x.as_rule() {
+                        Rule::expr => row.value = expr(x),
+                        Rule::string => row.name = Some(string_value(x)),
+                        Rule::chart_when => row.when = x.into_inner().next().map(expr),
+                        _ => {}
+                    }
+                }
+                d.chart.push(row);
+            }
+            _ => {}
+        }
+    }
+    d
 }
 
 fn meta(p: Pair<Rule>) -> Meta {
@@ -489,6 +586,26 @@ fn board(p: Pair<Rule>) -> Board {
                     span,
                 });
             }
+            Rule::track_decl => {
+                let mut side = None;
+                let mut from = None;
+                let mut sites = vec![];
+                for x in item.into_inner() {
+                    match x.as_rule() {
+                        Rule::ident => side = Some(ident(x)),
+                        Rule::int => from = Some(int_value(&x)),
+                        Rule::site_list => sites = site_items(x),
+                        _ => {}
+                    }
+                }
+                b.tracks.push(TrackDecl {
+                    side: side.expect("track side"),
+                    from,
+                    sites,
+                    span,
+                });
+            }
+            Rule::area_decl => b.areas.extend(item.into_inner().map(ident)),
             Rule::opposite_decl => {
                 let mut it = item.into_inner();
                 let left = site_items(it.next().expect("opposite left"));
@@ -607,12 +724,78 @@ fn stmt(p: Pair<Rule>) -> Stmt {
         Rule::place_stmt => {
             let count = expr(it.next().expect("place count"));
             let piece = ident(it.next().expect("place piece"));
-            let on = set_items(it.next().expect("place on"));
+            let t = it.next().expect("place target");
+            let target = if t.as_rule() == Rule::place_on {
+                PlaceTarget::Sites(set_items(t.into_inner().next().expect("place on")))
+            } else {
+                PlaceTarget::Area(ident(t.into_inner().next().expect("place in")))
+            };
+            let (mut from, mut owner) = (None, None);
+            for x in it {
+                let is_from = x.as_rule() == Rule::place_from;
+                let e = x.into_inner().next().map(expr);
+                if is_from {
+                    from = e;
+                } else {
+                    owner = e;
+                }
+            }
             StmtKind::Place {
                 count,
                 piece,
-                on,
-                from: it.next().map(expr),
+                target,
+                from,
+                owner,
+            }
+        }
+        Rule::throw_stmt => {
+            let dice = ident(it.next().expect("throw dice"));
+            StmtKind::Throw {
+                dice,
+                var: ident(it.next().expect("throw var")),
+            }
+        }
+        Rule::move_stmt => {
+            let carry = it.next().expect("move or carry").as_str() == "carry";
+            let token = expr(it.next().expect("move token"));
+            let t = it.next().expect("move target");
+            let is_to = t.as_rule() == Rule::move_to;
+            let e = expr(t.into_inner().next().expect("move target expr"));
+            StmtKind::Move {
+                token,
+                target: if is_to {
+                    MoveTarget::Position(e)
+                } else {
+                    MoveTarget::Site(e)
+                },
+                carry,
+            }
+        }
+        Rule::send_stmt => {
+            let token = expr(it.next().expect("send token"));
+            StmtKind::Send {
+                token,
+                area: ident(it.next().expect("send area")),
+            }
+        }
+        Rule::for_stmt => {
+            let head = it.next().expect("for head");
+            let body = block(it.next().expect("for body"));
+            let is_tokens = head.as_rule() == Rule::for_tokens;
+            let mut h = head.into_inner().filter(|x| x.as_rule() != Rule::kw_token);
+            let var = ident(h.next().expect("for var"));
+            let e = expr(h.next().expect("for cond"));
+            if is_tokens {
+                StmtKind::ForTokens { var, cond: e, body }
+            } else {
+                StmtKind::ForSites { var, set: e, body }
+            }
+        }
+        Rule::do_stmt => {
+            let name = ident(it.next().expect("do name"));
+            StmtKind::Do {
+                name,
+                args: it.map(expr).collect(),
             }
         }
         Rule::relay_stmt => StmtKind::Relay(expr(it.next().expect("relay site"))),
@@ -646,6 +829,7 @@ fn alternative(p: Pair<Rule>) -> Alternative {
     let mut a = Alternative {
         label: None,
         var: None,
+        token_var: false,
         values: None,
         cond: None,
         body: None,
@@ -659,8 +843,12 @@ fn alternative(p: Pair<Rule>) -> Alternative {
                 a.values = it.next().map(values);
             }
             Rule::alt_label_var => {
-                let mut it = part.into_inner();
+                let mut it = part.into_inner().peekable();
                 a.label = Some(ident(it.next().expect("alt label")));
+                if it.peek().is_some_and(|x| x.as_rule() == Rule::kw_token) {
+                    it.next();
+                    a.token_var = true;
+                }
                 a.var = Some(ident(it.next().expect("alt var")));
                 a.values = it.next().map(values);
             }
@@ -759,6 +947,16 @@ fn expr(p: Pair<Rule>) -> Expr {
         .parse(p.into_inner())
 }
 
+/// The inner pairs of a construct that may start with `token`, and whether it does.
+fn token_flag(p: Pair<Rule>) -> (bool, impl Iterator<Item = Pair<Rule>>) {
+    let parts: Vec<Pair<Rule>> = p.into_inner().collect();
+    let tok = parts.first().is_some_and(|x| x.as_rule() == Rule::kw_token);
+    (
+        tok,
+        parts.into_iter().filter(|x| x.as_rule() != Rule::kw_token),
+    )
+}
+
 fn call(p: Pair<Rule>) -> Expr {
     let span = span_of(&p);
     let mut it = p.into_inner();
@@ -793,9 +991,30 @@ fn primary(p: Pair<Rule>) -> Expr {
             ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
         }
         Rule::exists_expr => {
-            let mut it = p.into_inner();
+            let (tok, mut it) = token_flag(p);
             let v = ident(it.next().expect("exists var"));
-            ExprKind::Exists(v, Box::new(expr(it.next().expect("exists cond"))))
+            ExprKind::Exists(v, Box::new(expr(it.next().expect("exists cond"))), tok)
+        }
+        Rule::agg_expr => {
+            let mut it = p.into_inner();
+            let kind = match it.next().expect("agg kind").as_str() {
+                "minimum" => AggKind::Min,
+                "maximum" => AggKind::Max,
+                _ => AggKind::Sum,
+            };
+            let rest: Vec<Pair<Rule>> = it.collect();
+            let token = rest.first().is_some_and(|x| x.as_rule() == Rule::kw_token);
+            let mut it = rest.into_iter().filter(|x| x.as_rule() != Rule::kw_token);
+            let var = ident(it.next().expect("agg var"));
+            let cond = Box::new(expr(it.next().expect("agg cond")));
+            let value = Box::new(expr(it.next().expect("agg value")));
+            ExprKind::Agg {
+                kind,
+                token,
+                var,
+                cond,
+                value,
+            }
         }
         Rule::forall_expr => {
             let mut it = p.into_inner();
@@ -805,9 +1024,9 @@ fn primary(p: Pair<Rule>) -> Expr {
             ExprKind::Forall(v, Box::new(set), Box::new(c))
         }
         Rule::filter_expr => {
-            let mut it = p.into_inner();
+            let (tok, mut it) = token_flag(p);
             let v = ident(it.next().expect("filter var"));
-            ExprKind::Filter(v, Box::new(expr(it.next().expect("filter cond"))))
+            ExprKind::Filter(v, Box::new(expr(it.next().expect("filter cond"))), tok)
         }
         r => unreachable!("unexpected primary {r:?}"),
     };

@@ -50,7 +50,7 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
         let index = i + 1;
         match (st.pending(), step) {
             (Pending::Over(_), _) => return Err(ReplayError::AfterEnd(index)),
-            (Pending::ChanceFirst, Step::Chance { outcome }) => {
+            (Pending::ChanceFirst | Pending::Throw(_), Step::Chance { outcome }) => {
                 let o = g
                     .parse_outcome(&st, outcome)
                     .map_err(|message| ReplayError::Step { index, message })?;
@@ -59,7 +59,7 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
                     message: e.to_string(),
                 })?;
             }
-            (Pending::ChanceFirst, Step::Decision { notation, .. }) => {
+            (Pending::ChanceFirst | Pending::Throw(_), Step::Decision { notation, .. }) => {
                 return Err(ReplayError::Step {
                     index,
                     message: format!(

@@ -4,8 +4,40 @@ use crate::engine::{EndReason, Outcome, Pending, State};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
 
-/// The contents of a site in a few characters: `12`, `0+mu`, `3+2gong`.
+/// The first letter of each side's name (or its index when two sides share one).
+fn initials(g: &Game) -> Vec<String> {
+    let firsts: Vec<String> = g
+        .players
+        .iter()
+        .map(|p| p.chars().next().unwrap_or('?').to_string())
+        .collect();
+    let unique = firsts
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        == firsts.len();
+    if unique {
+        firsts
+    } else {
+        (1..=g.players.len()).map(|i| i.to_string()).collect()
+    }
+}
+
+/// The contents of a site in a few characters: `12`, `0+mu`, `3+2gong`; for tokens, the
+/// owners' initials from the top of the stack down (`SN`), `.` when empty.
 fn contents(g: &Game, st: &State, s: SiteId) -> String {
+    if g.pieces.len() == 1 && !g.tokens.is_empty() {
+        let ini = initials(g);
+        let stack = st.tokens().stack(s);
+        if stack.is_empty() {
+            return ".".into();
+        }
+        return stack
+            .iter()
+            .rev()
+            .map(|&t| ini[g.tokens[t].owner.0 as usize].as_str())
+            .collect();
+    }
     let mut out = st.count(g, s, PieceKind(0)).to_string();
     for k in 1..g.pieces.len() {
         let c = st.count(g, s, PieceKind(k as u8));
@@ -107,13 +139,34 @@ pub fn board_text(g: &Game, st: &State) -> String {
     if !notes.is_empty() {
         out.push_str(&format!("special sites: {}\n", notes.join(", ")));
     }
+    let has_counters = g.tokens.is_empty() || g.pieces.len() > 1;
     for p in 0..g.players.len() {
         let p = Player(p as u8);
-        out.push_str(&format!(
-            "{} has captured {}\n",
-            g.player_name(p),
-            holdings(g, st, p)
-        ));
+        if has_counters {
+            out.push_str(&format!(
+                "{} has captured {}\n",
+                g.player_name(p),
+                holdings(g, st, p)
+            ));
+        }
+        if !g.tokens.is_empty() {
+            let mine: Vec<usize> = (0..g.tokens.len())
+                .filter(|&t| g.tokens[t].owner == p)
+                .collect();
+            let on_board = mine
+                .iter()
+                .filter(|&&t| st.tokens().site_of(t).is_some())
+                .count();
+            let mut parts = vec![format!("{on_board} on the board")];
+            for (a, name) in g.areas.iter().enumerate() {
+                let n = mine
+                    .iter()
+                    .filter(|&&t| st.tokens().area_of(t) == Some(a as u8))
+                    .count();
+                parts.push(format!("{n} {name}"));
+            }
+            out.push_str(&format!("{}: {}\n", g.player_name(p), parts.join(", ")));
+        }
     }
     out
 }
@@ -178,11 +231,23 @@ pub fn state_json(g: &Game, st: &State) -> Value {
     }
     let pending = match st.pending() {
         Pending::Choice(_) | Pending::Drop(_) => "decision",
-        Pending::ChanceFirst => "chance",
+        Pending::ChanceFirst | Pending::Throw(_) => "chance",
         Pending::Over(_) => "over",
     };
+    let tokens: Vec<serde_json::Value> = (0..g.tokens.len())
+        .map(|t| {
+            json!({
+                "owner": g.player_name(g.tokens[t].owner),
+                "kind": g.pieces[g.tokens[t].kind.0 as usize].name,
+                "site": st.tokens().site_of(t).map(|s| g.site_name(s).to_string()),
+                "area": st.tokens().area_of(t).map(|a| g.areas[a as usize].clone()),
+                "pos": st.tokens().position(t),
+            })
+        })
+        .collect();
     json!({
         "game": g.meta.name,
+        "tokens": tokens,
         "turn": st.turn() + 1,
         "mover": g.player_name(st.mover()),
         "pending": pending,

@@ -35,6 +35,7 @@ impl<'g> Setup<'g> {
             .iter()
             .map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1))
             .collect();
+        st.toks = crate::tokens::Tokens::new(g);
         st.mover = 0;
         st.turn = 0;
         st.pc = g.turn_start;
@@ -100,6 +101,47 @@ impl<'g> Setup<'g> {
             None => -1,
         };
         Ok(self)
+    }
+
+    /// Puts one of a side's tokens of a kind, not placed yet, on top of a site.
+    pub fn token(mut self, side: &str, piece: &str, site: &str) -> Result<Self, String> {
+        let (p, k, s) = (self.side(side)?, self.piece(piece)?, self.site(site)?);
+        let t = self.unplaced(p, k)?;
+        self.st.toks.clock += 1;
+        self.st.toks.site[t] = s as u16;
+        self.st.toks.area[t] = crate::tokens::ON_BOARD;
+        self.st.toks.height[t] = self.st.toks.clock;
+        self.st.toks.pos[t] = self
+            .g
+            .track_pos_of(p, s as u16)
+            .map(|x| x as i32)
+            .unwrap_or_else(|| self.g.before_track(Player(p as u8)));
+        Ok(self)
+    }
+
+    /// Puts one of a side's tokens of a kind, not placed yet, in an area, or (with a position)
+    /// on its track at that position.
+    pub fn token_in(mut self, side: &str, piece: &str, area: &str) -> Result<Self, String> {
+        let (p, k) = (self.side(side)?, self.piece(piece)?);
+        let a = self
+            .g
+            .areas
+            .iter()
+            .position(|x| x == area)
+            .ok_or_else(|| format!("unknown area `{area}`"))?;
+        let t = self.unplaced(p, k)?;
+        self.st.toks.area[t] = a as u8;
+        Ok(self)
+    }
+
+    fn unplaced(&self, p: usize, k: usize) -> Result<usize, String> {
+        (0..self.g.tokens.len())
+            .find(|&t| {
+                self.st.toks.area[t] == crate::tokens::UNPLACED
+                    && self.g.tokens[t].owner.0 as usize == p
+                    && self.g.tokens[t].kind.0 as usize == k
+            })
+            .ok_or_else(|| "no token of that side and kind left to place".to_string())
     }
 
     /// Whose turn it is.

@@ -293,7 +293,7 @@ fn list_and_help_show_games_options_and_examples() {
     assert!(s.contains("seeds        default 12     in 2..40"));
     let out = ludic(&["list", "--format", "json"], "");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), 2);
+    assert_eq!(v.as_array().unwrap().len(), ludic::builtin::GAMES.len());
     for cmd in ["validate", "play", "replay", "simulate", "list"] {
         let out = ludic(&[cmd, "--help"], "");
         assert_eq!(out.status.code(), Some(0));

@@ -83,3 +83,40 @@ pub fn count(g: &Game, st: &State, s: &str, p: &str) -> u32 {
 pub fn captured(g: &Game, st: &State, who: &str, p: &str) -> u32 {
     st.captured(g, side(g, who), piece(g, p))
 }
+
+/// Forces the pending throw to the first way the dice land with this value.
+pub fn throw(g: &Game, st: &mut State, value: i64) {
+    let ludic::Pending::Throw(d) = st.pending() else {
+        panic!("no throw pending: {:?}", st.pending())
+    };
+    let i = g.dice[d as usize]
+        .outcomes
+        .iter()
+        .position(|o| o.value == value)
+        .unwrap_or_else(|| panic!("no throw gives {value}"));
+    g.play_chance(st, i as i64).unwrap();
+}
+
+/// The stack at a site, top first, as owners' initials.
+pub fn stack(g: &Game, st: &State, s: &str) -> String {
+    st.tokens()
+        .stack(site(g, s))
+        .iter()
+        .rev()
+        .map(|&t| {
+            g.players[g.tokens[t].owner.0 as usize]
+                .chars()
+                .next()
+                .unwrap()
+        })
+        .collect()
+}
+
+/// How many tokens of a side are in an area.
+pub fn in_area(g: &Game, st: &State, who: &str, area: &str) -> usize {
+    let a = g.areas.iter().position(|x| x == area).expect("area") as u8;
+    let p = side(g, who);
+    (0..g.tokens.len())
+        .filter(|&t| g.tokens[t].owner == p && st.tokens().area_of(t) == Some(a))
+        .count()
+}
