@@ -48,6 +48,8 @@ pub struct GameFile {
     pub dice: Vec<DiceDecl>,
     /// `action advance(t, n) { … }`
     pub actions: Vec<ActionDecl>,
+    /// `players per side N`
+    pub team_size: Vec<Expr>,
     /// The whole file's span.
     pub span: Span,
 }

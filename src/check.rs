@@ -108,6 +108,7 @@ pub(crate) struct Checker<'a> {
     pub(crate) options: Vec<OptionInfo>,
     pub(crate) words: Vec<String>,
     pub(crate) players: Vec<String>,
+    pub(crate) sides: Vec<String>,
     pub(crate) pieces: Vec<PieceInfo>,
     pub(crate) sites: Vec<SiteInfo>,
     pub(crate) regions: Vec<(String, Vec<bool>)>,
@@ -150,6 +151,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         options: vec![],
         words: vec![],
         players: vec![],
+        sides: vec![],
         pieces: vec![],
         sites: vec![],
         regions: vec![],
@@ -206,6 +208,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         meta,
         options: c.options,
         variants,
+        sides: c.sides,
         players: c.players,
         sites: c.sites,
         regions: c.regions,
@@ -541,9 +544,39 @@ impl<'a> Checker<'a> {
             );
         }
         for s in sides.iter().take(16) {
-            let p = Player(self.players.len() as u8);
+            let p = Player(self.sides.len() as u8);
             if self.declare(&s.name, Global::Player(p), s.span, "side") {
-                self.players.push(s.name.clone());
+                self.sides.push(s.name.clone());
+            }
+        }
+        let mut per_side = 1;
+        if let Some(e) = self.one_of(
+            &f.team_size,
+            |e| e.span,
+            "`players per side` declaration",
+            false,
+        ) {
+            match self.const_int(e) {
+                Some(n) if (1..=8).contains(&n) && n as usize * self.sides.len() <= 64 => {
+                    per_side = n as usize
+                }
+                Some(n) => self.error(
+                    ErrorKind::TooLarge {
+                        value: n,
+                        what: "1 to 8 players a side, 64 in all",
+                    },
+                    e.span,
+                ),
+                None => {}
+            }
+        }
+        for i in 1..=per_side {
+            for s in &self.sides {
+                self.players.push(if per_side == 1 {
+                    s.clone()
+                } else {
+                    format!("{s}{i}")
+                });
             }
         }
     }
@@ -699,10 +732,10 @@ impl<'a> Checker<'a> {
                         );
                     }
                 },
-                SiteAttr::Owner(id) => match self.players.iter().position(|p| *p == id.name) {
+                SiteAttr::Owner(id) => match self.sides.iter().position(|p| *p == id.name) {
                     Some(i) => owner = Some(Player(i as u8)),
                     None => {
-                        let hint = suggest(&id.name, self.players.iter().map(String::as_str))
+                        let hint = suggest(&id.name, self.sides.iter().map(String::as_str))
                             .map(|s| format!("did you mean `{s}`?"))
                             .unwrap_or_else(|| "owners are the sides named in `sides`".into());
                         self.error_hint(
@@ -835,14 +868,14 @@ impl<'a> Checker<'a> {
                 self.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
             }
         }
-        self.tracks = vec![None; self.players.len()];
+        self.tracks = vec![None; self.sides.len()];
         for t in &b.tracks {
             let sites: Vec<u16> = self
                 .resolve_sites(&t.sites)
                 .into_iter()
                 .map(|(s, _)| s.0)
                 .collect();
-            match self.players.iter().position(|p| *p == t.side.name) {
+            match self.sides.iter().position(|p| *p == t.side.name) {
                 Some(p) => {
                     if self.tracks[p].is_some() {
                         self.error(
@@ -859,7 +892,7 @@ impl<'a> Checker<'a> {
                     });
                 }
                 None => {
-                    let hint = suggest(&t.side.name, self.players.iter().map(String::as_str))
+                    let hint = suggest(&t.side.name, self.sides.iter().map(String::as_str))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "a track belongs to a side named in `sides`".into());
                     self.error_hint(

@@ -199,30 +199,51 @@ enum Agent {
 }
 
 fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
+    // By default the first side's players are human, the others the computer.
     let mut agents: Vec<Agent> = (0..g.players.len())
-        .map(|i| if i == 0 { Agent::Human } else { Agent::Random })
+        .map(|i| {
+            if g.side_of(Player(i as u8)).0 == 0 {
+                Agent::Human
+            } else {
+                Agent::Random
+            }
+        })
         .collect();
     for spec in specs {
-        let Some((side, agent)) = spec.split_once('=') else {
+        let Some((who, agent)) = spec.split_once('=') else {
             return Err(format!(
                 "`{spec}` is not an agent setting: write SIDE=human or SIDE=random"
             ));
         };
-        let Some(i) = g
-            .players
-            .iter()
-            .position(|p| p.eq_ignore_ascii_case(side.trim()))
-        else {
-            return Err(format!(
-                "unknown side `{side}`: the sides are {}",
-                g.players.join(", ")
-            ));
-        };
-        agents[i] = match agent.trim().to_lowercase().as_str() {
+        let who = who.trim();
+        let agent = match agent.trim().to_lowercase().as_str() {
             "human" => Agent::Human,
             "random" => Agent::Random,
             other => return Err(format!("unknown agent `{other}`: use human or random")),
         };
+        // A side's name sets all its players; a player's name (South2) only him.
+        let side = g.sides.iter().position(|s| s.eq_ignore_ascii_case(who));
+        let player = g.players.iter().position(|p| p.eq_ignore_ascii_case(who));
+        match (side, player) {
+            (Some(s), _) => {
+                for (i, a) in agents.iter_mut().enumerate() {
+                    if g.side_of(Player(i as u8)).0 as usize == s {
+                        *a = agent;
+                    }
+                }
+            }
+            (None, Some(p)) => agents[p] = agent,
+            (None, None) => {
+                let mut names = g.sides.clone();
+                if g.players.len() > g.sides.len() {
+                    names.extend(g.players.iter().cloned());
+                }
+                return Err(format!(
+                    "unknown side `{who}`: the sides are {}",
+                    names.join(", ")
+                ));
+            }
+        }
     }
     Ok(agents)
 }
@@ -690,7 +711,7 @@ pub struct SimStats {
 pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64)) -> SimStats {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut s = SimStats {
-        wins: vec![0; g.players.len()],
+        wins: vec![0; g.sides.len()],
         moves_min: u64::MAX,
         ..SimStats::default()
     };
@@ -779,7 +800,7 @@ pub fn simulate(
         stats.choices_total as f64 / stats.moves_total as f64
     };
     let wins: BTreeMap<String, u64> = g
-        .players
+        .sides
         .iter()
         .cloned()
         .zip(stats.wins.iter().copied())
@@ -813,7 +834,7 @@ pub fn simulate(
                 stats.playouts,
                 fmt_options(&g)
             );
-            for (i, p) in g.players.iter().enumerate() {
+            for (i, p) in g.sides.iter().enumerate() {
                 let w = stats.wins[i];
                 println!("  {p} wins: {w} ({:.1}%)", 100.0 * mean(w));
             }
@@ -874,7 +895,8 @@ pub fn list(format: Format) -> u8 {
                         "title": g.meta.name,
                         "aliases": g.meta.aliases,
                         "origin": g.meta.origin,
-                        "sides": g.players,
+                        "sides": g.sides,
+                        "players": g.players,
                         "options": g.options.iter().map(|o| json!({
                             "name": o.name, "default": o.default.to_string(), "domain": o.domain.to_string(), "doc": o.doc,
                         })).collect::<Vec<_>>(),
@@ -898,7 +920,7 @@ pub fn list(format: Format) -> u8 {
                 if let Some(o) = &g.meta.origin {
                     println!("  origin: {o}");
                 }
-                println!("  sides: {}", g.players.join(", "));
+                println!("  sides: {}", g.sides.join(", "));
                 println!("  options:");
                 for o in &g.options {
                     println!(

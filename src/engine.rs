@@ -213,6 +213,13 @@ pub(crate) struct View<'a> {
 }
 
 impl View<'_> {
+    /// The side after the mover's (for two sides, the other one).
+    #[inline]
+    fn opponent(&self) -> i64 {
+        let n = self.g.sides.len().max(1);
+        ((self.mover as usize % n + 1) % n) as i64
+    }
+
     pub(crate) fn nk(&self) -> usize {
         self.g.pieces.len()
     }
@@ -287,7 +294,7 @@ impl View<'_> {
         if let Some((p, neg)) = t.owner {
             let want = match p {
                 PlayerRef::Mover => self.mover as i64,
-                PlayerRef::Opponent => ((self.mover as usize + 1) % self.g.players.len()) as i64,
+                PlayerRef::Opponent => self.opponent(),
                 PlayerRef::Fixed(c) => c,
             };
             if (self.owners[s] as i64 == want) == neg {
@@ -321,7 +328,15 @@ impl View<'_> {
             Expr::Const(c) => *c,
             Expr::Var(v) => vars[*v as usize],
             Expr::Mover => self.mover as i64,
-            Expr::Opponent => ((self.mover as usize + 1) % self.g.players.len()) as i64,
+            Expr::Opponent => self.opponent(),
+            Expr::SideOf(p) => {
+                let p = self.eval(vars, p);
+                if p < 0 {
+                    -1
+                } else {
+                    p % self.g.sides.len().max(1) as i64
+                }
+            }
             Expr::Count(s, mask) => {
                 let s = self.eval(vars, s);
                 self.count(s, *mask)
@@ -413,9 +428,7 @@ impl View<'_> {
                     .unwrap_or(-1);
                 let want = match p {
                     PlayerRef::Mover => self.mover as i64,
-                    PlayerRef::Opponent => {
-                        ((self.mover as usize + 1) % self.g.players.len()) as i64
-                    }
+                    PlayerRef::Opponent => self.opponent(),
                     PlayerRef::Fixed(c) => *c,
                 };
                 ((o == want) != *neg) as i64
@@ -883,12 +896,14 @@ impl Game {
                         EndRule::Draw => None,
                         EndRule::Winner(p) => {
                             let p = view!(self, st).eval(&mut st.vars, p);
-                            (p >= 0 && (p as usize) < self.players.len()).then_some(Player(p as u8))
+                            (p >= 0 && (p as usize) < self.players.len())
+                                .then(|| self.side_of(Player(p as u8)))
                         }
                         EndRule::Score => {
-                            let scores: Vec<i64> = (0..self.players.len())
-                                .map(|p| st.score(self, Player(p as u8)))
-                                .collect();
+                            let mut scores = vec![0i64; self.sides.len()];
+                            for p in 0..self.players.len() {
+                                scores[p % self.sides.len()] += st.score(self, Player(p as u8));
+                            }
                             let best = scores.iter().copied().max().unwrap_or(0);
                             let mut leaders =
                                 scores.iter().enumerate().filter(|(_, s)| **s == best);

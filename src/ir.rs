@@ -174,8 +174,10 @@ pub enum Expr {
     Var(VarId),
     /// `mover`
     Mover,
-    /// `opponent`: the next player after the mover
+    /// `opponent`: the side after the mover's
     Opponent,
+    /// `side(p)`: the side a player plays for
+    SideOf(Box<Expr>),
     /// `count(h)`, `count(h, mu)`
     Count(Box<Expr>, KindMask),
     /// `count(SET)`: summed over a set
@@ -488,6 +490,10 @@ pub struct Game {
     pub meta: MetaInfo,
     pub options: Vec<OptionInfo>,
     pub variants: Vec<VariantInfo>,
+    /// the sides, in order (`sides South North`)
+    pub sides: Vec<String>,
+    /// the players, in turn order: one per side, or with teams South1 North1 South2 North2 …;
+    /// player `p` plays for side `p % sides`
     pub players: Vec<String>,
     pub sites: Vec<SiteInfo>,
     pub regions: Vec<(String, Vec<bool>)>,
@@ -532,6 +538,16 @@ impl Game {
     }
     pub fn player_count(&self) -> usize {
         self.players.len()
+    }
+    /// The side a player plays for.
+    pub fn side_of(&self, p: Player) -> Player {
+        Player((p.0 as usize % self.sides.len().max(1)) as u8)
+    }
+    pub fn side_name(&self, s: Player) -> &str {
+        self.sides
+            .get(s.0 as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
     }
     pub fn option(&self, name: &str) -> Option<&OptValue> {
         self.options

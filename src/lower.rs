@@ -7,7 +7,7 @@ use crate::diagnostic::ErrorKind;
 use crate::ir::*;
 
 /// The built-in functions, for "did you mean" hints.
-pub(crate) const FUNCTIONS: [&str; 20] = [
+pub(crate) const FUNCTIONS: [&str; 21] = [
     "count",
     "captured",
     "score",
@@ -28,6 +28,7 @@ pub(crate) const FUNCTIONS: [&str; 20] = [
     "track_site",
     "track_pos",
     "track_end",
+    "side",
 ];
 
 fn all_kinds() -> KindMask {
@@ -503,6 +504,13 @@ impl Checker<'_> {
                         err
                     }
                 }
+            }
+            "side" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                (Expr::SideOf(b(p)), Ty::Player)
             }
             "top" | "bottom" => {
                 if !arity(self, 1..=1) {

@@ -59,9 +59,7 @@ impl Game {
             (Some(s), _) => {
                 let owner = self.tokens[t].owner.0 as usize;
                 let visits = self
-                    .tracks
-                    .get(owner)
-                    .and_then(|x| x.as_ref())
+                    .track_of(owner)
                     .map(|x| x.sites.iter().filter(|&&y| y == s.0).count())
                     .unwrap_or(0);
                 if visits > 1 {

@@ -129,6 +129,9 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                     .collect(),
             ),
             Rule::dice_block => g.dice.push(dice(item)),
+            Rule::players_decl => g
+                .team_size
+                .push(expr(item.into_inner().next().expect("players per side"))),
             Rule::action_decl => {
                 let mut parts: Vec<Pair<Rule>> = item.into_inner().collect();
                 let body = block(parts.pop().expect("action: body"));
@@ -276,6 +279,7 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::set_items => "sites",
         Rule::capture_keep => "`keep`",
         Rule::dice_block => "`dice`",
+        Rule::players_decl => "`players per side`",
         Rule::die_decl => "`die`",
         Rule::chart_row => "`value`",
         Rule::chart_when | Rule::chart_otherwise => "`when` or `otherwise`",

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 /// The first letter of each side's name (or its index when two sides share one).
 fn initials(g: &Game) -> Vec<String> {
     let firsts: Vec<String> = g
-        .players
+        .sides
         .iter()
         .map(|p| p.chars().next().unwrap_or('?').to_string())
         .collect();
@@ -19,7 +19,7 @@ fn initials(g: &Game) -> Vec<String> {
     if unique {
         firsts
     } else {
-        (1..=g.players.len()).map(|i| i.to_string()).collect()
+        (1..=g.sides.len()).map(|i| i.to_string()).collect()
     }
 }
 
@@ -35,7 +35,7 @@ fn contents(g: &Game, st: &State, s: SiteId) -> String {
         return stack
             .iter()
             .rev()
-            .map(|&t| ini[g.tokens[t].owner.0 as usize].as_str())
+            .map(|&t| ini[g.side_of(g.tokens[t].owner).0 as usize].as_str())
             .collect();
     }
     let mut out = st.count(g, s, PieceKind(0)).to_string();
@@ -174,7 +174,7 @@ pub fn board_text(g: &Game, st: &State) -> String {
 /// The result in words.
 pub fn outcome_text(g: &Game, o: Outcome) -> String {
     let who = match o.winner {
-        Some(p) => format!("{} wins", g.player_name(p)),
+        Some(p) => format!("{} wins", g.side_name(p)),
         None => "draw".to_string(),
     };
     match o.reason {
@@ -187,7 +187,7 @@ pub fn outcome_text(g: &Game, o: Outcome) -> String {
 /// The result as JSON.
 pub fn outcome_json(g: &Game, o: Outcome) -> Value {
     json!({
-        "winner": o.winner.map(|p| g.player_name(p).to_string()),
+                "winner": o.winner.map(|p| g.side_name(p).to_string()),
         "reason": o.reason,
     })
 }

@@ -68,16 +68,19 @@ impl Tokens {
 impl Game {
     /// The position number just before a player's track (tokens off the board are there).
     pub(crate) fn before_track(&self, p: Player) -> i32 {
-        self.tracks
-            .get(p.0 as usize)
-            .and_then(|t| t.as_ref())
+        self.track_of(p.0 as usize)
             .map(|t| t.first as i32 - 1)
             .unwrap_or(0)
     }
 
+    /// The track of a player's side.
+    pub(crate) fn track_of(&self, p: usize) -> Option<&TrackInfo> {
+        self.tracks.get(p % self.sides.len().max(1))?.as_ref()
+    }
+
     /// The first position of site `s` on the track of `p` (None if it is not on it).
     pub(crate) fn track_pos_of(&self, p: usize, s: u16) -> Option<i64> {
-        let t = self.tracks.get(p)?.as_ref()?;
+        let t = self.track_of(p)?;
         t.sites
             .iter()
             .position(|&x| x == s)
@@ -171,7 +174,7 @@ impl Game {
                 None => return,
             }
         } else {
-            let Some(track) = self.tracks.get(owner).and_then(|t| t.as_ref()) else {
+            let Some(track) = self.track_of(owner) else {
                 return;
             };
             match usize::try_from(to - track.first)
@@ -306,7 +309,7 @@ impl View<'_> {
             Expr::TrackSite(p, n) => {
                 let p = self.eval(vars, p);
                 let n = self.eval(vars, n);
-                let Some(t) = player(p).and_then(|p| self.g.tracks[p].as_ref()) else {
+                let Some(t) = player(p).and_then(|p| self.g.track_of(p)) else {
                     return -1;
                 };
                 usize::try_from(n - t.first)
@@ -326,7 +329,7 @@ impl View<'_> {
             Expr::TrackEnd(p) => {
                 let p = self.eval(vars, p);
                 player(p)
-                    .and_then(|p| self.g.tracks[p].as_ref())
+                    .and_then(|p| self.g.track_of(p))
                     .map(|t| t.first + t.sites.len() as i64 - 1)
                     .unwrap_or(-1)
             }
