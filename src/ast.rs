@@ -118,8 +118,21 @@ pub struct Board {
     pub rings: Vec<RingDecl>,
     pub opposites: Vec<OppositeDecl>,
     pub tracks: Vec<TrackDecl>,
+    pub points: Vec<PointsDecl>,
     /// `area waiting finished`
     pub areas: Vec<Ident>,
+}
+
+/// `for x in A..B, y in C..D where COND`: (x name, x from, x to, y name, y from, y to, condition)
+pub type PointsFor = (Ident, Expr, Expr, Ident, Expr, Expr, Option<Expr>);
+
+/// `points for x in A..B, y in C..D where COND` or `points (1, 9) (9, 9)`
+#[derive(Clone, Debug)]
+pub struct PointsDecl {
+    pub generator: Option<PointsFor>,
+    pub coords: Vec<(Expr, Expr, Span)>,
+    pub attrs: Vec<SiteAttr>,
+    pub span: Span,
 }
 
 /// `track South from 0 = c[0..10]`
@@ -128,6 +141,8 @@ pub struct TrackDecl {
     pub side: Ident,
     pub from: Option<i64>,
     pub sites: Vec<SiteItem>,
+    /// `OTHER turned DEGREES about (x, y)`
+    pub turned: Option<(Ident, i64, Expr, Expr)>,
     pub span: Span,
 }
 
@@ -163,6 +178,10 @@ pub struct ActionDecl {
 #[derive(Clone, Debug)]
 pub enum SiteItem {
     Name(Ident),
+    /// `(5, 1)`
+    Coord(Expr, Expr, Span),
+    /// `(5, 1)..(5, 4)`
+    CoordRange(Expr, Expr, Expr, Expr, Span),
     Range {
         prefix: Ident,
         from: Expr,
@@ -424,6 +443,10 @@ pub enum ExprKind {
     Call(Ident, Vec<Expr>),
     /// `s[1..holes]`
     Range(Ident, Box<Expr>, Box<Expr>),
+    /// `(5, 1)`: the site at these coordinates
+    Coord(Box<Expr>, Box<Expr>),
+    /// `some token x where c`
+    Some(Ident, Box<Expr>, bool),
     /// `[s1 s2]`
     List(Vec<Expr>),
     /// `not c`, `-n`

@@ -8,6 +8,10 @@ pub const GAMES: &[(&str, &str)] = &[
         include_str!("../games/ceelkoqyuqkoqiji.game"),
     ),
     ("puluc", include_str!("../games/puluc.game")),
+    (
+        "kuilichi-chanakua",
+        include_str!("../games/kuilichi-chanakua.game"),
+    ),
 ];
 
 /// Finds a built-in game by file stem, case-insensitively.

@@ -671,11 +671,67 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The site at some coordinates, reporting when there is none.
+    pub(crate) fn site_at(&mut self, x: i64, y: i64, span: Span) -> Option<SiteId> {
+        match self.sites.iter().position(|s| s.x == x && s.y == y) {
+            Some(i) => Some(SiteId(i as u16)),
+            None => {
+                self.error_hint(
+                    ErrorKind::Unknown {
+                        what: "site at",
+                        name: format!("({x}, {y})"),
+                    },
+                    span,
+                    "sites get coordinates from `row`, `site` and `points`",
+                );
+                None
+            }
+        }
+    }
+
     fn expand_sites(&mut self, items: &[SiteItem]) -> Vec<(String, Span)> {
         let mut out = vec![];
         for it in items {
             match it {
                 SiteItem::Name(id) => out.push((id.name.clone(), id.span)),
+                SiteItem::Coord(x, y, span) => {
+                    if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y))
+                        && let Some(s) = self.site_at(x, y, *span)
+                    {
+                        out.push((self.sites[s.0 as usize].name.clone(), *span));
+                    }
+                }
+                SiteItem::CoordRange(x1, y1, x2, y2, span) => {
+                    let (Some(x1), Some(y1), Some(x2), Some(y2)) = (
+                        self.const_int(x1),
+                        self.const_int(y1),
+                        self.const_int(x2),
+                        self.const_int(y2),
+                    ) else {
+                        continue;
+                    };
+                    let (dx, dy) = (x2 - x1, y2 - y1);
+                    if !(dx == 0 || dy == 0 || dx.abs() == dy.abs())
+                        || dx.abs().max(dy.abs()) > MAX_SITES
+                    {
+                        self.error_hint(
+                            ErrorKind::BadRange {
+                                name: format!("({x1}, {y1})..({x2}, {y2})"),
+                            },
+                            *span,
+                            "a range of points goes along a row, a column or a diagonal",
+                        );
+                        continue;
+                    }
+                    let steps = dx.abs().max(dy.abs());
+                    for i in 0..=steps {
+                        let (x, y) = (x1 + dx.signum() * i, y1 + dy.signum() * i);
+                        match self.site_at(x, y, *span) {
+                            Some(s) => out.push((self.sites[s.0 as usize].name.clone(), *span)),
+                            None => break,
+                        }
+                    }
+                }
                 SiteItem::Range {
                     prefix,
                     from,
@@ -807,6 +863,7 @@ impl<'a> Checker<'a> {
             let (kind, owner) = self.site_attrs(&s.attrs);
             self.add_site(s.name.name.clone(), s.name.span, x, y, kind, owner);
         }
+        self.points(&b.points);
         let n = self.sites.len();
         self.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
         self.opposite = vec![u16::MAX; n];
@@ -870,11 +927,63 @@ impl<'a> Checker<'a> {
         }
         self.tracks = vec![None; self.sides.len()];
         for t in &b.tracks {
-            let sites: Vec<u16> = self
-                .resolve_sites(&t.sites)
-                .into_iter()
-                .map(|(s, _)| s.0)
-                .collect();
+            let sites: Vec<u16> = match &t.turned {
+                None => self
+                    .resolve_sites(&t.sites)
+                    .into_iter()
+                    .map(|(s, _)| s.0)
+                    .collect(),
+                Some((other, deg, cx, cy)) => {
+                    let (Some(cx), Some(cy)) = (self.const_int(cx), self.const_int(cy)) else {
+                        continue;
+                    };
+                    let Some(o) = self.sides.iter().position(|p| *p == other.name) else {
+                        self.error(
+                            ErrorKind::Unknown {
+                                what: "side",
+                                name: other.name.clone(),
+                            },
+                            other.span,
+                        );
+                        continue;
+                    };
+                    let Some(base) = self.tracks.get(o).cloned().flatten() else {
+                        self.error_hint(
+                            ErrorKind::Missing {
+                                what: "track to turn",
+                            },
+                            other.span,
+                            format!("declare the track of {} before this one", other.name),
+                        );
+                        continue;
+                    };
+                    if deg.rem_euclid(90) != 0 {
+                        self.error_hint(
+                            ErrorKind::BadRange {
+                                name: format!("{deg} degrees"),
+                            },
+                            t.span,
+                            "a track turns by 90, 180 or 270 degrees",
+                        );
+                        continue;
+                    }
+                    let mut out = vec![];
+                    for s in base.sites {
+                        let (x, y) = (self.sites[s as usize].x - cx, self.sites[s as usize].y - cy);
+                        let (rx, ry) = match deg.rem_euclid(360) {
+                            0 => (x, y),
+                            90 => (-y, x),
+                            180 => (-x, -y),
+                            _ => (y, -x),
+                        };
+                        match self.site_at(cx + rx, cy + ry, t.span) {
+                            Some(site) => out.push(site.0),
+                            None => break,
+                        }
+                    }
+                    out
+                }
+            };
             match self.sides.iter().position(|p| *p == t.side.name) {
                 Some(p) => {
                     if self.tracks[p].is_some() {
@@ -934,6 +1043,115 @@ impl<'a> Checker<'a> {
                 self.opposite[b2.0 as usize] = a.0;
             }
         }
+    }
+
+    /// `points …`: generated sites of kind `point`, named by file and rank (`a1` is the
+    /// smallest x and y of all generated points).
+    fn points(&mut self, decls: &[ast::PointsDecl]) {
+        let mut made: Vec<(i64, i64, SiteKind, Option<Player>, Span)> = vec![];
+        for d in decls {
+            let (mut kind, owner) = self.site_attrs(&d.attrs);
+            if !d.attrs.iter().any(|a| matches!(a, SiteAttr::Kind(_))) {
+                kind = SiteKind::Point;
+            }
+            for (x, y, span) in &d.coords {
+                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y)) {
+                    made.push((x, y, kind, owner, *span));
+                }
+            }
+            if let Some((xn, x1, x2, yn, y1, y2, cond)) = &d.generator {
+                let bounds = (
+                    self.const_int(x1),
+                    self.const_int(x2),
+                    self.const_int(y1),
+                    self.const_int(y2),
+                );
+                let (Some(x1), Some(x2), Some(y1), Some(y2)) = bounds else {
+                    continue;
+                };
+                if (x2 - x1 + 1).max(0) * (y2 - y1 + 1).max(0) > MAX_SITES {
+                    self.error(
+                        ErrorKind::TooLarge {
+                            value: (x2 - x1 + 1) * (y2 - y1 + 1),
+                            what: "at most 4096 sites",
+                        },
+                        d.span,
+                    );
+                    continue;
+                }
+                let before = self.diags.len();
+                'grid: for y in y1..=y2 {
+                    for x in x1..=x2 {
+                        let keep = match cond {
+                            None => true,
+                            Some(c) => {
+                                self.scopes.push(vec![
+                                    (
+                                        xn.name.clone(),
+                                        crate::check::Local::Bound(Expr::Const(x), Ty::Num),
+                                    ),
+                                    (
+                                        yn.name.clone(),
+                                        crate::check::Local::Bound(Expr::Const(y), Ty::Num),
+                                    ),
+                                ]);
+                                let (e, t) = self.expr(c);
+                                self.scopes.pop();
+                                match (e, t) {
+                                    (Expr::Const(v), Ty::Bool) => v != 0,
+                                    (_, Ty::Error) => break 'grid,
+                                    (_, t) => {
+                                        self.type_error_at(Ty::Bool, t, c.span);
+                                        break 'grid;
+                                    }
+                                }
+                            }
+                        };
+                        if self.diags.len() > before {
+                            break 'grid;
+                        }
+                        if keep {
+                            made.push((x, y, kind, owner, d.span));
+                        }
+                    }
+                }
+            }
+        }
+        let (Some(min_x), Some(min_y)) = (
+            made.iter().map(|m| m.0).min(),
+            made.iter().map(|m| m.1).min(),
+        ) else {
+            return;
+        };
+        let wide = made.iter().map(|m| m.0 - min_x).max().unwrap_or(0) >= 26;
+        for (x, y, kind, owner, span) in made {
+            if self.sites.iter().any(|s| s.x == x && s.y == y) {
+                self.error(
+                    ErrorKind::Duplicate {
+                        what: "point",
+                        name: format!("({x}, {y})"),
+                    },
+                    span,
+                );
+                continue;
+            }
+            let name = if wide {
+                format!("x{}y{}", x - min_x, y - min_y + 1)
+            } else {
+                format!("{}{}", (b'a' + (x - min_x) as u8) as char, y - min_y + 1)
+            };
+            self.add_site(name, span, x, y, kind, owner);
+        }
+    }
+
+    pub(crate) fn type_error_at(&mut self, expected: Ty, found: Ty, span: Span) {
+        self.error(
+            ErrorKind::Type {
+                expected: expected.words().into(),
+                found: found.words().into(),
+            },
+            span,
+        );
     }
 
     fn resolve_sites(&mut self, items: &[SiteItem]) -> Vec<(SiteId, Span)> {

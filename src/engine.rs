@@ -469,6 +469,7 @@ impl View<'_> {
             | Expr::TrackPos(..)
             | Expr::TrackEnd(_)
             | Expr::TokExists(..)
+            | Expr::Some(..)
             | Expr::Agg(..) => self.eval_tokens(vars, e),
             Expr::Exists(v, set, c) => self.quantify(vars, *v, set, c, true),
             Expr::Forall(v, set, c) => self.quantify(vars, *v, set, c, false),

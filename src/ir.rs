@@ -251,6 +251,8 @@ pub enum Expr {
     TrackEnd(Box<Expr>),
     /// `exists token v where c`
     TokExists(VarId, Box<Expr>),
+    /// `some v where c`, `some token v where c`: the first site or token where c holds (-1)
+    Some(bool, VarId, Box<Expr>),
     /// `minimum`/`maximum`/`total` over sites (false) or tokens (true)
     Agg(AggOp, bool, VarId, Box<Expr>, Box<Expr>),
     /// (optimized) `count(x)` of every kind at a site

@@ -704,6 +704,21 @@ impl Checker<'_> {
                     c => (Expr::If(b(c), b(x), b(y)), t),
                 }
             }
+            ExprKind::Coord(x, y) => match (self.const_int(x), self.const_int(y)) {
+                (Some(x), Some(y)) => match self.site_at(x, y, span) {
+                    Some(s) => (Expr::Const(s.0 as i64), Ty::Site),
+                    None => (Expr::Const(-1), Ty::Error),
+                },
+                _ => (Expr::Const(-1), Ty::Error),
+            },
+            ExprKind::Some(v, cond, tok) => {
+                self.scopes.push(vec![]);
+                let t = if *tok { Ty::Token } else { Ty::Site };
+                let id = self.new_var(&v.name, t);
+                let c = self.expect(cond, Ty::Bool);
+                self.scopes.pop();
+                (Expr::Some(*tok, id, b(c)), t)
+            }
             ExprKind::Exists(v, cond, tok) => {
                 self.scopes.push(vec![]);
                 let id = self.new_var(&v.name, if *tok { Ty::Token } else { Ty::Site });

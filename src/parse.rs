@@ -180,6 +180,8 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Diagnostic {
                     Rule::filter_expr
                         | Rule::agg_expr
                         | Rule::agg_kind
+                        | Rule::some_expr
+                        | Rule::coord
                         | Rule::list_expr
                         | Rule::exists_expr
                         | Rule::forall_expr
@@ -279,6 +281,10 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::set_items => "sites",
         Rule::capture_keep => "`keep`",
         Rule::dice_block => "`dice`",
+        Rule::points_decl | Rule::points_for => "`points`",
+        Rule::coord | Rule::coord_range => "coordinates like `(5, 1)`",
+        Rule::track_turned => "`turned`",
+        Rule::some_expr => "`some`",
         Rule::players_decl => "`players per side`",
         Rule::die_decl => "`die`",
         Rule::chart_row => "`value`",
@@ -489,9 +495,28 @@ fn variant(p: Pair<Rule>) -> Variant {
     v
 }
 
+fn coord(p: Pair<Rule>) -> (Expr, Expr, Span) {
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    let x = expr(it.next().expect("coord x"));
+    let y = expr(it.next().expect("coord y"));
+    (x, y, span)
+}
+
 fn site_items(p: Pair<Rule>) -> Vec<SiteItem> {
     p.into_inner()
         .map(|item| match item.as_rule() {
+            Rule::coord => {
+                let (x, y, span) = coord(item);
+                SiteItem::Coord(x, y, span)
+            }
+            Rule::coord_range => {
+                let span = span_of(&item);
+                let mut it = item.into_inner();
+                let (x1, y1, _) = coord(it.next().expect("range start"));
+                let (x2, y2, _) = coord(it.next().expect("range end"));
+                SiteItem::CoordRange(x1, y1, x2, y2, span)
+            }
             Rule::site_range => {
                 let span = span_of(&item);
                 let mut it = item.into_inner();
@@ -590,15 +615,51 @@ fn board(p: Pair<Rule>) -> Board {
                     span,
                 });
             }
+            Rule::points_decl => {
+                let mut d = PointsDecl {
+                    generator: None,
+                    coords: vec![],
+                    attrs: vec![],
+                    span,
+                };
+                let parts: Vec<Pair<Rule>> = item.into_inner().collect();
+                d.attrs = attrs(parts.iter().cloned());
+                for x in parts {
+                    match x.as_rule() {
+                        Rule::coord => d.coords.push(coord(x)),
+                        Rule::points_for => {
+                            let mut it = x.into_inner();
+                            let xn = ident(it.next().expect("x name"));
+                            let x1 = expr(it.next().expect("x from"));
+                            let x2 = expr(it.next().expect("x to"));
+                            let yn = ident(it.next().expect("y name"));
+                            let y1 = expr(it.next().expect("y from"));
+                            let y2 = expr(it.next().expect("y to"));
+                            let cond = it.next().map(expr);
+                            d.generator = Some((xn, x1, x2, yn, y1, y2, cond));
+                        }
+                        _ => {}
+                    }
+                }
+                b.points.push(d);
+            }
             Rule::track_decl => {
                 let mut side = None;
                 let mut from = None;
                 let mut sites = vec![];
+                let mut turned = None;
                 for x in item.into_inner() {
                     match x.as_rule() {
                         Rule::ident => side = Some(ident(x)),
                         Rule::int => from = Some(int_value(&x)),
                         Rule::site_list => sites = site_items(x),
+                        Rule::track_turned => {
+                            let mut it = x.into_inner();
+                            let other = ident(it.next().expect("turned side"));
+                            let deg = int_value(&it.next().expect("degrees"));
+                            let (cx, cy, _) = coord(it.next().expect("about"));
+                            turned = Some((other, deg, cx, cy));
+                        }
                         _ => {}
                     }
                 }
@@ -606,6 +667,7 @@ fn board(p: Pair<Rule>) -> Board {
                     side: side.expect("track side"),
                     from,
                     sites,
+                    turned,
                     span,
                 });
             }
@@ -1026,6 +1088,15 @@ fn primary(p: Pair<Rule>) -> Expr {
             let set = expr(it.next().expect("forall set"));
             let c = expr(it.next().expect("forall cond"));
             ExprKind::Forall(v, Box::new(set), Box::new(c))
+        }
+        Rule::coord => {
+            let (x, y, _) = coord(p);
+            ExprKind::Coord(Box::new(x), Box::new(y))
+        }
+        Rule::some_expr => {
+            let (tok, mut it) = token_flag(p);
+            let v = ident(it.next().expect("some var"));
+            ExprKind::Some(v, Box::new(expr(it.next().expect("some cond"))), tok)
         }
         Rule::filter_expr => {
             let (tok, mut it) = token_flag(p);

@@ -60,12 +60,14 @@ impl<'g> Setup<'g> {
             .ok_or_else(|| format!("unknown piece `{name}`"))
     }
 
+    /// A player by name (a side's name is its first player).
     fn side(&self, name: &str) -> Result<usize, String> {
         self.g
             .players
             .iter()
             .position(|p| p == name)
-            .ok_or_else(|| format!("unknown side `{name}`"))
+            .or_else(|| self.g.sides.iter().position(|p| p == name))
+            .ok_or_else(|| format!("unknown player `{name}`"))
     }
 
     /// Sets the number of pieces of a kind at a site.
@@ -119,8 +121,25 @@ impl<'g> Setup<'g> {
         Ok(self)
     }
 
-    /// Puts one of a side's tokens of a kind, not placed yet, in an area, or (with a position)
-    /// on its track at that position.
+    /// Puts one of a player's tokens of a kind, not placed yet, at a position of its track.
+    pub fn token_at(mut self, side: &str, piece: &str, pos: i64) -> Result<Self, String> {
+        let (p, k) = (self.side(side)?, self.piece(piece)?);
+        let track = self.g.track_of(p).ok_or("no track")?;
+        let s = usize::try_from(pos - track.first)
+            .ok()
+            .and_then(|i| track.sites.get(i))
+            .copied()
+            .ok_or_else(|| format!("no position {pos} on the track"))?;
+        let t = self.unplaced(p, k)?;
+        self.st.toks.clock += 1;
+        self.st.toks.site[t] = s;
+        self.st.toks.area[t] = crate::tokens::ON_BOARD;
+        self.st.toks.height[t] = self.st.toks.clock;
+        self.st.toks.pos[t] = pos as i32;
+        Ok(self)
+    }
+
+    /// Puts one of a player's tokens of a kind, not placed yet, in an area.
     pub fn token_in(mut self, side: &str, piece: &str, area: &str) -> Result<Self, String> {
         let (p, k) = (self.side(side)?, self.piece(piece)?);
         let a = self

@@ -333,6 +333,20 @@ impl View<'_> {
                     .map(|t| t.first + t.sites.len() as i64 - 1)
                     .unwrap_or(-1)
             }
+            Expr::Some(tokens, v, c) => {
+                let n = if *tokens {
+                    self.g.tokens.len()
+                } else {
+                    self.kinds.len()
+                };
+                for i in 0..n {
+                    vars[*v as usize] = i as i64;
+                    if self.eval(vars, c) != 0 {
+                        return i as i64;
+                    }
+                }
+                -1
+            }
             Expr::TokExists(v, c) => {
                 for t in 0..self.g.tokens.len() {
                     vars[*v as usize] = t as i64;

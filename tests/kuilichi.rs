@@ -1,0 +1,302 @@
+//! K'uilichi Chanakua (../shared/rules/kuilichi-chanakua.md), with forced throws.
+
+mod common;
+use common::*;
+use ludic::setup::Setup;
+use ludic::{Game, Pending, State};
+
+fn pos_of(g: &Game, st: &State, who: &str) -> Vec<i32> {
+    let p = g.players.iter().position(|x| x == who).unwrap();
+    let mut v: Vec<i32> = (0..g.tokens.len())
+        .filter(|&t| g.tokens[t].owner.0 as usize == p && st.tokens().site_of(t).is_some())
+        .map(|t| st.tokens().position(t))
+        .collect();
+    v.sort();
+    v
+}
+
+fn at(g: &Game, side: &str, pos: i64) -> (i64, i64) {
+    let p = g.sides.iter().position(|x| x == side).unwrap();
+    let t = g.tracks[p].as_ref().unwrap();
+    let s = t.sites[(pos - t.first) as usize] as usize;
+    (g.sites[s].x, g.sites[s].y)
+}
+
+/// A position: each (player, position) chip on the board, the rest of that player's four
+/// chips `finished`, South to move.
+fn position(g: &Game, chips: &[(&str, i64)], waiting: &[(&str, usize)]) -> State {
+    let mut b = Setup::new(g);
+    for (who, pos) in chips {
+        b = b.token_at(who, "chip", *pos).unwrap();
+    }
+    for (who, n) in waiting {
+        for _ in 0..*n {
+            b = b.token_in(who, "chip", "waiting").unwrap();
+        }
+    }
+    for who in &g.players {
+        let used = chips.iter().filter(|(w, _)| w == who).count()
+            + waiting
+                .iter()
+                .filter(|(w, _)| w == who)
+                .map(|(_, n)| n)
+                .sum::<usize>();
+        for _ in used..4 {
+            b = b.token_in(who, "chip", "finished").unwrap();
+        }
+    }
+    b.build()
+}
+
+#[test]
+fn the_board_and_paths_follow_the_rules_file() {
+    let g = game("kuilichi-chanakua");
+    assert_eq!(g.sites.len(), 73);
+    let south = [
+        (1, (5, 1)),
+        (5, (5, 5)),
+        (10, (0, 5)),
+        (15, (0, 10)),
+        (18, (-1, 10)),
+        (19, (1, 9)),
+        (29, (10, 10)),
+        (33, (9, 9)),
+        (43, (10, 0)),
+        (47, (9, 1)),
+        (57, (0, 0)),
+        (61, (1, 1)),
+        (66, (0, 5)),
+        (70, (4, 5)),
+        (71, (5, 5)),
+        (75, (5, 1)),
+        (76, (5, 0)),
+    ];
+    for (pos, xy) in south {
+        assert_eq!(at(&g, "South", pos), xy, "South's position {pos}");
+    }
+    assert_eq!(at(&g, "North", 1), (5, 9));
+    assert_eq!(at(&g, "North", 19), (9, 1));
+    assert_eq!(at(&g, "North", 76), (5, 10));
+}
+
+#[test]
+fn stick_chart_probabilities() {
+    let g = game("kuilichi-chanakua");
+    let d = &g.dice[0];
+    let p = |v: i64| {
+        (d.outcomes
+            .iter()
+            .filter(|o| o.value == v)
+            .map(|o| o.prob)
+            .sum::<f64>()
+            * 16.0)
+            .round() as i64
+    };
+    let got: Vec<i64> = [1, 2, 3, 5, 10, 15, 20, 35].iter().map(|&v| p(v)).collect();
+    assert_eq!(got, vec![4, 5, 2, 1, 1, 1, 1, 1]);
+}
+
+#[test]
+fn the_rearmost_chip_moves_and_unstarted_chips_are_rearmost() {
+    let g = game("kuilichi-chanakua");
+    let mut st = position(&g, &[("South", 12), ("North", 30)], &[("South", 2)]);
+    throw(&g, &mut st, 3);
+    assert_eq!(
+        g.legal_notations(&st),
+        vec!["move waiting"],
+        "one decision for identical chips"
+    );
+    play(&g, &mut st, &["move waiting"]);
+    assert_eq!(pos_of(&g, &st, "South"), vec![3, 12]);
+    throw(&g, &mut st, 2);
+    play(&g, &mut st, &["move waiting"]);
+    assert_eq!(pos_of(&g, &st, "South"), vec![2, 3, 12]);
+}
+
+#[test]
+fn the_internal_slot_sends_back_on_the_way_in_and_finishes_on_the_way_out() {
+    let g = game("kuilichi-chanakua");
+    let mut st = position(&g, &[("South", 2), ("South", 68), ("North", 30)], &[]);
+    one_move(&g, &mut st, 3); // the rearmost (2) lands on 5: back to the footprint
+    assert_eq!(pos_of(&g, &st, "South"), vec![68]);
+    assert_eq!(in_area(&g, &st, "South", "waiting"), 1);
+    // The next throw moves the waiting chip (rearmost): 5 lands on the slot again.
+    one_move(&g, &mut st, 5);
+    assert_eq!(in_area(&g, &st, "South", "waiting"), 1, "restarted again");
+    // On the way out, 71 finishes.
+    let mut st = position(&g, &[("South", 68), ("North", 30)], &[]);
+    one_move(&g, &mut st, 3);
+    assert_eq!(in_area(&g, &st, "South", "finished"), 4);
+}
+
+fn one_move(g: &Game, st: &mut State, value: i64) {
+    throw(g, st, value);
+    let m = g.legal_notations(st);
+    assert_eq!(m.len(), 1, "{m:?}");
+    play(g, st, &[m[0].as_str()]);
+}
+
+#[test]
+fn finishing_at_76_and_beyond() {
+    let g = game("kuilichi-chanakua");
+    let mut st = position(&g, &[("South", 74), ("North", 30)], &[]);
+    one_move(&g, &mut st, 2); // 76: the footprint
+    assert_eq!(in_area(&g, &st, "South", "finished"), 4);
+    let mut st = position(&g, &[("South", 72), ("North", 30)], &[]);
+    one_move(&g, &mut st, 10); // 82: beyond
+    assert_eq!(in_area(&g, &st, "South", "finished"), 4);
+    let mut st = position(&g, &[("South", 70), ("North", 30)], &[]);
+    one_move(&g, &mut st, 2); // 72: an ordinary point
+    assert_eq!(pos_of(&g, &st, "South"), vec![72]);
+}
+
+#[test]
+fn a_burn_sends_every_opponent_chip_home_and_finishes_the_burner() {
+    let g = game("kuilichi-chanakua");
+    // North's positions 40 and 40 are South's... find the point of South's 30 on North's track.
+    let (x, y) = at(&g, "South", 30);
+    let north_pos = (1..=76).find(|&p| at(&g, "North", p) == (x, y)).unwrap();
+    let mut st = position(
+        &g,
+        &[
+            ("South", 27),
+            ("South", 50),
+            ("North", north_pos),
+            ("North", north_pos),
+        ],
+        &[],
+    );
+    one_move(&g, &mut st, 3);
+    assert_eq!(in_area(&g, &st, "North", "waiting"), 2, "both burned");
+    assert_eq!(
+        in_area(&g, &st, "South", "finished"),
+        3,
+        "the burner finished"
+    );
+    assert_eq!(pos_of(&g, &st, "South"), vec![50]);
+}
+
+#[test]
+fn no_burn_on_a_superior_point_but_first_visits_of_corners_burn() {
+    let g = game("kuilichi-chanakua");
+    let (x, y) = at(&g, "South", 19); // the superior point (1, 9)
+    let north_pos = (1..=76).find(|&p| at(&g, "North", p) == (x, y)).unwrap();
+    let mut st = position(&g, &[("South", 16), ("North", north_pos)], &[]);
+    one_move(&g, &mut st, 3);
+    assert_eq!(pos_of(&g, &st, "South"), vec![19]);
+    assert_eq!(
+        pos_of(&g, &st, "North"),
+        vec![north_pos as i32],
+        "not burned, shares the point"
+    );
+    // The corner (0, 10) at 15, an intersection on its first visit, is ordinary.
+    let (x, y) = at(&g, "South", 15);
+    let north_pos = (1..=76).find(|&p| at(&g, "North", p) == (x, y)).unwrap();
+    let mut st = position(&g, &[("South", 13), ("North", north_pos)], &[]);
+    one_move(&g, &mut st, 2);
+    assert_eq!(in_area(&g, &st, "North", "waiting"), 1);
+}
+
+#[test]
+fn ikuasi_whole_or_split_and_with_one_chip_left() {
+    let g = game("kuilichi-chanakua");
+    let mut st = position(
+        &g,
+        &[("South", 3), ("South", 10), ("South", 40), ("North", 60)],
+        &[],
+    );
+    throw(&g, &mut st, 35);
+    let legal = g.legal_notations(&st);
+    assert_eq!(legal.len(), 2, "{legal:?}");
+    assert!(legal[0].starts_with("whole ") && legal[1].starts_with("split "));
+    let split = legal[1].clone();
+    play(&g, &mut st, &[split.as_str()]);
+    assert_eq!(
+        pos_of(&g, &st, "South"),
+        vec![23, 25, 40],
+        "3 + 20 and 10 + 15"
+    );
+    // Whole: the rearmost moves 35.
+    let mut st = position(&g, &[("South", 3), ("South", 10), ("North", 60)], &[]);
+    throw(&g, &mut st, 35);
+    let whole = g.legal_notations(&st)[0].clone();
+    play(&g, &mut st, &[whole.as_str()]);
+    assert_eq!(pos_of(&g, &st, "South"), vec![10, 38]);
+    // One chip left: it moves 35, no choice.
+    let mut st = position(&g, &[("South", 3), ("North", 60)], &[]);
+    one_move(&g, &mut st, 35);
+    assert_eq!(pos_of(&g, &st, "South"), vec![38]);
+}
+
+#[test]
+fn two_throws_a_turn() {
+    let g = game("kuilichi-chanakua");
+    let mut st = position(&g, &[("South", 3), ("North", 60)], &[]);
+    one_move(&g, &mut st, 1);
+    assert_eq!(g.player_name(st.mover()), "South", "a second throw");
+    assert!(matches!(st.pending(), Pending::Throw(_)));
+    one_move(&g, &mut st, 1);
+    assert_eq!(g.player_name(st.mover()), "North");
+}
+
+#[test]
+fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
+    let g = game_with("kuilichi-chanakua", &["team_size=2"], None);
+    assert_eq!(g.players, vec!["South1", "North1", "South2", "North2"]);
+    let mut st = g.start();
+    let mut order = vec![];
+    while order.len() < 8 {
+        match st.pending() {
+            Pending::Throw(_) => {
+                if order.last() != Some(&g.player_name(st.mover()).to_string()) {
+                    order.push(g.player_name(st.mover()).to_string());
+                }
+                throw(&g, &mut st, 1);
+            }
+            _ => {
+                let d = st.moves()[0];
+                g.play(&mut st, d).unwrap();
+            }
+        }
+    }
+    assert_eq!(
+        order,
+        [
+            "South1", "North1", "South2", "North2", "South1", "North1", "South2", "North2"
+        ]
+    );
+    assert_eq!(g.tokens.len(), 16, "four chips for each player");
+}
+
+#[test]
+fn random_games_of_each_team_size_conserve_chips() {
+    for size in 1..=4 {
+        let g = game_with("kuilichi-chanakua", &[&format!("team_size={size}")], None);
+        let mut rng = 11u64 + size;
+        let games = if size == 1 { 1000 } else { 300 };
+        for _ in 0..games {
+            let mut st = g.start();
+            while !st.is_over() {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = (rng >> 33) as usize;
+                if st.moves().is_empty() {
+                    let outs = g.chance_outcomes(&st);
+                    g.play_chance(&mut st, outs[r % outs.len()].0).unwrap();
+                } else {
+                    let d = st.moves()[r % st.moves().len()];
+                    g.play(&mut st, d).unwrap();
+                }
+                for p in &g.players {
+                    let on_board = pos_of(&g, &st, p).len();
+                    assert_eq!(
+                        on_board + in_area(&g, &st, p, "waiting") + in_area(&g, &st, p, "finished"),
+                        4
+                    );
+                }
+            }
+            assert_eq!(st.outcome().unwrap().reason, ludic::EndReason::Rules);
+        }
+    }
+}
