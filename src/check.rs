@@ -995,9 +995,15 @@ impl<'a> Checker<'a> {
                             t.side.span,
                         );
                     }
+                    let first = t.from.unwrap_or(1);
+                    let mut pos_of = vec![-1i32; self.sites.len()];
+                    for (i, &s) in sites.iter().enumerate().rev() {
+                        pos_of[s as usize] = (first + i as i64) as i32;
+                    }
                     self.tracks[p] = Some(TrackInfo {
-                        first: t.from.unwrap_or(1),
+                        first,
                         sites,
+                        pos_of,
                     });
                 }
                 None => {

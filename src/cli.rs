@@ -259,7 +259,8 @@ fn pick_seed(seed: Option<u64>) -> u64 {
 }
 
 const PLAY_HELP: &str =
-    "Type the number of a move, its notation (`sow s7`), or its last word (`s7`).
+    "Type the number of a move, its notation (`sow s7`), or its last word (`s7`);
+Enter alone takes the move when there is only one.
 Several decisions can go on one line: `s5 ccw`.
 Commands: undo (take back your last decision), board (show the board), moves (list moves),
 help (this text), quit (stop the game).";
@@ -461,12 +462,21 @@ pub fn play(args: &PlayArgs) -> u8 {
                 let o = sample(&mut chance_rng, &outs);
                 let name = g.outcome_name(&s.st, o);
                 let who = g.player_name(s.st.mover()).to_string();
+                let before_passes = s.st.passes().0;
                 if g.play_chance(&mut s.st, o).is_err() {
                     eprintln!("internal error: a throw was refused");
                     return FAILED;
                 }
                 s.steps.push(Step::Chance { outcome: name });
-                say(&format!("{who} throws {}", g.throw_text(d, o as u16)));
+                let passed = if s.st.passes().0 > before_passes {
+                    format!(" and cannot move: {who} passes")
+                } else {
+                    String::new()
+                };
+                say(&format!(
+                    "{who} throws {}{passed}",
+                    g.throw_text(d, o as u16)
+                ));
             }
             Pending::ChanceFirst => {
                 let outs = g.chance_outcomes(&s.st);
@@ -523,6 +533,19 @@ pub fn play(args: &PlayArgs) -> u8 {
                 }
                 let cmd = line.trim().to_lowercase();
                 match cmd.as_str() {
+                    "" if s.st.moves().len() == 1 => {
+                        // Enter takes the only legal move.
+                        let snapshot = (s.st.clone(), s.steps.len());
+                        let d = s.st.moves()[0];
+                        match s.decide(d) {
+                            Ok(n) => {
+                                let happened = what_happened(&g, &snapshot.0, &s.st);
+                                s.history.push(snapshot);
+                                say(&format!("{} plays {n}{happened}", g.player_name(mover)));
+                            }
+                            Err(e) => say(&format!("refused: {e}")),
+                        }
+                    }
                     "" => say("type a move, or `help`"),
                     "help" | "?" => say(PLAY_HELP),
                     "quit" | "exit" | "q" => {

@@ -986,6 +986,12 @@ impl Game {
         let view = view!(self, st);
         let vars = &mut st.vars;
         for (ai, alt) in self.choices[id as usize].alts.iter().enumerate() {
+            if alt.guards.iter().any(|g| view.eval(vars, g) == 0) {
+                continue;
+            }
+            for (tmp, e) in &alt.pre {
+                vars[*tmp as usize] = view.eval(vars, e);
+            }
             let mut test = |vars: &mut [i64], value: i64| {
                 if let Some(v) = alt.var {
                     vars[v as usize] = value;
@@ -1039,6 +1045,9 @@ impl Game {
             let (Domain::Tokens, Some(v)) = (&alt.domain, alt.var) else {
                 continue;
             };
+            if alt.guards.iter().any(|g| view.eval(vars, g) == 0) {
+                continue;
+            }
             for t in 0..self.tokens.len() {
                 let dup = moves.iter().any(|m| match m {
                     Decision::Alt { alt, value } => {

@@ -350,6 +350,12 @@ pub struct Alt {
     pub target: u32,
     /// for a choice of sites: the sites that can satisfy the fixed part of the condition
     pub sites: Vec<u16>,
+    /// parts of the condition that do not depend on the choice's variable, computed once
+    /// into these variables before the values are tried
+    pub pre: Vec<(VarId, Expr)>,
+    /// parts of the condition that depend neither on the variable nor on `pre`: when one is
+    /// false, the alternative offers nothing and nothing else is computed
+    pub guards: Vec<Expr>,
 }
 
 /// A `choose` statement.
@@ -458,6 +464,8 @@ pub struct TrackInfo {
     /// the number of the first position
     pub first: i64,
     pub sites: Vec<u16>,
+    /// the first position of each site on the track (-1 when the track does not pass there)
+    pub pos_of: Vec<i32>,
 }
 
 /// One way a throw can land, with its value.

@@ -1270,6 +1270,8 @@ impl Checker<'_> {
                 cond,
                 target,
                 sites: vec![],
+                pre: vec![],
+                guards: vec![],
             });
         }
         let end = self.here();

@@ -6,6 +6,7 @@
 use crate::ir::*;
 
 pub(crate) fn optimize(g: &mut Game) {
+    // (hoisting below adds variables: `g.nvars` grows)
     let mut code = std::mem::take(&mut g.code);
     for i in code.iter_mut() {
         instr(g, i);
@@ -14,7 +15,26 @@ pub(crate) fn optimize(g: &mut Game) {
     let mut choices = std::mem::take(&mut g.choices);
     for c in choices.iter_mut() {
         for a in c.alts.iter_mut() {
-            let cond = a.cond.take().map(|e| expr(g, e));
+            let mut cond = a.cond.take().map(|e| expr(g, e));
+            if let (Some(c), Some(v)) = (cond.as_mut(), a.var) {
+                hoist(g, c, v, &mut vec![], &mut a.pre);
+                // Conjuncts that use neither the variable nor a hoisted value are guards.
+                let parts = match cond.take() {
+                    Some(Expr::All(items)) => items,
+                    Some(other) => vec![other],
+                    None => vec![],
+                };
+                let tmps: Vec<VarId> = a.pre.iter().map(|(t, _)| *t).collect();
+                let (guards, rest): (Vec<Expr>, Vec<Expr>) = parts
+                    .into_iter()
+                    .partition(|e| !uses(e, v) && !tmps.iter().any(|&t| uses(e, t)));
+                a.guards = guards;
+                cond = match rest.len() {
+                    0 => None,
+                    1 => rest.into_iter().next(),
+                    _ => Some(Expr::All(rest)),
+                };
+            }
             match (&a.domain, a.var) {
                 (Domain::Sites, Some(v)) => {
                     let (sites, rest) = split_static(g, v, cond);
@@ -57,6 +77,172 @@ fn instr(g: &Game, i: &mut Instr) {
         Instr::SowLap { skip: Some(s), .. } => *s = set(g, std::mem::replace(s, SetExpr::Empty)),
         Instr::Relay { site, .. } => *site = expr(g, take(site)),
         Instr::EndGame(EndRule::Winner(e)) => *e = expr(g, take(e)),
+        _ => {}
+    }
+}
+
+/// Moves the costly parts of a choice's condition that do not depend on its variable `v` (nor
+/// on a variable bound inside the condition) out of the loop over values: each is computed
+/// once into a new variable before the loop.
+fn hoist(
+    g: &mut Game,
+    e: &mut Expr,
+    v: VarId,
+    bound: &mut Vec<VarId>,
+    pre: &mut Vec<(VarId, Expr)>,
+) {
+    let costly = matches!(
+        e,
+        Expr::Agg(..)
+            | Expr::TokExists(..)
+            | Expr::Exists(..)
+            | Expr::CountSet(..)
+            | Expr::Size(..)
+            | Expr::Some(..)
+    );
+    if costly && !uses(e, v) && !bound.iter().any(|&b| uses(e, b)) {
+        let tmp = g.nvars as VarId;
+        g.nvars += 1;
+        pre.push((tmp, std::mem::replace(e, Expr::Var(tmp))));
+        return;
+    }
+    let binder = match e {
+        Expr::Agg(_, _, x, ..)
+        | Expr::TokExists(x, _)
+        | Expr::Exists(x, ..)
+        | Expr::Forall(x, ..)
+        | Expr::Some(_, x, _) => Some(*x),
+        _ => None,
+    };
+    if let Some(x) = binder {
+        bound.push(x);
+    }
+    children_mut(e, &mut |c| hoist(g, c, v, bound, pre));
+    if binder.is_some() {
+        bound.pop();
+    }
+}
+
+/// Whether an expression reads variable `v`.
+fn uses(e: &Expr, v: VarId) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| {
+        if let Expr::Var(y) | Expr::CountVar(y) | Expr::NextSowVar(y) = x
+            && *y == v
+        {
+            found = true;
+        }
+        if let Expr::KindIs(y, ..) | Expr::OwnerIs(y, ..) = x
+            && *y == v
+        {
+            found = true;
+        }
+        if let Expr::SiteTest(t) = x
+            && t.var == v
+        {
+            found = true;
+        }
+    });
+    found
+}
+
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    let mut kids: Vec<&Expr> = vec![];
+    match e {
+        Expr::Count(a, _)
+        | Expr::Captured(a, _)
+        | Expr::Score(a)
+        | Expr::Owner(a)
+        | Expr::KindOf(a)
+        | Expr::Opposite(a)
+        | Expr::Not(a)
+        | Expr::Neg(a)
+        | Expr::Abs(a)
+        | Expr::SideOf(a)
+        | Expr::Top(a)
+        | Expr::Bottom(a)
+        | Expr::TokOwner(a)
+        | Expr::TokSite(a)
+        | Expr::TokPos(a)
+        | Expr::TokArea(a)
+        | Expr::TrackEnd(a)
+        | Expr::CountAt(a)
+        | Expr::NextSow(a)
+        | Expr::BinConst(_, a, _)
+        | Expr::TokExists(_, a)
+        | Expr::Some(_, _, a)
+        | Expr::InRegion(a, _) => kids.push(a),
+        Expr::Next(a, b, c) | Expr::If(a, b, c) => kids.extend([&**a, &**b, &**c]),
+        Expr::Bin(_, a, b)
+        | Expr::And(a, b)
+        | Expr::Or(a, b)
+        | Expr::TrackSite(a, b)
+        | Expr::TrackPos(a, b)
+        | Expr::Agg(_, _, _, a, b) => kids.extend([&**a, &**b]),
+        Expr::All(items) | Expr::Any(items) => kids.extend(items.iter()),
+        Expr::InSet(a, s) => {
+            kids.push(a);
+            visit_set(s, &mut kids);
+        }
+        Expr::CountSet(s, _) | Expr::Size(s) => visit_set(s, &mut kids),
+        Expr::Exists(_, s, c) | Expr::Forall(_, s, c) => {
+            visit_set(s, &mut kids);
+            kids.push(c);
+        }
+        _ => {}
+    }
+    for k in kids {
+        visit(k, f);
+    }
+}
+
+fn visit_set<'a>(s: &'a SetExpr, kids: &mut Vec<&'a Expr>) {
+    match s {
+        SetExpr::One(e) => kids.push(e),
+        SetExpr::Union(items) => items.iter().for_each(|i| visit_set(i, kids)),
+        SetExpr::Diff(a, b) => {
+            visit_set(a, kids);
+            visit_set(b, kids);
+        }
+        SetExpr::Filter(_, base, c) => {
+            visit_set(base, kids);
+            kids.push(c);
+        }
+        SetExpr::Run(a, b, c) => kids.extend([&**a, &**b, &**c]),
+        _ => {}
+    }
+}
+
+/// Calls `f` on the direct sub-expressions that `hoist` may rewrite (set parts are left alone).
+fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match e {
+        Expr::Not(a)
+        | Expr::Neg(a)
+        | Expr::Abs(a)
+        | Expr::BinConst(_, a, _)
+        | Expr::TokOwner(a)
+        | Expr::TokPos(a)
+        | Expr::TokSite(a)
+        | Expr::TokArea(a)
+        | Expr::Top(a)
+        | Expr::Bottom(a)
+        | Expr::SideOf(a)
+        | Expr::CountAt(a) => f(a),
+        Expr::Bin(_, a, b)
+        | Expr::And(a, b)
+        | Expr::Or(a, b)
+        | Expr::TrackSite(a, b)
+        | Expr::TrackPos(a, b) => {
+            f(a);
+            f(b);
+        }
+        Expr::If(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        Expr::All(items) | Expr::Any(items) => items.iter_mut().for_each(|i| f(i)),
         _ => {}
     }
 }

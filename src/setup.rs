@@ -177,6 +177,7 @@ impl<'g> Setup<'g> {
 
     /// The position, with the turn program run up to its first decision.
     pub fn build(mut self) -> State {
+        self.st.toks.refresh_all();
         self.g.resume(&mut self.st);
         self.st
     }

@@ -18,6 +18,9 @@ pub struct Tokens {
     pub(crate) pos: Vec<i32>,
     pub(crate) height: Vec<u32>,
     pub(crate) clock: u32,
+    /// the top and bottom token of each site (-1 when it holds none)
+    pub(crate) top: Vec<i16>,
+    pub(crate) bottom: Vec<i16>,
 }
 
 impl Tokens {
@@ -29,6 +32,35 @@ impl Tokens {
             pos: (0..n).map(|t| g.before_track(g.tokens[t].owner)).collect(),
             height: vec![0; n],
             clock: 0,
+            top: vec![-1; g.sites.len()],
+            bottom: vec![-1; g.sites.len()],
+        }
+    }
+
+    /// Recomputes the top and bottom tokens of a site after a change there.
+    pub(crate) fn refresh(&mut self, s: u16) {
+        if s == NONE {
+            return;
+        }
+        let (mut top, mut bottom): (Option<(u32, usize)>, Option<(u32, usize)>) = (None, None);
+        for t in 0..self.site.len() {
+            if self.site[t] == s {
+                let h = self.height[t];
+                if top.is_none_or(|(th, _)| h > th) {
+                    top = Some((h, t));
+                }
+                if bottom.is_none_or(|(bh, _)| h < bh) {
+                    bottom = Some((h, t));
+                }
+            }
+        }
+        self.top[s as usize] = top.map(|(_, t)| t as i16).unwrap_or(-1);
+        self.bottom[s as usize] = bottom.map(|(_, t)| t as i16).unwrap_or(-1);
+    }
+
+    pub(crate) fn refresh_all(&mut self) {
+        for s in 0..self.top.len() {
+            self.refresh(s as u16);
         }
     }
 
@@ -81,6 +113,9 @@ impl Game {
     /// The first position of site `s` on the track of `p` (None if it is not on it).
     pub(crate) fn track_pos_of(&self, p: usize, s: u16) -> Option<i64> {
         let t = self.track_of(p)?;
+        if let Some(&x) = t.pos_of.get(s as usize) {
+            return (x >= 0).then_some(x as i64);
+        }
         t.sites
             .iter()
             .position(|&x| x == s)
@@ -143,6 +178,7 @@ impl Game {
     /// Puts a token on top of a site; its position is `pos`, or the site's first position on
     /// its owner's track.
     fn put_on(&self, st: &mut State, t: usize, s: u16, pos: Option<i64>) {
+        let from = st.toks.site[t];
         st.toks.clock += 1;
         st.toks.site[t] = s;
         st.toks.area[t] = ON_BOARD;
@@ -152,6 +188,8 @@ impl Game {
             .or_else(|| self.track_pos_of(owner.0 as usize, s))
             .map(|p| p as i32)
             .unwrap_or_else(|| self.before_track(owner));
+        st.toks.refresh(from);
+        st.toks.refresh(s);
     }
 
     pub(crate) fn move_token(
@@ -185,28 +223,31 @@ impl Game {
                 None => return,
             }
         };
-        // The tokens that go along: those above t on its site, in their order.
-        let mut moving = vec![t];
-        if carry && st.toks.site[t] != NONE {
-            let from = st.toks.site[t];
-            let h = st.toks.height[t];
-            let mut above: Vec<usize> = (0..self.tokens.len())
-                .filter(|&u| st.toks.site[u] == from && st.toks.height[u] > h)
-                .collect();
-            above.sort_by_key(|&u| st.toks.height[u]);
-            moving.extend(above);
-        }
-        for (i, &u) in moving.iter().enumerate() {
-            self.put_on(st, u, dest, if i == 0 { pos } else { None });
+        let from = st.toks.site[t];
+        let h = st.toks.height[t];
+        self.put_on(st, t, dest, pos);
+        // The tokens that go along: those above t on its site, lowest first.
+        if carry && from != NONE && from != dest {
+            loop {
+                let next = (0..self.tokens.len())
+                    .filter(|&u| st.toks.site[u] == from && st.toks.height[u] > h)
+                    .min_by_key(|&u| st.toks.height[u]);
+                match next {
+                    Some(u) => self.put_on(st, u, dest, None),
+                    None => break,
+                }
+            }
         }
     }
 
     pub(crate) fn send_token(&self, st: &mut State, token: &Expr, area: u8) {
         let v = view!(self, st).eval(&mut st.vars, token);
         if let Some(t) = self.token_index(v) {
+            let from = st.toks.site[t];
             st.toks.site[t] = NONE;
             st.toks.area[t] = area;
             st.toks.pos[t] = self.before_track(self.tokens[t].owner);
+            st.toks.refresh(from);
         }
     }
 
@@ -260,17 +301,11 @@ impl View<'_> {
 
     /// The token at a site with the highest (top) or lowest height.
     fn stack_end(&self, s: i64, top: bool) -> i64 {
-        let Some(s) = self.site(s) else { return -1 };
-        let mut best: Option<(u32, usize)> = None;
-        for t in 0..self.g.tokens.len() {
-            if self.toks.site[t] as usize == s {
-                let h = self.toks.height[t];
-                if best.is_none_or(|(bh, _)| if top { h > bh } else { h < bh }) {
-                    best = Some((h, t));
-                }
-            }
+        match self.site(s) {
+            Some(s) if top => self.toks.top[s] as i64,
+            Some(s) => self.toks.bottom[s] as i64,
+            None => -1,
         }
-        best.map(|(_, t)| t as i64).unwrap_or(-1)
     }
 
     pub(crate) fn eval_tokens(&self, vars: &mut [i64], e: &Expr) -> i64 {
