@@ -242,7 +242,7 @@ fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             f(b);
             f(c);
         }
-        Expr::All(items) | Expr::Any(items) => items.iter_mut().for_each(|i| f(i)),
+        Expr::All(items) | Expr::Any(items) => items.iter_mut().for_each(f),
         _ => {}
     }
 }

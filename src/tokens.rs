@@ -42,7 +42,8 @@ impl Tokens {
         if s == NONE {
             return;
         }
-        let (mut top, mut bottom): (Option<(u32, usize)>, Option<(u32, usize)>) = (None, None);
+        let mut top: Option<(u32, usize)> = None;
+        let mut bottom: Option<(u32, usize)> = None;
         for t in 0..self.site.len() {
             if self.site[t] == s {
                 let h = self.height[t];
