@@ -119,6 +119,8 @@ pub struct Board {
     pub opposites: Vec<OppositeDecl>,
     pub tracks: Vec<TrackDecl>,
     pub points: Vec<PointsDecl>,
+    /// `links (2, 0) (0, 2) where x % 2 == 0`: offsets and the condition on the start point
+    pub links: Vec<(Vec<(Expr, Expr, Span)>, Option<Expr>, Span)>,
     /// `area waiting finished`
     pub areas: Vec<Ident>,
 }
@@ -315,6 +317,10 @@ pub struct Alternative {
     pub var: Option<Ident>,
     /// `label token t where …`: the variable ranges over tokens
     pub token_var: bool,
+    /// `in SET`: the variable ranges over the sites of a set
+    pub set: Option<Expr>,
+    /// `to q in SET`: a second variable, ranging over a set that may use the first
+    pub to: Option<(Ident, Expr)>,
     pub values: Option<Vec<ValueItem>>,
     pub cond: Option<Expr>,
     pub body: Option<Vec<Stmt>>,
@@ -332,8 +338,8 @@ pub enum StmtKind {
     },
     /// `while c { … }`
     While { cond: Expr, body: Vec<Stmt> },
-    /// `choose { alt… }` or `choose alt`
-    Choose(Vec<Alternative>),
+    /// `choose { alt… }` or `choose alt`, with `else { … }` when none is legal
+    Choose(Vec<Alternative>, Option<Vec<Stmt>>),
     /// `sow h toward d, sower orders drops, skip SET, lap ends at e { … }`
     Sow {
         from: Expr,
@@ -457,6 +463,8 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `exists h where c`, `exists token x where c` (the flag)
     Exists(Ident, Box<Expr>, bool),
+    /// `exists q in SET where c`
+    ExistsIn(Ident, Box<Expr>, Box<Expr>),
     /// `minimum token x where c: value`
     Agg {
         kind: AggKind,

@@ -12,6 +12,7 @@ pub const GAMES: &[(&str, &str)] = &[
         "kuilichi-chanakua",
         include_str!("../games/kuilichi-chanakua.game"),
     ),
+    ("tuknanavuhpi", include_str!("../games/tuknanavuhpi.game")),
 ];
 
 /// Finds a built-in game by file stem, case-insensitively.

@@ -134,10 +134,12 @@ pub(crate) struct Checker<'a> {
     pub(crate) token_kinds: Vec<bool>,
     pub(crate) dice: Vec<DiceInfo>,
     pub(crate) loops: usize,
+    pub(crate) dirs: Vec<(i64, i64)>,
+    pub(crate) step: Vec<Vec<u16>>,
 }
 
-const BUILTINS: [&str; 8] = [
-    "mover", "opponent", "none", "all", "hole", "store", "cell", "point",
+const BUILTINS: [&str; 9] = [
+    "mover", "opponent", "none", "all", "hole", "store", "cell", "point", "void",
 ];
 const MAX_SITES: i64 = 4096;
 
@@ -174,6 +176,8 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         token_kinds: vec![],
         dice: vec![],
         loops: 0,
+        dirs: vec![],
+        step: vec![],
     };
     for b in BUILTINS {
         c.globals
@@ -221,6 +225,8 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         tokens: c.tokens,
         dice: c.dice,
         loops: c.loops,
+        dirs: c.dirs,
+        step: c.step,
         code: c.code,
         choices: c.choices,
         turn_start,
@@ -864,6 +870,7 @@ impl<'a> Checker<'a> {
             self.add_site(s.name.name.clone(), s.name.span, x, y, kind, owner);
         }
         self.points(&b.points);
+        self.links(&b.links);
         let n = self.sites.len();
         self.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
         self.opposite = vec![u16::MAX; n];
@@ -1147,6 +1154,66 @@ impl<'a> Checker<'a> {
                 format!("{}{}", (b'a' + (x - min_x) as u8) as char, y - min_y + 1)
             };
             self.add_site(name, span, x, y, kind, owner);
+        }
+    }
+
+    /// `links …`: each point is joined to the point at each offset (when the condition holds
+    /// at the first point), and back.
+    fn links(&mut self, decls: &[(Vec<(ast::Expr, ast::Expr, Span)>, Option<ast::Expr>, Span)]) {
+        for (offsets, cond, _) in decls {
+            let mut offs = vec![];
+            for (x, y, sp) in offsets {
+                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y)) {
+                    if (x, y) == (0, 0) {
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: "(0, 0)".into(),
+                            },
+                            *sp,
+                        );
+                    } else {
+                        offs.push((x, y));
+                    }
+                }
+            }
+            for (dx, dy) in offs {
+                for o in [(dx, dy), (-dx, -dy)] {
+                    if !self.dirs.contains(&o) {
+                        self.dirs.push(o);
+                        self.step.push(vec![u16::MAX; self.sites.len()]);
+                    }
+                }
+                let fwd = self.dirs.iter().position(|&o| o == (dx, dy)).unwrap_or(0);
+                let back = self.dirs.iter().position(|&o| o == (-dx, -dy)).unwrap_or(0);
+                for s in 0..self.sites.len() {
+                    let (x, y) = (self.sites[s].x, self.sites[s].y);
+                    if let Some(c) = cond {
+                        self.scopes.push(vec![
+                            ("x".to_string(), Local::Bound(Expr::Const(x), Ty::Num)),
+                            ("y".to_string(), Local::Bound(Expr::Const(y), Ty::Num)),
+                        ]);
+                        let (e, t) = self.expr(c);
+                        self.scopes.pop();
+                        match (e, t) {
+                            (Expr::Const(0), Ty::Bool) => continue,
+                            (Expr::Const(_), Ty::Bool) => {}
+                            (_, Ty::Error) => return,
+                            (_, t) => {
+                                self.type_error_at(Ty::Bool, t, c.span);
+                                return;
+                            }
+                        }
+                    }
+                    if let Some(t) = self
+                        .sites
+                        .iter()
+                        .position(|o| o.x == x + dx && o.y == y + dy)
+                    {
+                        self.step[fwd][s] = t as u16;
+                        self.step[back][t] = s as u16;
+                    }
+                }
+            }
         }
     }
 

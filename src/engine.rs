@@ -470,6 +470,9 @@ impl View<'_> {
             | Expr::TrackEnd(_)
             | Expr::TokExists(..)
             | Expr::Some(..)
+            | Expr::Between(..)
+            | Expr::CoordX(_)
+            | Expr::CoordY(_)
             | Expr::Agg(..) => self.eval_tokens(vars, e),
             Expr::Exists(v, set, c) => self.quantify(vars, *v, set, c, true),
             Expr::Forall(v, set, c) => self.quantify(vars, *v, set, c, false),
@@ -563,6 +566,22 @@ impl View<'_> {
                     true
                 }
             }),
+            SetExpr::Neighbours(x) | SetExpr::Jumps(x) => {
+                let far = matches!(set, SetExpr::Jumps(_));
+                let Some(s) = self.site(self.eval(vars, x)) else {
+                    return true;
+                };
+                for step in &self.g.step {
+                    let mut t = step[s];
+                    if far && t != NONE {
+                        t = step[t as usize];
+                    }
+                    if t != NONE && !f(vars, t as usize) {
+                        return false;
+                    }
+                }
+                true
+            }
             SetExpr::Run(start, d, n) => {
                 let mut s = self.eval(vars, start);
                 let d = self.eval(vars, d);
@@ -599,7 +618,9 @@ impl View<'_> {
                     self.eval(vars, c) != 0
                 }
             }
-            SetExpr::Run(..) => !self.for_each(vars, set, &mut |_, x| x != s),
+            SetExpr::Run(..) | SetExpr::Neighbours(_) | SetExpr::Jumps(_) => {
+                !self.for_each(vars, set, &mut |_, x| x != s)
+            }
         }
     }
 }
@@ -680,8 +701,13 @@ impl Game {
         match (st.pending, d) {
             (Pending::Choice(id), Decision::Alt { alt, value }) => {
                 let a = &self.choices[id as usize].alts[alt as usize];
-                if let Some(v) = a.var {
-                    st.vars[v as usize] = value as i64;
+                match (a.var, &a.to) {
+                    (Some(v), Some((v2, _))) => {
+                        st.vars[v as usize] = (value >> 16) as i64;
+                        st.vars[*v2 as usize] = (value & 0xffff) as i64;
+                    }
+                    (Some(v), None) => st.vars[v as usize] = value as i64,
+                    _ => {}
                 }
                 st.pc = a.target;
             }
@@ -831,7 +857,11 @@ impl Game {
                 }
                 Instr::Choose(id) => {
                     self.enumerate(st, *id);
-                    if st.moves.is_empty() {
+                    if let (true, Some(t)) =
+                        (st.moves.is_empty(), self.choices[*id as usize].otherwise)
+                    {
+                        st.pc = t; // `else { … }`
+                    } else if st.moves.is_empty() {
                         // No legal decision: the player passes (the rest of his turn is skipped).
                         st.passes += 1;
                         st.last_passer = st.mover;
@@ -996,16 +1026,33 @@ impl Game {
                 if let Some(v) = alt.var {
                     vars[v as usize] = value;
                 }
-                let ok = match &alt.cond {
+                let ok = |vars: &mut [i64]| match &alt.cond {
                     None => true,
                     Some(Expr::SiteTest(t)) => view.site_test(vars, t),
                     Some(c) => view.eval(vars, c) != 0,
                 };
-                if ok {
-                    moves.push(Decision::Alt {
-                        alt: ai as u8,
-                        value: value as i32,
-                    });
+                match &alt.to {
+                    // Two values: the second ranges over a set that may depend on the first.
+                    Some((v2, set)) => {
+                        view.for_each(vars, set, &mut |vars, s| {
+                            vars[*v2 as usize] = s as i64;
+                            if ok(vars) {
+                                moves.push(Decision::Alt {
+                                    alt: ai as u8,
+                                    value: ((value as i32) << 16) | s as i32,
+                                });
+                            }
+                            true
+                        });
+                    }
+                    None => {
+                        if ok(vars) {
+                            moves.push(Decision::Alt {
+                                alt: ai as u8,
+                                value: value as i32,
+                            });
+                        }
+                    }
                 }
             };
             match &alt.domain {
@@ -1037,33 +1084,20 @@ impl Game {
                         test(vars, *v);
                     }
                 }
-                Domain::Tokens => {}
-            }
-        }
-        // Choices of tokens: one decision for each set of interchangeable tokens.
-        for (ai, alt) in self.choices[id as usize].alts.iter().enumerate() {
-            let (Domain::Tokens, Some(v)) = (&alt.domain, alt.var) else {
-                continue;
-            };
-            if alt.guards.iter().any(|g| view.eval(vars, g) == 0) {
-                continue;
-            }
-            for t in 0..self.tokens.len() {
-                let dup = moves.iter().any(|m| match m {
-                    Decision::Alt { alt, value } => {
-                        *alt as usize == ai && view.toks.same_place(self, t, *value as usize)
-                    }
-                    _ => false,
-                });
-                if dup {
-                    continue;
-                }
-                vars[v as usize] = t as i64;
-                if alt.cond.as_ref().is_none_or(|c| view.eval(vars, c) != 0) {
-                    moves.push(Decision::Alt {
-                        alt: ai as u8,
-                        value: t as i32,
+                Domain::Set(set) => {
+                    view.for_each(vars, set, &mut |vars, s| {
+                        test(vars, s as i64);
+                        true
                     });
+                }
+                Domain::Tokens => {
+                    for t in 0..self.tokens.len() {
+                        // One decision for each set of interchangeable tokens.
+                        let dup = (0..t).any(|u| view.toks.same_place(self, t, u));
+                        if !dup {
+                            test(vars, t as i64);
+                        }
+                    }
                 }
             }
         }

@@ -36,14 +36,17 @@ pub enum SiteKind {
     Cell,
     /// `kind point`: a point of a line board.
     Point,
+    /// `void`: no longer part of the board (nothing may enter it)
+    Void,
 }
 
 impl SiteKind {
-    pub const ALL: [SiteKind; 4] = [
+    pub const ALL: [SiteKind; 5] = [
         SiteKind::Hole,
         SiteKind::Store,
         SiteKind::Cell,
         SiteKind::Point,
+        SiteKind::Void,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -51,6 +54,7 @@ impl SiteKind {
             SiteKind::Store => "store",
             SiteKind::Cell => "cell",
             SiteKind::Point => "point",
+            SiteKind::Void => "void",
         }
     }
     pub fn from_index(i: i64) -> Option<SiteKind> {
@@ -251,6 +255,11 @@ pub enum Expr {
     TrackEnd(Box<Expr>),
     /// `exists token v where c`
     TokExists(VarId, Box<Expr>),
+    /// `between(a, c)`: the site on the line from a to c, one step from each (-1 if none)
+    Between(Box<Expr>, Box<Expr>),
+    /// `x(s)`, `y(s)`: a site's coordinates
+    CoordX(Box<Expr>),
+    CoordY(Box<Expr>),
     /// `some v where c`, `some token v where c`: the first site or token where c holds (-1)
     Some(bool, VarId, Box<Expr>),
     /// `minimum`/`maximum`/`total` over sites (false) or tokens (true)
@@ -311,6 +320,10 @@ pub enum SetExpr {
     Filter(VarId, Box<SetExpr>, Box<Expr>),
     /// `run(h, d, n)`: n sites from h along the ring in direction d
     Run(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `neighbours(s)`: the sites joined to s by a line
+    Neighbours(Box<Expr>),
+    /// `jumps(s)`: the sites two steps from s along a straight line
+    Jumps(Box<Expr>),
     /// (optimized) a fixed list of sites
     List(Vec<u16>),
 }
@@ -337,6 +350,8 @@ pub enum Domain {
     Values(Vec<(i64, String)>),
     /// every token (one decision for each set of interchangeable tokens)
     Tokens,
+    /// the sites of a set
+    Set(SetExpr),
 }
 
 /// One alternative of a choice.
@@ -356,12 +371,16 @@ pub struct Alt {
     /// parts of the condition that depend neither on the variable nor on `pre`: when one is
     /// false, the alternative offers nothing and nothing else is computed
     pub guards: Vec<Expr>,
+    /// `to q in SET`: a second variable and its set (the decision's value holds both)
+    pub to: Option<(VarId, SetExpr)>,
 }
 
 /// A `choose` statement.
 #[derive(Clone, Debug)]
 pub struct Choice {
     pub alts: Vec<Alt>,
+    /// `else { … }`: where the program goes when no alternative is legal
+    pub otherwise: Option<u32>,
 }
 
 /// An instruction of the turn program (a small bytecode; structured statements are lowered to
@@ -523,6 +542,10 @@ pub struct Game {
     pub dice: Vec<DiceInfo>,
     /// number of `for` loops (each has a slot in the state)
     pub loops: usize,
+    /// the offsets of the board's lines, and for each the next site along it
+    /// (`step[direction][site]`, `u16::MAX` where the line stops)
+    pub dirs: Vec<(i64, i64)>,
+    pub step: Vec<Vec<u16>>,
     pub code: Vec<Instr>,
     pub choices: Vec<Choice>,
     /// where the turn program starts (the start program is before it)

@@ -18,6 +18,7 @@ pub(crate) mod lower;
 pub mod notation;
 pub(crate) mod optimize;
 pub mod parse;
+pub mod perft;
 pub mod record;
 pub mod render;
 pub mod setup;

@@ -7,7 +7,7 @@ use crate::diagnostic::ErrorKind;
 use crate::ir::*;
 
 /// The built-in functions, for "did you mean" hints.
-pub(crate) const FUNCTIONS: [&str; 21] = [
+pub(crate) const FUNCTIONS: [&str; 26] = [
     "count",
     "captured",
     "score",
@@ -29,6 +29,11 @@ pub(crate) const FUNCTIONS: [&str; 21] = [
     "track_pos",
     "track_end",
     "side",
+    "between",
+    "x",
+    "y",
+    "neighbours",
+    "jumps",
 ];
 
 fn all_kinds() -> KindMask {
@@ -195,6 +200,28 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Call(name, args)
+                if (name.name == "neighbours" || name.name == "jumps")
+                    && self.lookup_local(&name.name).is_none() =>
+            {
+                if args.len() != 1 {
+                    self.error(
+                        ErrorKind::Arity {
+                            name: name.name.clone(),
+                            expected: 1,
+                            found: args.len(),
+                        },
+                        e.span,
+                    );
+                    return SetExpr::Empty;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                return if name.name == "neighbours" {
+                    SetExpr::Neighbours(b(s))
+                } else {
+                    SetExpr::Jumps(b(s))
+                };
+            }
+            ExprKind::Call(name, args)
                 if name.name == "run" && self.lookup_local("run").is_none() =>
             {
                 if args.len() != 3 {
@@ -253,7 +280,11 @@ impl Checker<'_> {
             ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => {
                 self.peek_is_set(l) || self.peek_is_set(r)
             }
-            ExprKind::Call(name, _) if name.name == "run" => true,
+            ExprKind::Call(name, _)
+                if name.name == "run" || name.name == "neighbours" || name.name == "jumps" =>
+            {
+                true
+            }
             ExprKind::Call(name, _) => match self.globals.get(&name.name).map(|g| g.0) {
                 Some(Global::Def(i)) => {
                     let d = &self.file.defs[i];
@@ -391,6 +422,7 @@ impl Checker<'_> {
                 "store" => (Expr::Const(1), Ty::SiteKind),
                 "cell" => (Expr::Const(2), Ty::SiteKind),
                 "point" => (Expr::Const(3), Ty::SiteKind),
+                "void" => (Expr::Const(4), Ty::SiteKind),
                 _ => {
                     self.error(
                         ErrorKind::Type {
@@ -504,6 +536,36 @@ impl Checker<'_> {
                         err
                     }
                 }
+            }
+            "between" => {
+                if !arity(self, 2..=2) {
+                    return err;
+                }
+                let a = self.expect(&args[0], Ty::Site);
+                let c = self.expect(&args[1], Ty::Site);
+                (Expr::Between(b(a), b(c)), Ty::Site)
+            }
+            "x" | "y" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (
+                    if name.name == "x" {
+                        Expr::CoordX(b(s))
+                    } else {
+                        Expr::CoordY(b(s))
+                    },
+                    Ty::Num,
+                )
+            }
+            "neighbours" | "jumps" => {
+                self.error_hint(
+                    ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                    span,
+                    "use it where a set is expected: `choose step q in neighbours(p)`, `exists q in jumps(p) where …`",
+                );
+                err
             }
             "side" => {
                 if !arity(self, 1..=1) {
@@ -719,6 +781,14 @@ impl Checker<'_> {
                 self.scopes.pop();
                 (Expr::Some(*tok, id, b(c)), t)
             }
+            ExprKind::ExistsIn(v, set, cond) => {
+                let s = self.set_expr(set);
+                self.scopes.push(vec![]);
+                let id = self.new_var(&v.name, Ty::Site);
+                let c = self.expect(cond, Ty::Bool);
+                self.scopes.pop();
+                (Expr::Exists(id, Box::new(s), b(c)), Ty::Bool)
+            }
             ExprKind::Exists(v, cond, tok) => {
                 self.scopes.push(vec![]);
                 let id = self.new_var(&v.name, if *tok { Ty::Token } else { Ty::Site });
@@ -913,7 +983,7 @@ impl Checker<'_> {
                 let h = self.here();
                 self.patch(jf, h);
             }
-            StmtKind::Choose(alts) => self.choose(alts),
+                        StmtKind::Choose(alts, otherwise) => self.choose(alts, otherwise.as_deref()),
             StmtKind::Sow { from, dir, orders, skip, last, body } => {
                 self.need_ring(span);
                 let f = self.expect(from, Ty::Site);
@@ -1228,15 +1298,23 @@ impl Checker<'_> {
         self.scopes = saved;
     }
 
-    fn choose(&mut self, alts: &[ast::Alternative]) {
+    fn choose(&mut self, alts: &[ast::Alternative], otherwise: Option<&[ast::Stmt]>) {
         let at = self.emit(Instr::Choose(self.choices.len() as u32));
         let cid = self.choices.len();
-        self.choices.push(Choice { alts: vec![] });
+        self.choices.push(Choice {
+            alts: vec![],
+            otherwise: None,
+        });
         let mut ends = vec![];
         let mut lowered = vec![];
         for a in alts {
+            let set_domain = a.set.as_ref().map(|s| self.set_expr(s));
             let (var, domain) = match (&a.var, &a.values) {
                 (None, _) => (None, Domain::Unit),
+                (Some(v), None) if set_domain.is_some() => (
+                    Some((v, Ty::Site)),
+                    Domain::Set(set_domain.unwrap_or(SetExpr::Empty)),
+                ),
                 (Some(v), None) if a.token_var => (Some((v, Ty::Token)), Domain::Tokens),
                 (Some(v), None) => (Some((v, Ty::Site)), Domain::Sites),
                 (Some(v), Some(vals)) => {
@@ -1250,6 +1328,10 @@ impl Checker<'_> {
                 self.scopes.push(vec![]);
             }
             let var = var.map(|(v, ty)| self.new_var(&v.name, ty));
+            let to = a.to.as_ref().map(|(v2, set)| {
+                let s = self.set_expr(set);
+                (self.new_var(&v2.name, Ty::Site), s)
+            });
             let cond = a.cond.as_ref().map(|c| self.expect(c, Ty::Bool));
             let target = match &a.body {
                 Some(body) => {
@@ -1272,7 +1354,12 @@ impl Checker<'_> {
                 sites: vec![],
                 pre: vec![],
                 guards: vec![],
+                to,
             });
+        }
+        if let Some(block) = otherwise {
+            self.choices[cid].otherwise = Some(self.here());
+            self.block(block);
         }
         let end = self.here();
         for j in ends {

@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "Examples:\n  ludic list\n  ludic play pallankuzhi\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --agent North=random\n  ludic validate games/*.game\n  ludic simulate pallankuzhi -n 1000 --seed 7\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "Examples:\n  ludic list\n  ludic play pallankuzhi\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --agent North=random\n  ludic validate games/*.game\n  ludic simulate pallankuzhi -n 1000 --seed 7\n  ludic perft tuknanavuhpi 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -108,6 +108,20 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Count the distinct complete turn sequences of each depth from the start (no chance)
+    #[command(
+        after_help = "Examples:\n  ludic perft tuknanavuhpi 4\n  ludic perft tuknanavuhpi 3 -o shrink=ranks --format json"
+    )]
+    Perft {
+        /// A built-in game or a .game file
+        game: String,
+        /// The deepest count, in turns
+        depth: u32,
+        #[command(flatten)]
+        opts: OptionArgs,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// List the built-in games with their options and variants
     #[command(after_help = "Examples:\n  ludic list\n  ludic list --format json")]
     List {
@@ -162,6 +176,18 @@ fn main() -> ExitCode {
             format.into(),
         ),
         Command::List { format } => cli::list(format.into()),
+        Command::Perft {
+            game,
+            depth,
+            opts,
+            format,
+        } => cli::perft(
+            &game,
+            depth,
+            &opts.options,
+            opts.variant.as_deref(),
+            format.into(),
+        ),
     };
     ExitCode::from(code)
 }

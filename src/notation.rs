@@ -19,16 +19,28 @@ impl Game {
                 else {
                     return format!("?{alt}");
                 };
+                let (value, second) = match a.to {
+                    Some(_) => (
+                        value >> 16,
+                        Some(self.site_name(SiteId((value & 0xffff) as u16)).to_string()),
+                    ),
+                    None => (value, None),
+                };
                 let v = match &a.domain {
                     Domain::Unit => None,
                     Domain::Sites => Some(self.site_name(SiteId(value as u16)).to_string()),
                     Domain::Tokens => Some(self.token_place(st, value as usize)),
+                    Domain::Set(_) => Some(self.site_name(SiteId(value as u16)).to_string()),
                     Domain::Values(vals) => Some(
                         vals.iter()
                             .find(|(x, _)| *x == value as i64)
                             .map(|(_, n)| n.clone())
                             .unwrap_or_else(|| value.to_string()),
                     ),
+                };
+                let v = match (v, second) {
+                    (Some(v), Some(s)) => Some(format!("{v} {s}")),
+                    (v, _) => v,
                 };
                 match (&a.label, v) {
                     (Some(l), Some(v)) => format!("{l} {v}"),

@@ -17,7 +17,9 @@ pub(crate) fn optimize(g: &mut Game) {
         for a in c.alts.iter_mut() {
             let mut cond = a.cond.take().map(|e| expr(g, e));
             if let (Some(c), Some(v)) = (cond.as_mut(), a.var) {
-                hoist(g, c, v, &mut vec![], &mut a.pre);
+                // The second variable of a two-value choice counts as bound inside the condition.
+                let second: Vec<VarId> = a.to.as_ref().map(|(v2, _)| vec![*v2]).unwrap_or_default();
+                hoist(g, c, v, &mut second.clone(), &mut a.pre);
                 // Conjuncts that use neither the variable nor a hoisted value are guards.
                 let parts = match cond.take() {
                     Some(Expr::All(items)) => items,
@@ -25,9 +27,11 @@ pub(crate) fn optimize(g: &mut Game) {
                     None => vec![],
                 };
                 let tmps: Vec<VarId> = a.pre.iter().map(|(t, _)| *t).collect();
-                let (guards, rest): (Vec<Expr>, Vec<Expr>) = parts
-                    .into_iter()
-                    .partition(|e| !uses(e, v) && !tmps.iter().any(|&t| uses(e, t)));
+                let (guards, rest): (Vec<Expr>, Vec<Expr>) = parts.into_iter().partition(|e| {
+                    !uses(e, v)
+                        && !second.iter().any(|&w| uses(e, w))
+                        && !tmps.iter().any(|&t| uses(e, t))
+                });
                 a.guards = guards;
                 cond = match rest.len() {
                     0 => None,
@@ -149,7 +153,18 @@ fn uses(e: &Expr, v: VarId) -> bool {
 fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     let mut kids: Vec<&Expr> = vec![];
+    // Every variant is listed, so that a new one cannot be forgotten here.
     match e {
+        Expr::Const(_)
+        | Expr::Var(_)
+        | Expr::Mover
+        | Expr::Opponent
+        | Expr::SowDir
+        | Expr::CountVar(_)
+        | Expr::KindIs(..)
+        | Expr::OwnerIs(..)
+        | Expr::SiteTest(_)
+        | Expr::NextSowVar(_) => {}
         Expr::Count(a, _)
         | Expr::Captured(a, _)
         | Expr::Score(a)
@@ -172,13 +187,16 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::BinConst(_, a, _)
         | Expr::TokExists(_, a)
         | Expr::Some(_, _, a)
-        | Expr::InRegion(a, _) => kids.push(a),
+        | Expr::InRegion(a, _)
+        | Expr::CoordX(a)
+        | Expr::CoordY(a) => kids.push(a),
         Expr::Next(a, b, c) | Expr::If(a, b, c) => kids.extend([&**a, &**b, &**c]),
         Expr::Bin(_, a, b)
         | Expr::And(a, b)
         | Expr::Or(a, b)
         | Expr::TrackSite(a, b)
         | Expr::TrackPos(a, b)
+        | Expr::Between(a, b)
         | Expr::Agg(_, _, _, a, b) => kids.extend([&**a, &**b]),
         Expr::All(items) | Expr::Any(items) => kids.extend(items.iter()),
         Expr::InSet(a, s) => {
@@ -190,7 +208,6 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             visit_set(s, &mut kids);
             kids.push(c);
         }
-        _ => {}
     }
     for k in kids {
         visit(k, f);
@@ -210,7 +227,8 @@ fn visit_set<'a>(s: &'a SetExpr, kids: &mut Vec<&'a Expr>) {
             kids.push(c);
         }
         SetExpr::Run(a, b, c) => kids.extend([&**a, &**b, &**c]),
-        _ => {}
+        SetExpr::Neighbours(a) | SetExpr::Jumps(a) => kids.push(a),
+        SetExpr::All | SetExpr::Empty | SetExpr::Region(_) | SetExpr::List(_) => {}
     }
 }
 

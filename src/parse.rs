@@ -281,6 +281,11 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::set_items => "sites",
         Rule::capture_keep => "`keep`",
         Rule::dice_block => "`dice`",
+        Rule::links_decl => "`links`",
+        Rule::choose_else => "`else`",
+        Rule::alt_to => "`to`",
+        Rule::alt_set | Rule::exists_set => "a set",
+        Rule::option_word => "a word",
         Rule::points_decl | Rule::points_for => "`points`",
         Rule::coord | Rule::coord_range => "coordinates like `(5, 1)`",
         Rule::track_turned => "`turned`",
@@ -672,6 +677,18 @@ fn board(p: Pair<Rule>) -> Board {
                 });
             }
             Rule::area_decl => b.areas.extend(item.into_inner().map(ident)),
+            Rule::links_decl => {
+                let mut offsets = vec![];
+                let mut cond = None;
+                for x in item.into_inner() {
+                    if x.as_rule() == Rule::coord {
+                        offsets.push(coord(x));
+                    } else {
+                        cond = Some(expr(x));
+                    }
+                }
+                b.links.push((offsets, cond, span));
+            }
             Rule::opposite_decl => {
                 let mut it = item.into_inner();
                 let left = site_items(it.next().expect("opposite left"));
@@ -719,7 +736,18 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             let body = block(it.next().expect("while block"));
             StmtKind::While { cond, body }
         }
-        Rule::choose_stmt => StmtKind::Choose(it.map(alternative).collect()),
+        Rule::choose_stmt => {
+            let mut alts = vec![];
+            let mut otherwise = None;
+            for x in it {
+                if x.as_rule() == Rule::choose_else {
+                    otherwise = x.into_inner().next().map(block);
+                } else {
+                    alts.push(alternative(x));
+                }
+            }
+            StmtKind::Choose(alts, otherwise)
+        }
         Rule::sow_stmt => {
             let from = expr(it.next().expect("sow from"));
             let dir = expr(it.next().expect("sow dir"));
@@ -896,6 +924,8 @@ fn alternative(p: Pair<Rule>) -> Alternative {
         label: None,
         var: None,
         token_var: false,
+        set: None,
+        to: None,
         values: None,
         cond: None,
         body: None,
@@ -906,7 +936,13 @@ fn alternative(p: Pair<Rule>) -> Alternative {
             Rule::alt_var_only => {
                 let mut it = part.into_inner();
                 a.var = Some(ident(it.next().expect("alt var")));
-                a.values = it.next().map(values);
+                match it.next() {
+                    Some(x) if x.as_rule() == Rule::alt_set => {
+                        a.set = x.into_inner().next().map(primary)
+                    }
+                    Some(x) => a.values = Some(values(x)),
+                    None => {}
+                }
             }
             Rule::alt_label_var => {
                 let mut it = part.into_inner().peekable();
@@ -916,7 +952,23 @@ fn alternative(p: Pair<Rule>) -> Alternative {
                     a.token_var = true;
                 }
                 a.var = Some(ident(it.next().expect("alt var")));
-                a.values = it.next().map(values);
+                match it.next() {
+                    Some(x) if x.as_rule() == Rule::alt_set => {
+                        a.set = x.into_inner().next().map(primary)
+                    }
+                    Some(x) if x.as_rule() == Rule::alt_to => {
+                        let mut t = x.into_inner();
+                        let v = ident(t.next().expect("to var"));
+                        let set = t
+                            .next()
+                            .and_then(|s| s.into_inner().next())
+                            .map(primary)
+                            .expect("to set");
+                        a.to = Some((v, set));
+                    }
+                    Some(x) => a.values = Some(values(x)),
+                    None => {}
+                }
             }
             Rule::alt_label => a.label = Some(ident(part.into_inner().next().expect("label"))),
             Rule::expr => a.cond = Some(expr(part)),
@@ -1059,7 +1111,14 @@ fn primary(p: Pair<Rule>) -> Expr {
         Rule::exists_expr => {
             let (tok, mut it) = token_flag(p);
             let v = ident(it.next().expect("exists var"));
-            ExprKind::Exists(v, Box::new(expr(it.next().expect("exists cond"))), tok)
+            let next = it.next().expect("exists cond");
+            if next.as_rule() == Rule::exists_set {
+                let set = primary(next.into_inner().next().expect("exists set"));
+                let cond = expr(it.next().expect("exists cond"));
+                ExprKind::ExistsIn(v, Box::new(set), Box::new(cond))
+            } else {
+                ExprKind::Exists(v, Box::new(expr(next)), tok)
+            }
         }
         Rule::agg_expr => {
             let mut it = p.into_inner();

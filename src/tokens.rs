@@ -383,6 +383,27 @@ impl View<'_> {
                 }
                 -1
             }
+            Expr::Between(a, c) => {
+                let (a, c) = (self.eval(vars, a), self.eval(vars, c));
+                let (Some(a), Some(c)) = (self.site(a), self.site(c)) else {
+                    return -1;
+                };
+                for step in &self.g.step {
+                    let b = step[a];
+                    if b != NONE && step[b as usize] as usize == c {
+                        return b as i64;
+                    }
+                }
+                -1
+            }
+            Expr::CoordX(s) | Expr::CoordY(s) => {
+                let s = self.eval(vars, s);
+                match self.site(s) {
+                    Some(s) if matches!(e, Expr::CoordX(_)) => self.g.sites[s].x,
+                    Some(s) => self.g.sites[s].y,
+                    None => -1,
+                }
+            }
             Expr::TokExists(v, c) => {
                 for t in 0..self.g.tokens.len() {
                     vars[*v as usize] = t as i64;
