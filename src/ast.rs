@@ -120,10 +120,13 @@ pub struct Board {
     pub tracks: Vec<TrackDecl>,
     pub points: Vec<PointsDecl>,
     /// `links (2, 0) (0, 2) where x % 2 == 0`: offsets and the condition on the start point
-    pub links: Vec<(Vec<(Expr, Expr, Span)>, Option<Expr>, Span)>,
+    pub links: Vec<LinksDecl>,
     /// `area waiting finished`
     pub areas: Vec<Ident>,
 }
+
+/// `links (2, 0) (0, 2) where COND`: the offsets, the condition on the first point, the span
+pub type LinksDecl = (Vec<(Expr, Expr, Span)>, Option<Expr>, Span);
 
 /// `for x in A..B, y in C..D where COND`: (x name, x from, x to, y name, y from, y to, condition)
 pub type PointsFor = (Ident, Expr, Expr, Ident, Expr, Expr, Option<Expr>);

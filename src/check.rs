@@ -1159,7 +1159,7 @@ impl<'a> Checker<'a> {
 
     /// `links …`: each point is joined to the point at each offset (when the condition holds
     /// at the first point), and back.
-    fn links(&mut self, decls: &[(Vec<(ast::Expr, ast::Expr, Span)>, Option<ast::Expr>, Span)]) {
+    fn links(&mut self, decls: &[ast::LinksDecl]) {
         for (offsets, cond, _) in decls {
             let mut offs = vec![];
             for (x, y, sp) in offsets {
