@@ -933,6 +933,27 @@ pub fn perft(
     OK
 }
 
+/// For each set of dice: (name, [(value, chart name, number of ways out of all)]) in chart order.
+fn throw_table(g: &Game) -> Vec<(String, Vec<(i64, Option<String>, usize)>)> {
+    g.dice
+        .iter()
+        .map(|d| {
+            let mut rows: Vec<(i64, Option<String>, usize)> = vec![];
+            for o in &d.outcomes {
+                match rows
+                    .iter_mut()
+                    .find(|(v, n, _)| *v == o.value && *n == o.name)
+                {
+                    Some(r) => r.2 += 1,
+                    None => rows.push((o.value, o.name.clone(), 1)),
+                }
+            }
+            rows.sort_by_key(|r| r.0);
+            (d.name.clone(), rows)
+        })
+        .collect()
+}
+
 /// `ludic list`
 pub fn list(format: Format) -> u8 {
     let mut out = vec![];
@@ -961,6 +982,11 @@ pub fn list(format: Format) -> u8 {
                         "players": g.players,
                         "options": g.options.iter().map(|o| json!({
                             "name": o.name, "default": o.default.to_string(), "domain": o.domain.to_string(), "doc": o.doc,
+                        })).collect::<Vec<_>>(),
+                                                "throws": throw_table(g).into_iter().map(|(name, probs)| json!({
+                            "dice": name,
+                            "outcomes": probs.iter().map(|(v, n, k)| json!({"value": v, "name": n, "ways": k})).collect::<Vec<_>>(),
+                            "ways": probs.iter().map(|(_, _, k)| k).sum::<usize>(),
                         })).collect::<Vec<_>>(),
                         "variants": g.variants.iter().map(|v| json!({
                             "name": v.name, "doc": v.doc,
@@ -992,6 +1018,19 @@ pub fn list(format: Format) -> u8 {
                         o.domain.to_string(),
                         o.doc.as_deref().unwrap_or("")
                     );
+                }
+                for (name, probs) in throw_table(g) {
+                    let total: usize = probs.iter().map(|(_, _, k)| k).sum();
+                    let text: Vec<String> = probs
+                        .iter()
+                        .map(|(v, n, k)| {
+                            format!(
+                                "{v}{} {k}/{total}",
+                                n.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
+                            )
+                        })
+                        .collect();
+                    println!("  throw {name}: {}", text.join(", "));
                 }
                 if !g.variants.is_empty() {
                     println!("  variants:");
