@@ -934,11 +934,13 @@ pub fn perft(
 }
 
 /// For each set of dice: (name, [(value, chart name, number of ways out of all)]) in chart order.
-fn throw_table(g: &Game) -> Vec<(String, Vec<(i64, Option<String>, usize)>)> {
+type ThrowRows = Vec<(i64, Option<String>, usize)>;
+
+fn throw_table(g: &Game) -> Vec<(String, ThrowRows)> {
     g.dice
         .iter()
         .map(|d| {
-            let mut rows: Vec<(i64, Option<String>, usize)> = vec![];
+            let mut rows: ThrowRows = vec![];
             for o in &d.outcomes {
                 match rows
                     .iter_mut()
