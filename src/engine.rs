@@ -1260,7 +1260,6 @@ impl Game {
     /// Drops every piece of kind `k` in hand, one a site (no sites skipped): the common case.
     fn drop_run(&self, st: &mut State, k: usize, last: &mut i64) -> bool {
         let next = &self.next[st.sow_dir as usize];
-        let nk = self.pieces.len();
         let mut cur = st.cursor;
         let mut n = st.hand[k];
         let mut ok = true;
@@ -1272,14 +1271,7 @@ impl Game {
             }
             cur = c;
             n -= 1;
-            let ci = c as usize;
-            let owner = st.owners[ci];
-            let slot = if st.kinds[ci] == SiteKind::Store && owner >= 0 {
-                &mut st.bank[owner as usize * nk + k]
-            } else {
-                &mut st.counts[ci * nk + k]
-            };
-            *slot = slot.saturating_add(1);
+            self.deposit(st, c as usize, k);
         }
         let dropped = st.hand[k] - n;
         st.steps += dropped as u64;
@@ -1289,6 +1281,20 @@ impl Game {
         }
         st.cursor = cur;
         ok
+    }
+
+    /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the
+    /// owner's captures at once.
+    #[inline]
+    fn deposit(&self, st: &mut State, s: usize, k: usize) {
+        let nk = self.pieces.len();
+        let owner = st.owners[s];
+        let slot = if st.kinds[s] == SiteKind::Store && owner >= 0 {
+            &mut st.bank[owner as usize * nk + k]
+        } else {
+            &mut st.counts[s * nk + k]
+        };
+        *slot = slot.saturating_add(1);
     }
 
     /// Drops one piece of kind `k` on the next site; false when the ring has no next site.
@@ -1311,18 +1317,10 @@ impl Game {
         if c == NONE {
             return false;
         }
-        let nk = self.pieces.len();
         st.steps += 1;
         st.cursor = c;
         st.hand[k] -= 1;
-        let ci = c as usize;
-        let owner = st.owners[ci];
-        let slot = if st.kinds[ci] == SiteKind::Store && owner >= 0 {
-            &mut st.bank[owner as usize * nk + k]
-        } else {
-            &mut st.counts[ci * nk + k]
-        };
-        *slot = slot.saturating_add(1);
+        self.deposit(st, c as usize, k);
         *last = c as i64;
         true
     }

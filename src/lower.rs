@@ -46,21 +46,10 @@ fn b(e: Expr) -> Box<Expr> {
 
 /// Folds constant arithmetic; `None` for a division by zero.
 fn fold(op: Op, x: i64, y: i64) -> Option<i64> {
-    Some(match op {
-        Op::Add => x.saturating_add(y),
-        Op::Sub => x.saturating_sub(y),
-        Op::Mul => x.saturating_mul(y),
-        Op::Div => x.checked_div(y)?,
-        Op::Mod => x.checked_rem(y)?,
-        Op::Eq => (x == y) as i64,
-        Op::Ne => (x != y) as i64,
-        Op::Lt => (x < y) as i64,
-        Op::Le => (x <= y) as i64,
-        Op::Gt => (x > y) as i64,
-        Op::Ge => (x >= y) as i64,
-        Op::Min => x.min(y),
-        Op::Max => x.max(y),
-    })
+    if matches!(op, Op::Div | Op::Mod) && y == 0 {
+        return None;
+    }
+    Some(crate::optimize::apply(op, x, y))
 }
 
 impl Checker<'_> {
