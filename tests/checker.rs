@@ -2,6 +2,8 @@
 //! with the expected output beside it in *.out; `UPDATE_EXPECT=1 cargo test` rewrites them),
 //! all errors of a file come in one run, and no input makes the front end panic.
 
+mod common;
+use common::Lcg;
 use ludic::diagnostic::render;
 use ludic::{LoadError, Settings, load_game};
 use std::collections::BTreeSet;
@@ -143,18 +145,6 @@ fn bad_user_options_are_reported_with_the_range_or_a_suggestion() {
         );
     }
     assert!(Settings::default().push_assignment("holes").is_err());
-}
-
-/// A tiny deterministic generator for mutations.
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n.max(1) as u64) as usize
-    }
 }
 
 #[test]

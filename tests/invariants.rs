@@ -7,18 +7,6 @@ use ludic::engine::{Decision, Pending};
 use ludic::record::{Step, replay};
 use ludic::{Game, IllegalMove, State};
 
-/// A small deterministic generator, so that the tests do not depend on the RNG crate.
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 /// Plays one random game, checking the invariants after every step; returns the steps.
 fn random_game(g: &Game, rng: &mut Lcg) -> (State, Vec<Step>) {
     let mut st = g.start();

@@ -272,22 +272,12 @@ fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
 fn random_games_of_each_team_size_conserve_chips() {
     for size in 1..=4 {
         let g = game_with("kuilichi-chanakua", &[&format!("team_size={size}")], None);
-        let mut rng = 11u64 + size;
+        let mut rng = Lcg(11 + size);
         let games = if size == 1 { 1000 } else { 300 };
         for _ in 0..games {
             let mut st = g.start();
             while !st.is_over() {
-                rng = rng
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let r = (rng >> 33) as usize;
-                if st.moves().is_empty() {
-                    let outs = g.chance_outcomes(&st);
-                    g.play_chance(&mut st, outs[r % outs.len()].0).unwrap();
-                } else {
-                    let d = st.moves()[r % st.moves().len()];
-                    g.play(&mut st, d).unwrap();
-                }
+                random_step(&g, &mut st, &mut rng);
                 for p in &g.players {
                     let on_board = pos_of(&g, &st, p).len();
                     assert_eq!(

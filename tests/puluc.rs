@@ -117,21 +117,11 @@ fn a_player_with_nothing_to_move_loses() {
 #[test]
 fn pieces_are_conserved_in_random_games() {
     let g = game("puluc");
-    let mut rng = 7u64;
+    let mut rng = Lcg(7);
     for _ in 0..1000 {
         let mut st = g.start();
         while !st.is_over() {
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let r = (rng >> 33) as usize;
-            if st.moves().is_empty() {
-                let outs = g.chance_outcomes(&st);
-                g.play_chance(&mut st, outs[r % outs.len()].0).unwrap();
-            } else {
-                let d = st.moves()[r % st.moves().len()];
-                g.play(&mut st, d).unwrap();
-            }
+            random_step(&g, &mut st, &mut rng);
             for p in ["South", "North"] {
                 let on_board: usize = (0..g.tokens.len())
                     .filter(|&t| {

@@ -188,16 +188,12 @@ fn no_pieces_or_no_move_loses() {
 #[test]
 fn random_games_never_add_pieces_nor_land_on_unplayable_points() {
     let g = game("tuknanavuhpi");
-    let mut rng = 5u64;
+    let mut rng = Lcg(5);
     for _ in 0..1000 {
         let mut st = g.start();
         let mut on_board = 40;
         while !st.is_over() {
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let d = st.moves()[(rng >> 33) as usize % st.moves().len()];
-            g.play(&mut st, d).unwrap();
+            random_step(&g, &mut st, &mut rng);
             let now = (0..g.tokens.len())
                 .filter(|&t| st.tokens().site_of(t).is_some())
                 .count();

@@ -120,3 +120,26 @@ pub fn in_area(g: &Game, st: &State, who: &str, area: &str) -> usize {
         .filter(|&t| g.tokens[t].owner == p && st.tokens().area_of(t) == Some(a))
         .count()
 }
+
+/// A small deterministic generator, so that the tests do not depend on the RNG crate.
+pub struct Lcg(pub u64);
+impl Lcg {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n.max(1) as u64) as usize
+    }
+}
+
+/// One random step: a chance outcome or a legal decision (the game must not be over).
+pub fn random_step(g: &Game, st: &mut State, rng: &mut Lcg) {
+    if st.moves().is_empty() {
+        let outs = g.chance_outcomes(st);
+        g.play_chance(st, outs[rng.below(outs.len())].0).unwrap();
+    } else {
+        let d = st.moves()[rng.below(st.moves().len())];
+        g.play(st, d).unwrap();
+    }
+}
