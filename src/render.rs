@@ -139,6 +139,15 @@ pub fn board_text(g: &Game, st: &State) -> String {
             ));
         }
     }
+    for (name, members) in &g.regions {
+        let sites: Vec<&str> = (0..n)
+            .filter(|&i| members[i])
+            .map(|i| g.sites[i].name.as_str())
+            .collect();
+        if !sites.is_empty() && sites.len() < n {
+            out.push_str(&format!("{name}: {}\n", sites.join(" ")));
+        }
+    }
     if !notes.is_empty() {
         out.push_str(&format!("special sites: {}\n", notes.join(", ")));
     }
