@@ -1034,6 +1034,9 @@ impl Game {
                 match &alt.to {
                     // Two values: the second ranges over a set that may depend on the first.
                     Some((v2, set)) => {
+                        if alt.first.as_ref().is_some_and(|c| view.eval(vars, c) == 0) {
+                            return;
+                        }
                         view.for_each(vars, set, &mut |vars, s| {
                             vars[*v2 as usize] = s as i64;
                             if ok(vars) {
@@ -1092,8 +1095,15 @@ impl Game {
                 }
                 Domain::Tokens => {
                     for t in 0..self.tokens.len() {
-                        // One decision for each set of interchangeable tokens.
-                        let dup = (0..t).any(|u| view.toks.same_place(self, t, u));
+                        // One decision for each set of interchangeable tokens: alone on its
+                        // site, a token has no twin.
+                        let alone = match view.toks.site_of(t) {
+                            Some(s) => {
+                                view.toks.top[s.0 as usize] == view.toks.bottom[s.0 as usize]
+                            }
+                            None => false,
+                        };
+                        let dup = !alone && (0..t).any(|u| view.toks.same_place(self, t, u));
                         if !dup {
                             test(vars, t as i64);
                         }

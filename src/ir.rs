@@ -373,6 +373,9 @@ pub struct Alt {
     pub guards: Vec<Expr>,
     /// `to q in SET`: a second variable and its set (the decision's value holds both)
     pub to: Option<(VarId, SetExpr)>,
+    /// with `to`: the part of the condition that does not use the second variable, tested
+    /// once for each first value before the second is tried
+    pub first: Option<Expr>,
 }
 
 /// A `choose` statement.

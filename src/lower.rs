@@ -1344,6 +1344,7 @@ impl Checker<'_> {
                 pre: vec![],
                 guards: vec![],
                 to,
+                first: None,
             });
         }
         if let Some(block) = otherwise {

@@ -33,6 +33,21 @@ pub(crate) fn optimize(g: &mut Game) {
                         && !tmps.iter().any(|&t| uses(e, t))
                 });
                 a.guards = guards;
+                // With two values, the conjuncts that do not use the second one are tested
+                // before the second set is walked.
+                let rest = match second.first() {
+                    Some(&w) => {
+                        let (first, rest): (Vec<Expr>, Vec<Expr>) =
+                            rest.into_iter().partition(|e| !uses(e, w));
+                        a.first = match first.len() {
+                            0 => None,
+                            1 => first.into_iter().next(),
+                            _ => Some(Expr::All(first)),
+                        };
+                        rest
+                    }
+                    None => rest,
+                };
                 cond = match rest.len() {
                     0 => None,
                     1 => rest.into_iter().next(),
