@@ -50,7 +50,21 @@ pub struct GameFile {
     pub actions: Vec<ActionDecl>,
     /// `players per side N`
     pub team_size: Vec<Expr>,
+    /// `tally NAME [per player] = EXPR "doc"`
+    pub tallies: Vec<TallyDecl>,
+    /// `between rounds { … }`
+    pub betweens: Vec<(Span, Vec<Stmt>)>,
     /// The whole file's span.
+    pub span: Span,
+}
+
+/// `tally debt per player = 0 "small stones owed"`: a number kept across turns and rounds.
+#[derive(Clone, Debug)]
+pub struct TallyDecl {
+    pub name: Ident,
+    pub per_player: bool,
+    pub init: Expr,
+    pub doc: Option<String>,
     pub span: Span,
 }
 
@@ -398,12 +412,21 @@ pub enum StmtKind {
     Relay(Expr),
     /// `end turn`
     EndTurn,
-    /// `end game`, `end game winner South`, `end game draw`
+    /// `end round`
+    EndRound,
+    /// `end game …`
     EndGame(EndGame),
     /// `again`
     Again,
-    /// `first random`, `first South`
-    First(Option<Ident>),
+    /// `first random`, `first P`
+    First(Option<Expr>),
+    /// `give N piece from A to B`
+    Give {
+        count: Expr,
+        piece: Ident,
+        from: Expr,
+        to: Expr,
+    },
 }
 
 /// Binary operators.

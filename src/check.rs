@@ -89,6 +89,8 @@ pub(crate) enum Global {
     Area(u8),
     Dice(u16),
     Action(usize),
+    /// a tally: its index in `Checker::tallies`
+    Tally(usize),
     Builtin,
 }
 
@@ -124,6 +126,9 @@ pub(crate) struct Checker<'a> {
     pub(crate) lap_stack: Vec<u32>,
     pub(crate) choose_stack: Vec<u32>,
     pub(crate) in_start: bool,
+    /// lowering the `between rounds` program
+    pub(crate) in_between: bool,
+    pub(crate) tallies: Vec<TallyInfo>,
     /// prefixes of site ranges that could not be built: their names are not reported again
     pub(crate) poisoned: Vec<String>,
     pub(crate) poison_hits: usize,
@@ -138,8 +143,18 @@ pub(crate) struct Checker<'a> {
     pub(crate) step: Vec<Vec<u16>>,
 }
 
-const BUILTINS: [&str; 9] = [
-    "mover", "opponent", "none", "all", "hole", "store", "cell", "point", "void",
+const BUILTINS: [&str; 11] = [
+    "mover",
+    "opponent",
+    "none",
+    "all",
+    "hole",
+    "store",
+    "cell",
+    "point",
+    "void",
+    "round",
+    "first_player",
 ];
 const MAX_SITES: i64 = 4096;
 
@@ -168,6 +183,8 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         lap_stack: vec![],
         choose_stack: vec![],
         in_start: false,
+        in_between: false,
+        tallies: vec![],
         poisoned: vec![],
         poison_hits: 0,
         tracks: vec![],
@@ -193,9 +210,10 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
     c.board();
     c.dice_decls();
     c.defs();
+    c.tally_decls();
     c.requires(settings);
     let turn_limit = c.limit();
-    let turn_start = c.programs();
+    let (turn_start, between_start) = c.programs();
     if !c.diags.is_empty() {
         return Err(LoadError::File(Diagnostics(c.diags).sorted()));
     }
@@ -208,6 +226,12 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         .enumerate()
         .map(|(i, s)| (s.name.clone(), SiteId(i as u16)))
         .collect();
+    let tally_slots = c
+        .tallies
+        .iter()
+        .map(|t| t.slot as usize + if t.per_player { c.players.len() } else { 1 })
+        .max()
+        .unwrap_or(0);
     let mut game = Game {
         meta,
         options: c.options,
@@ -230,6 +254,9 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         code: c.code,
         choices: c.choices,
         turn_start,
+        between_start,
+        tally_slots,
+        tallies: c.tallies,
         nvars: c.nvars,
         turn_limit,
         site_index,
@@ -1286,6 +1313,29 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `tally NAME [per player] = N`: numbers kept across turns and rounds.
+    fn tally_decls(&mut self) {
+        let mut slot = 0usize;
+        for (i, t) in self.file.tallies.iter().enumerate() {
+            if !self.declare(&t.name.name, Global::Tally(i), t.name.span, "tally") {
+                // keep the indices aligned with the declarations
+            }
+            let init = self.const_int(&t.init).unwrap_or(0);
+            self.tallies.push(TallyInfo {
+                name: t.name.name.clone(),
+                doc: t.doc.clone(),
+                per_player: t.per_player,
+                slot: slot as u16,
+                init,
+            });
+            slot += if t.per_player {
+                self.players.len().max(1)
+            } else {
+                1
+            };
+        }
+    }
+
     /// `dice NAME { … }`: every way the dice can land, with its value by the chart.
     fn dice_decls(&mut self) {
         for d in &self.file.dice {
@@ -1473,20 +1523,31 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Lowers the start program then the turn program; returns where the turn starts.
-    fn programs(&mut self) -> u32 {
+    /// Lowers the start program, the turn program and the `between rounds` program; returns
+    /// where the turn and the `between rounds` program start.
+    fn programs(&mut self) -> (u32, Option<u32>) {
         let f = self.file;
         if let Some((_, body)) = self.one_of(&f.starts, |s| s.0, "`start` block", false) {
             self.in_start = true;
             self.block(body);
             self.in_start = false;
         }
+        self.code.push(Instr::NewRound);
         let turn_start = self.code.len() as u32;
         if let Some((_, body)) = self.one_of(&f.turns, |s| s.0, "`turn` block", true) {
             self.block(body);
         }
         self.code.push(Instr::EndTurn);
-        turn_start
+        let between = self.one_of(&f.betweens, |s| s.0, "`between rounds` block", false);
+        let between_start = between.map(|(_, body)| {
+            let at = self.code.len() as u32;
+            self.in_between = true;
+            self.block(body);
+            self.in_between = false;
+            self.code.push(Instr::NewRound);
+            at
+        });
+        (turn_start, between_start)
     }
 }
 

@@ -114,6 +114,14 @@ pub struct State {
     pub(crate) throw_var: VarId,
     pub(crate) last_throw: Option<(u16, u16)>,
     steps: u64,
+    /// the tallies' values (`Game::tallies` gives each its slots)
+    pub(crate) tallies: Vec<i64>,
+    /// the round being played (1 for the first; 0 while the start program runs)
+    pub(crate) round: u32,
+    /// the player who plays first in this round
+    pub(crate) round_first: u8,
+    /// the turns completed when this round began (the turn limit counts the round's turns)
+    pub(crate) round_turn0: u32,
 }
 
 impl State {
@@ -210,6 +218,9 @@ pub(crate) struct View<'a> {
     pub(crate) mover: u8,
     pub(crate) sow_dir: u8,
     pub(crate) toks: &'a Tokens,
+    pub(crate) tallies: &'a [i64],
+    pub(crate) round: u32,
+    pub(crate) round_first: u8,
 }
 
 impl View<'_> {
@@ -476,6 +487,27 @@ impl View<'_> {
             | Expr::Agg(..) => self.eval_tokens(vars, e),
             Expr::Exists(v, set, c) => self.quantify(vars, *v, set, c, true),
             Expr::Forall(v, set, c) => self.quantify(vars, *v, set, c, false),
+            Expr::Tally(slot) => self.tallies.get(*slot as usize).copied().unwrap_or(0),
+            Expr::TallyOf(slot, p) => {
+                let p = self.eval(vars, p);
+                if p < 0 || p as usize >= self.g.players.len() {
+                    0
+                } else {
+                    self.tallies
+                        .get(*slot as usize + p as usize)
+                        .copied()
+                        .unwrap_or(0)
+                }
+            }
+            Expr::Round => self.round as i64,
+            Expr::FirstPlayer => self.round_first as i64,
+            Expr::OriginalOwner(s) => {
+                let s = self.eval(vars, s);
+                match self.site(s) {
+                    Some(s) => self.g.sites[s].owner.map(|p| p.0 as i64).unwrap_or(-1),
+                    None => -1,
+                }
+            }
         }
     }
 
@@ -636,6 +668,9 @@ macro_rules! view {
             mover: $st.mover,
             sow_dir: $st.sow_dir,
             toks: &$st.toks,
+            tallies: &$st.tallies,
+            round: $st.round,
+            round_first: $st.round_first,
         }
     };
 }
@@ -676,9 +711,27 @@ impl Game {
             throw_var: 0,
             last_throw: None,
             steps: 0,
+            tallies: self.initial_tallies(),
+            round: 0,
+            round_first: 0,
+            round_turn0: 0,
         };
         self.run(&mut st);
         st
+    }
+
+    /// The tallies' values at the start.
+    pub(crate) fn initial_tallies(&self) -> Vec<i64> {
+        let mut v = vec![0; self.tally_slots];
+        for t in &self.tallies {
+            let n = if t.per_player { self.players.len() } else { 1 };
+            for i in 0..n {
+                if let Some(x) = v.get_mut(t.slot as usize + i) {
+                    *x = t.init;
+                }
+            }
+        }
+        v
     }
 
     /// Plays a decision after checking that it is legal; an illegal one leaves the state unchanged.
@@ -743,6 +796,7 @@ impl Game {
         match st.pending {
             Pending::ChanceFirst if (0..self.players.len() as i64).contains(&outcome) => {
                 st.mover = outcome as u8;
+                st.round_first = outcome as u8;
                 st.pc += 1;
                 st.steps = 0;
                 self.run(st);
@@ -773,11 +827,25 @@ impl Game {
         st.turn += 1;
         st.pc = self.turn_start;
         st.planning = false;
-        if st.turn >= self.turn_limit {
+        if st.turn.saturating_sub(st.round_turn0) >= self.turn_limit {
             st.pending = Pending::Over(Outcome {
                 winner: None,
                 reason: EndReason::TurnLimit,
             });
+        }
+    }
+
+    /// The side with the highest score (the value of its captures), or none on equal scores.
+    fn score_winner(&self, st: &State) -> Option<Player> {
+        let mut scores = vec![0i64; self.sides.len()];
+        for p in 0..self.players.len() {
+            scores[p % self.sides.len()] += st.score(self, Player(p as u8));
+        }
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let mut leaders = scores.iter().enumerate().filter(|(_, s)| **s == best);
+        match (leaders.next(), leaders.next()) {
+            (Some((p, _)), None) => Some(Player(p as u8)),
+            _ => None,
         }
     }
 
@@ -922,6 +990,74 @@ impl Game {
                     st.pc = *lap;
                 }
                 Instr::EndTurn => self.end_turn(st),
+                Instr::EndRound => match self.between_start {
+                    Some(at) => {
+                        st.planning = false;
+                        st.pc = at;
+                    }
+                    None => {
+                        let winner = self.score_winner(st);
+                        self.finish(st, winner, EndReason::Rules);
+                        return;
+                    }
+                },
+                Instr::NewRound => {
+                    st.round += 1;
+                    st.mover = st.round_first;
+                    st.round_turn0 = st.turn;
+                    st.planning = false;
+                    st.pc = self.turn_start;
+                }
+                Instr::SetMover(p) => {
+                    let p = view!(self, st).eval(&mut st.vars, p);
+                    if p >= 0 && (p as usize) < self.players.len() {
+                        st.mover = p as u8;
+                    }
+                    st.pc += 1;
+                }
+                Instr::SetTally {
+                    slot,
+                    player,
+                    value,
+                } => {
+                    let view = view!(self, st);
+                    let x = view.eval(&mut st.vars, value);
+                    let at = match player {
+                        None => Some(*slot as usize),
+                        Some(p) => {
+                            let p = view.eval(&mut st.vars, p);
+                            (p >= 0 && (p as usize) < self.players.len())
+                                .then(|| *slot as usize + p as usize)
+                        }
+                    };
+                    if let Some(v) = at.and_then(|i| st.tallies.get_mut(i)) {
+                        *v = x;
+                    }
+                    st.pc += 1;
+                }
+                Instr::Give {
+                    count,
+                    piece,
+                    from,
+                    to,
+                } => {
+                    let view = view!(self, st);
+                    let n = view.eval(&mut st.vars, count);
+                    let a = view.eval(&mut st.vars, from);
+                    let b = view.eval(&mut st.vars, to);
+                    let np = self.players.len() as i64;
+                    if (0..np).contains(&a) && (0..np).contains(&b) && n > 0 {
+                        let nk = self.pieces.len();
+                        let (ia, ib) = (
+                            a as usize * nk + piece.0 as usize,
+                            b as usize * nk + piece.0 as usize,
+                        );
+                        let n = (n.min(u32::MAX as i64) as u32).min(st.bank[ia]);
+                        st.bank[ia] -= n;
+                        st.bank[ib] += n;
+                    }
+                    st.pc += 1;
+                }
                 Instr::EndGame(rule) => {
                     let winner = match rule {
                         EndRule::Draw => None,
@@ -930,19 +1066,7 @@ impl Game {
                             (p >= 0 && (p as usize) < self.players.len())
                                 .then(|| self.side_of(Player(p as u8)))
                         }
-                        EndRule::Score => {
-                            let mut scores = vec![0i64; self.sides.len()];
-                            for p in 0..self.players.len() {
-                                scores[p % self.sides.len()] += st.score(self, Player(p as u8));
-                            }
-                            let best = scores.iter().copied().max().unwrap_or(0);
-                            let mut leaders =
-                                scores.iter().enumerate().filter(|(_, s)| **s == best);
-                            match (leaders.next(), leaders.next()) {
-                                (Some((p, _)), None) => Some(Player(p as u8)),
-                                _ => None,
-                            }
-                        }
+                        EndRule::Score => self.score_winner(st),
                     };
                     self.finish(st, winner, EndReason::Rules);
                     return;
@@ -998,7 +1122,11 @@ impl Game {
                 }
                 Instr::First(p) => match p {
                     Some(p) => {
-                        st.mover = p.0;
+                        let p = view!(self, st).eval(&mut st.vars, p);
+                        if p >= 0 && (p as usize) < self.players.len() {
+                            st.mover = p as u8;
+                            st.round_first = p as u8;
+                        }
                         st.pc += 1;
                     }
                     None => {

@@ -274,6 +274,16 @@ pub enum Expr {
     SiteTest(Box<SiteTest>),
     /// `forall v in SET: c`
     Forall(VarId, Box<SetExpr>, Box<Expr>),
+    /// a tally without `per player`: its slot
+    Tally(u16),
+    /// `debt(p)`: a `per player` tally (its first slot) for a player
+    TallyOf(u16, Box<Expr>),
+    /// `round`: the number of the round being played (1 for the first)
+    Round,
+    /// `first_player`: the player who plays first in this round
+    FirstPlayer,
+    /// `original_owner(h)`: the owner the board description gives the site (-1 for none)
+    OriginalOwner(Box<Expr>),
 }
 
 /// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
@@ -437,7 +447,27 @@ pub enum Instr {
     /// `end game …`
     EndGame(EndRule),
     /// `first random` (a chance event) or `first P`
-    First(Option<Player>),
+    First(Option<Expr>),
+    /// `set mover = P`: whose decisions come next (between rounds: who chooses)
+    SetMover(Expr),
+    /// `set per_hole = n`, `set debt(p) = n`
+    SetTally {
+        slot: u16,
+        player: Option<Expr>,
+        value: Expr,
+    },
+    /// `give N piece from A to B`: captured pieces change hands
+    Give {
+        count: Expr,
+        piece: PieceKind,
+        from: Expr,
+        to: Expr,
+    },
+    /// `end round`: the `between rounds` program runs (without one, the game ends as with
+    /// `end game`)
+    EndRound,
+    /// the end of the start program or of the `between rounds` program: a round begins
+    NewRound,
     /// `throw dice as v`: a chance event (index into `Game::dice`)
     Throw {
         dice: u16,
@@ -516,6 +546,19 @@ pub struct TokenInfo {
     pub kind: PieceKind,
 }
 
+/// A number kept across turns and rounds.
+#[derive(Clone, Debug)]
+pub struct TallyInfo {
+    pub name: String,
+    pub doc: Option<String>,
+    /// one value for each player (`per player`), or one for the game
+    pub per_player: bool,
+    /// its first slot in the state
+    pub slot: u16,
+    /// its value at the start
+    pub init: i64,
+}
+
 /// A checked, lowered game, ready to play.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -553,6 +596,11 @@ pub struct Game {
     pub choices: Vec<Choice>,
     /// where the turn program starts (the start program is before it)
     pub turn_start: u32,
+    /// where the `between rounds` program starts, if there is one
+    pub between_start: Option<u32>,
+    pub tallies: Vec<TallyInfo>,
+    /// slots of the tallies in the state
+    pub tally_slots: usize,
     pub nvars: usize,
     pub turn_limit: u32,
     /// the site names, for reading notation (never used in playouts)

@@ -7,7 +7,8 @@ use crate::diagnostic::ErrorKind;
 use crate::ir::*;
 
 /// The built-in functions, for "did you mean" hints.
-pub(crate) const FUNCTIONS: [&str; 26] = [
+pub(crate) const FUNCTIONS: [&str; 27] = [
+    "original_owner",
     "count",
     "captured",
     "score",
@@ -403,7 +404,28 @@ impl Checker<'_> {
             Some(Global::Def(i)) => self
                 .with_def(i, &[], span, |c, body| c.expr(body))
                 .unwrap_or((Expr::Const(0), Ty::Error)),
+            Some(Global::Tally(i)) => match self.tallies.get(i) {
+                Some(t) if t.per_player => {
+                    let hint = format!(
+                        "a `per player` tally is read for a player: `{}(mover)`",
+                        t.name
+                    );
+                    self.error_hint(
+                        ErrorKind::Type {
+                            expected: "a single value".into(),
+                            found: "a number for each player".into(),
+                        },
+                        span,
+                        hint,
+                    );
+                    (Expr::Const(0), Ty::Error)
+                }
+                Some(t) => (Expr::Tally(t.slot), Ty::Num),
+                None => (Expr::Const(0), Ty::Error),
+            },
             Some(Global::Builtin) => match id.name.as_str() {
+                "round" => (Expr::Round, Ty::Num),
+                "first_player" => (Expr::FirstPlayer, Ty::Player),
                 "mover" => (Expr::Mover, Ty::Player),
                 "opponent" => (Expr::Opponent, Ty::Player),
                 "none" => (Expr::Const(-1), Ty::Player),
@@ -476,7 +498,40 @@ impl Checker<'_> {
                 .unwrap_or((Expr::Const(0), Ty::Error));
         }
         let err = (Expr::Const(0), Ty::Error);
+        if let Some((Global::Tally(i), _)) = self.globals.get(&name.name).copied() {
+            let Some(t) = self.tallies.get(i).cloned() else {
+                return err;
+            };
+            if !t.per_player {
+                let hint = format!(
+                    "`{}` is one number for the game: write it without `(…)`",
+                    t.name
+                );
+                self.error_hint(
+                    ErrorKind::Arity {
+                        name: t.name.clone(),
+                        expected: 0,
+                        found: args.len(),
+                    },
+                    span,
+                    hint,
+                );
+                return err;
+            }
+            if !arity(self, 1..=1) {
+                return err;
+            }
+            let p = self.expect(&args[0], Ty::Player);
+            return (Expr::TallyOf(t.slot, b(p)), Ty::Num);
+        }
         match name.name.as_str() {
+            "original_owner" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (Expr::OriginalOwner(b(s)), Ty::Player)
+            }
             "count" => {
                 if !arity(self, 1..=33) {
                     return err;
@@ -1014,8 +1069,33 @@ impl Checker<'_> {
                         let x = self.expect(value, t);
                         self.emit(Instr::SetVar(v, x));
                     }
+                    None if id.name == "mover" => {
+                        let p = self.expect(value, Ty::Player);
+                        self.emit(Instr::SetMover(p));
+                    }
+                    None if matches!(self.globals.get(&id.name), Some((Global::Tally(_), _))) => {
+                        let Some((Global::Tally(i), _)) = self.globals.get(&id.name).copied() else { return };
+                        let t = self.tallies[i].clone();
+                        let x = self.expect(value, Ty::Num);
+                        if t.per_player {
+                            let hint = format!("a `per player` tally is set for a player: `set {}(mover) = …`", t.name);
+                            self.error_hint(ErrorKind::BadTarget, target.span, hint);
+                        } else {
+                            self.emit(Instr::SetTally { slot: t.slot, player: None, value: x });
+                        }
+                    }
                     _ => self.error_hint(ErrorKind::BadTarget, target.span, "only variables made with `let` can be set; `set owner(h) = p` and `set kind(h) = store` change a site"),
                 },
+                ExprKind::Call(f, args)
+                    if args.len() == 1
+                        && matches!(self.globals.get(&f.name), Some((Global::Tally(i), _)) if self.tallies[*i].per_player) =>
+                {
+                    let Some((Global::Tally(i), _)) = self.globals.get(&f.name).copied() else { return };
+                    let slot = self.tallies[i].slot;
+                    let p = self.expect(&args[0], Ty::Player);
+                    let x = self.expect(value, Ty::Num);
+                    self.emit(Instr::SetTally { slot, player: Some(p), value: x });
+                }
                 ExprKind::Call(f, args) if (f.name == "owner" || f.name == "kind") && args.len() == 1 => {
                     let site = self.expect(&args[0], Ty::Site);
                     if f.name == "owner" {
@@ -1026,7 +1106,7 @@ impl Checker<'_> {
                         self.emit(Instr::SetKind(site, k));
                     }
                 }
-                _ => self.error_hint(ErrorKind::BadTarget, target.span, "write `set v = …`, `set owner(h) = p` or `set kind(h) = k`"),
+                _ => self.error_hint(ErrorKind::BadTarget, target.span, "write `set v = …`, `set owner(h) = p`, `set kind(h) = k`, `set mover = p` or `set TALLY = …`"),
             },
             StmtKind::Capture { items, keep, to } => {
                 let sets: Vec<SetExpr> = items.iter().map(|i| self.set_expr(i)).collect();
@@ -1144,7 +1224,48 @@ impl Checker<'_> {
                 }
             }
             StmtKind::EndTurn => {
+                if self.in_between {
+                    self.error_hint(
+                        ErrorKind::Misplaced { what: "end turn", place: "in the `turn` block" },
+                        span,
+                        "between rounds, the next round starts at the end of the block; `end game` ends the match",
+                    );
+                }
                 self.emit(Instr::EndTurn);
+            }
+            StmtKind::EndRound => {
+                if self.in_between || self.in_start {
+                    self.error_hint(
+                        ErrorKind::Misplaced { what: "end round", place: "in the `turn` block" },
+                        span,
+                        "`end round` runs the `between rounds` block; it cannot be used inside it or in `start`",
+                    );
+                }
+                self.emit(Instr::EndRound);
+            }
+            StmtKind::Give { count, piece, from, to } => {
+                let n = self.expect(count, Ty::Num);
+                let k = match self.globals.get(&piece.name).map(|g| g.0) {
+                    Some(Global::Piece(k)) if !self.token_kinds.get(k.0 as usize).copied().unwrap_or(false) => k,
+                    Some(Global::Piece(_)) => {
+                        self.error_hint(
+                            ErrorKind::Misplaced { what: "give", place: "for counters (pieces without `tokens`)" },
+                            piece.span,
+                            "tokens are moved one by one with `move` and `send`",
+                        );
+                        PieceKind(0)
+                    }
+                    _ => {
+                        let hint = crate::diagnostic::suggest(&piece.name, self.pieces.iter().map(|p| p.name.as_str()))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| "piece kinds are declared in `pieces { … }`".into());
+                        self.error_hint(ErrorKind::Unknown { what: "piece kind", name: piece.name.clone() }, piece.span, hint);
+                        PieceKind(0)
+                    }
+                };
+                let from = self.expect(from, Ty::Player);
+                let to = self.expect(to, Ty::Player);
+                self.emit(Instr::Give { count: n, piece: k, from, to });
             }
             StmtKind::EndGame(rule) => {
                 let r = match rule {
@@ -1165,22 +1286,10 @@ impl Checker<'_> {
                 ),
             },
             StmtKind::First(who) => {
-                if !self.in_start {
-                    self.error(ErrorKind::Misplaced { what: "first", place: "in the `start` block" }, span);
+                if !self.in_start && !self.in_between {
+                    self.error(ErrorKind::Misplaced { what: "first", place: "in the `start` or `between rounds` block" }, span);
                 }
-                let p = match who {
-                    None => None,
-                    Some(id) => match self.globals.get(&id.name).map(|g| g.0) {
-                        Some(Global::Player(p)) => Some(p),
-                        _ => {
-                            let hint = crate::diagnostic::suggest(&id.name, self.players.iter().map(String::as_str))
-                                .map(|s| format!("did you mean `{s}`?"))
-                                .unwrap_or_else(|| "write `first random` or a side's name".into());
-                            self.error_hint(ErrorKind::Unknown { what: "side", name: id.name.clone() }, id.span, hint);
-                            None
-                        }
-                    },
-                };
+                let p = who.as_ref().map(|e| self.expect(e, Ty::Player));
                 self.emit(Instr::First(p));
             }
         }
@@ -1352,6 +1461,10 @@ impl Checker<'_> {
             self.block(block);
         }
         let end = self.here();
+        if otherwise.is_none() && self.in_between {
+            // Between rounds nobody passes a turn: a choice with nothing to choose is skipped.
+            self.choices[cid].otherwise = Some(end);
+        }
         for j in ends {
             self.patch(j, end);
         }

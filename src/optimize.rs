@@ -95,7 +95,22 @@ fn instr(g: &Game, i: &mut Instr) {
         }
         Instr::SowLap { skip: Some(s), .. } => *s = set(g, std::mem::replace(s, SetExpr::Empty)),
         Instr::Relay { site, .. } => *site = expr(g, take(site)),
-        Instr::EndGame(EndRule::Winner(e)) => *e = expr(g, take(e)),
+        Instr::EndGame(EndRule::Winner(e)) | Instr::SetMover(e) | Instr::First(Some(e)) => {
+            *e = expr(g, take(e))
+        }
+        Instr::SetTally { player, value, .. } => {
+            *value = expr(g, take(value));
+            if let Some(p) = player {
+                *p = expr(g, take(p));
+            }
+        }
+        Instr::Give {
+            count, from, to, ..
+        } => {
+            *count = expr(g, take(count));
+            *from = expr(g, take(from));
+            *to = expr(g, take(to));
+        }
         _ => {}
     }
 }
@@ -179,6 +194,9 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::KindIs(..)
         | Expr::OwnerIs(..)
         | Expr::SiteTest(_)
+        | Expr::Tally(_)
+        | Expr::Round
+        | Expr::FirstPlayer
         | Expr::NextSowVar(_) => {}
         Expr::Count(a, _)
         | Expr::Captured(a, _)
@@ -204,6 +222,8 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::Some(_, _, a)
         | Expr::InRegion(a, _)
         | Expr::CoordX(a)
+        | Expr::TallyOf(_, a)
+        | Expr::OriginalOwner(a)
         | Expr::CoordY(a) => kids.push(a),
         Expr::Next(a, b, c) | Expr::If(a, b, c) => kids.extend([&**a, &**b, &**c]),
         Expr::Bin(_, a, b)

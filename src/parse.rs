@@ -146,6 +146,34 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
             }
             Rule::start_block => g.starts.push((span, stmts(item.into_inner()))),
             Rule::turn_block => g.turns.push((span, stmts(item.into_inner()))),
+            Rule::between_block => g.betweens.push((
+                span,
+                stmts(
+                    item.into_inner()
+                        .filter(|x| !matches!(x.as_rule(), Rule::kw_between | Rule::kw_rounds)),
+                ),
+            )),
+            Rule::tally_decl => {
+                let mut it = item.into_inner().filter(|x| x.as_rule() != Rule::kw_tally);
+                let name = ident(it.next().expect("tally: name"));
+                let mut per_player = false;
+                let mut init = None;
+                let mut doc = None;
+                for x in it {
+                    match x.as_rule() {
+                        Rule::tally_per => per_player = true,
+                        Rule::string => doc = Some(string_value(x)),
+                        _ => init = Some(expr(x)),
+                    }
+                }
+                g.tallies.push(TallyDecl {
+                    name,
+                    per_player,
+                    init: init.expect("tally: value"),
+                    doc,
+                    span,
+                });
+            }
             Rule::def_decl => {
                 let mut parts: Vec<Pair<Rule>> = item.into_inner().collect();
                 let body = expr(parts.pop().expect("def: body"));
@@ -276,7 +304,12 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::values => "values",
         Rule::alt_word => "a label",
         Rule::sow_opt | Rule::sow_orders | Rule::sow_skip => "`sower orders drops` or `skip`",
-        Rule::end_turn | Rule::end_game => "`turn` or `game`",
+        Rule::end_turn | Rule::end_round | Rule::end_game => "`turn`, `round` or `game`",
+        Rule::between_block | Rule::kw_between => "`between rounds`",
+        Rule::kw_rounds => "`rounds`",
+        Rule::tally_decl | Rule::kw_tally => "`tally`",
+        Rule::tally_per | Rule::kw_player => "`per player`",
+        Rule::give_stmt | Rule::kw_give => "`give`",
         Rule::draw_kw => "`draw`",
         Rule::set_items => "sites",
         Rule::capture_keep => "`keep`",
@@ -705,7 +738,7 @@ fn set_items(p: Pair<Rule>) -> Vec<Expr> {
     p.into_inner().map(expr).collect()
 }
 
-fn stmts(pairs: pest::iterators::Pairs<Rule>) -> Vec<Stmt> {
+fn stmts<'i>(pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Vec<Stmt> {
     pairs.map(stmt).collect()
 }
 
@@ -897,6 +930,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             let e = it.next().expect("end what");
             match e.as_rule() {
                 Rule::end_turn => StmtKind::EndTurn,
+                Rule::end_round => StmtKind::EndRound,
                 _ => match e.into_inner().next() {
                     None => StmtKind::EndGame(EndGame::Score),
                     Some(x) if x.as_rule() == Rule::draw_kw => StmtKind::EndGame(EndGame::Draw),
@@ -910,8 +944,21 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             StmtKind::First(if x.as_rule() == Rule::random_kw {
                 None
             } else {
-                Some(ident(x))
+                Some(expr(x))
             })
+        }
+        Rule::give_stmt => {
+            let mut it = it.filter(|x| x.as_rule() != Rule::kw_give);
+            let count = expr(it.next().expect("give count"));
+            let piece = ident(it.next().expect("give piece"));
+            let from = expr(it.next().expect("give from"));
+            let to = expr(it.next().expect("give to"));
+            StmtKind::Give {
+                count,
+                piece,
+                from,
+                to,
+            }
         }
         r => unreachable!("unexpected statement {r:?}"),
     };
