@@ -290,6 +290,16 @@ fn what_happened(g: &Game, before: &State, after: &State) -> String {
     if after.cycles_cut() > before.cycles_cut() {
         parts.push("the sowing would have gone on for ever: it stops there".into());
     }
+    if after.round() > before.round() {
+        parts.push(format!(
+            "round {} is over; round {} begins, {} plays first",
+            before.round(),
+            after.round(),
+            g.player_name(after.mover())
+        ));
+    } else if after.is_over() && g.between_start.is_some() && after.round() > 1 {
+        parts.push(format!("the match ends after {} rounds", after.round()));
+    }
     let (n0, _) = before.passes();
     let (n1, who) = after.passes();
     if n1 > n0 {
@@ -453,6 +463,8 @@ pub fn play(args: &PlayArgs) -> u8 {
         .collect();
     say(&format!("{}. Type `help` at your turn.", roles.join(", ")));
     let mut last_shown_turn = u32::MAX;
+    let mut last_shown_round = 1;
+    let mut shown_between = false;
     let mut stopped = false;
     loop {
         match s.st.pending() {
@@ -509,6 +521,24 @@ pub fn play(args: &PlayArgs) -> u8 {
                         }
                     }
                     continue;
+                }
+                if s.st.round() != last_shown_round {
+                    if s.st.round() > 1 {
+                        say(&format!("\n=== Round {} ===", s.st.round()));
+                    }
+                    last_shown_round = s.st.round();
+                    last_shown_turn = u32::MAX;
+                }
+                if g.is_between_rounds(&s.st) && !shown_between {
+                    say(&format!(
+                        "\n=== Round {} is over: between rounds, {} decides ===",
+                        s.st.round(),
+                        g.player_name(mover)
+                    ));
+                    shown_between = true;
+                    last_shown_turn = u32::MAX;
+                } else if !g.is_between_rounds(&s.st) {
+                    shown_between = false;
                 }
                 if s.st.turn() != last_shown_turn {
                     say(&format!("\n{}", board_text(&g, &s.st)));
@@ -728,6 +758,9 @@ pub struct SimStats {
     pub moves_max: u64,
     pub choices_total: u64,
     pub cycles_cut: u64,
+    pub rounds_total: u64,
+    pub rounds_min: u64,
+    pub rounds_max: u64,
 }
 
 /// Plays `n` random games from `seed`; `on_progress` is called now and then with the count done.
@@ -736,6 +769,7 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
     let mut s = SimStats {
         wins: vec![0; g.sides.len()],
         moves_min: u64::MAX,
+        rounds_min: u64::MAX,
         ..SimStats::default()
     };
     for i in 0..n {
@@ -774,12 +808,17 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
         s.moves_min = s.moves_min.min(moves);
         s.moves_max = s.moves_max.max(moves);
         s.cycles_cut += st.cycles_cut() as u64;
+        let r = st.round() as u64;
+        s.rounds_total += r;
+        s.rounds_min = s.rounds_min.min(r);
+        s.rounds_max = s.rounds_max.max(r);
         if i % 64 == 63 {
             on_progress(i + 1);
         }
     }
     if s.playouts == 0 {
         s.moves_min = 0;
+        s.rounds_min = 0;
     }
     s
 }
@@ -844,6 +883,9 @@ pub fn simulate(
                 "moves_max": stats.moves_max,
                 "branching_mean": branching,
                 "cycles_cut": stats.cycles_cut,
+                "rounds_mean": mean(stats.rounds_total),
+                "rounds_min": stats.rounds_min,
+                "rounds_max": stats.rounds_max,
                 "seconds": secs,
                 "playouts_per_second": stats.playouts as f64 / secs,
                 "moves_per_second": stats.moves_total as f64 / secs,
@@ -877,6 +919,14 @@ pub fn simulate(
                 stats.moves_min,
                 stats.moves_max
             );
+            if g.between_start.is_some() {
+                println!(
+                    "  rounds per game: mean {:.2}, min {}, max {}",
+                    mean(stats.rounds_total),
+                    stats.rounds_min,
+                    stats.rounds_max
+                );
+            }
             println!("  legal choices per decision: mean {branching:.2}");
             if stats.cycles_cut > 0 {
                 println!(

@@ -135,6 +135,16 @@ impl State {
     pub fn mover(&self) -> Player {
         Player(self.mover)
     }
+    /// The round being played (1 for the first).
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+    /// The value of a tally (for a player when it is kept `per player`).
+    pub fn tally(&self, g: &Game, name: &str, p: Option<Player>) -> Option<i64> {
+        let t = g.tallies.iter().find(|t| t.name == name)?;
+        let i = t.slot as usize + if t.per_player { p?.0 as usize } else { 0 };
+        self.tallies.get(i).copied()
+    }
     pub fn turn(&self) -> u32 {
         self.turn
     }
@@ -718,6 +728,11 @@ impl Game {
         };
         self.run(&mut st);
         st
+    }
+
+    /// Whether the state is in the `between rounds` program (its decisions are between rounds).
+    pub fn is_between_rounds(&self, st: &State) -> bool {
+        self.between_start.is_some_and(|b| st.pc >= b) && !st.is_over()
     }
 
     /// The tallies' values at the start.

@@ -72,8 +72,8 @@ fn string_value(p: Pair<Rule>) -> String {
 /// Parses a whole file. A syntax error stops the parse (pest does not recover); it is reported
 /// with the words of the grammar, never with generated rule names.
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
-    let mut pairs =
-        LudicParser::parse(Rule::file, source).map_err(|e| Diagnostics(vec![syntax_error(&e)]))?;
+    let mut pairs = LudicParser::parse(Rule::file, source)
+        .map_err(|e| Diagnostics(vec![syntax_error(&e, source)]))?;
     let file = pairs
         .next()
         .expect("the grammar's `file` rule always yields one pair");
@@ -193,7 +193,7 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
     Ok(g)
 }
 
-fn syntax_error(e: &pest::error::Error<Rule>) -> Diagnostic {
+fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
     let pos = match e.location {
         InputLocation::Pos(p) => p,
@@ -243,14 +243,31 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Diagnostic {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
+    // A reserved word where a name was expected deserves to be named.
+    let word: String = source
+        .get(pos..)
+        .unwrap_or("")
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let reserved = !word.is_empty()
+        && LudicParser::parse(Rule::keyword, &word)
+            .ok()
+            .and_then(|mut p| p.next())
+            .is_some_and(|p| p.as_str() == word);
+    let hint = if reserved && expected.contains("a name") {
+        format!("`{word}` is a reserved word of the language; choose another name")
+    } else {
+        "see grammar/README.md for the syntax of each construct".to_string()
+    };
     Diagnostic::new(
         ErrorKind::Syntax { expected },
         Span {
             start: pos,
-            end: pos + 1,
+            end: pos + word.len().max(1),
         },
     )
-    .with_hint("see grammar/README.md for the syntax of each construct")
+    .with_hint(hint)
 }
 
 /// Grammar rules in words, for syntax errors.

@@ -157,6 +157,23 @@ pub fn board_text(g: &Game, st: &State) -> String {
 /// Captures, tokens per area, for each player.
 fn summary_text(g: &Game, st: &State) -> String {
     let mut out = String::new();
+    if g.between_start.is_some() && st.round() > 1 {
+        out.push_str(&format!("round {}\n", st.round()));
+    }
+    for t in &g.tallies {
+        if t.per_player {
+            let vals: Vec<String> = (0..g.players.len())
+                .map(|p| {
+                    let v = st.tally(g, &t.name, Some(Player(p as u8))).unwrap_or(0);
+                    format!("{} {v}", g.players[p])
+                })
+                .collect();
+            out.push_str(&format!("{}: {}\n", t.name, vals.join(", ")));
+        } else {
+            let v = st.tally(g, &t.name, None).unwrap_or(0);
+            out.push_str(&format!("{}: {v}\n", t.name));
+        }
+    }
     let has_counters = g.tokens.is_empty() || g.pieces.len() > 1;
     for p in 0..g.players.len() {
         let p = Player(p as u8);
@@ -384,5 +401,28 @@ pub fn state_json(g: &Game, st: &State) -> Value {
         "scores": scores,
         "result": st.outcome().map(|o| outcome_json(g, o)),
         "cycles_cut": st.cycles_cut(),
+        "round": st.round(),
+        "tallies": tallies_json(g, st),
     })
+}
+
+/// Each tally's value (an object by player for `per player` tallies).
+fn tallies_json(g: &Game, st: &State) -> Value {
+    let mut m = Map::new();
+    for t in &g.tallies {
+        let v = if t.per_player {
+            let mut by = Map::new();
+            for p in 0..g.players.len() {
+                by.insert(
+                    g.players[p].clone(),
+                    json!(st.tally(g, &t.name, Some(Player(p as u8))).unwrap_or(0)),
+                );
+            }
+            Value::Object(by)
+        } else {
+            json!(st.tally(g, &t.name, None).unwrap_or(0))
+        };
+        m.insert(t.name.clone(), v);
+    }
+    Value::Object(m)
 }
