@@ -36,6 +36,10 @@ impl<'g> Setup<'g> {
             .map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1))
             .collect();
         st.toks = crate::tokens::Tokens::new(g);
+        st.tallies = g.initial_tallies();
+        st.round = 1;
+        st.round_first = 0;
+        st.round_turn0 = 0;
         st.mover = 0;
         st.turn = 0;
         st.pc = g.turn_start;
@@ -166,6 +170,30 @@ impl<'g> Setup<'g> {
     /// Whose turn it is.
     pub fn mover(mut self, side: &str) -> Result<Self, String> {
         self.st.mover = self.side(side)? as u8;
+        Ok(self)
+    }
+
+    /// Sets a tally (for a side when it is kept `per player`).
+    pub fn tally(mut self, name: &str, side: Option<&str>, value: i64) -> Result<Self, String> {
+        let t = self
+            .g
+            .tallies
+            .iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| format!("unknown tally `{name}`"))?;
+        let i = match (t.per_player, side) {
+            (true, Some(p)) => t.slot as usize + self.side(p)?,
+            (false, None) => t.slot as usize,
+            (true, None) => return Err(format!("`{name}` is kept per player: name one")),
+            (false, Some(_)) => return Err(format!("`{name}` is one number for the game")),
+        };
+        self.st.tallies[i] = value;
+        Ok(self)
+    }
+
+    /// Who played first in this round (`first_player`).
+    pub fn first_player(mut self, side: &str) -> Result<Self, String> {
+        self.st.round_first = self.side(side)? as u8;
         Ok(self)
     }
 

@@ -182,3 +182,84 @@ fn moves_after_the_end_are_refused() {
     assert_eq!(g.play(&mut st, d), Err(IllegalMove::GameOver));
     assert_eq!(st, before);
 }
+
+/// Random matches: pieces are conserved across every round, records replay whole matches.
+fn matches(g: &Game, n: usize, seed: u64, min_mean_rounds: f64) {
+    let mut rng = Lcg(seed);
+    let mut rounds = 0u64;
+    let mut max_round = 0;
+    for i in 0..n {
+        let (st, steps) = random_game(g, &mut rng);
+        let o = st.outcome().expect("over");
+        assert_ne!(o.reason, ludic::EndReason::StepLimit);
+        assert!(st.round() >= 1);
+        rounds += st.round() as u64;
+        max_round = max_round.max(st.round());
+        if i % 10 == 0 {
+            let again = replay(g, &steps).expect("the record of a match replays");
+            assert_eq!(again, st, "replaying a match gives the same final state");
+        }
+    }
+    assert!(
+        rounds as f64 / n as f64 >= min_mean_rounds,
+        "matches last several rounds (mean {})",
+        rounds as f64 / n as f64
+    );
+    assert!(max_round <= 100, "max_rounds ends a match");
+}
+
+#[test]
+fn pallankuzhi_500_random_matches() {
+    matches(
+        &game_with("pallankuzhi", &["rounds=match", "max_rounds=100"], None),
+        500,
+        11,
+        2.0,
+    );
+    matches(
+        &game_with(
+            "pallankuzhi",
+            &[
+                "rounds=match",
+                "max_rounds=100",
+                "pangu=off",
+                "reduce=off",
+                "chogi=off",
+            ],
+            None,
+        ),
+        200,
+        12,
+        // without pangu kaashi and reduced rounds, the poorer player (below half of the
+        // chinni) cannot fill his holes: the match nearly always ends after one round
+        1.0,
+    );
+}
+
+#[test]
+fn ceelkoqyuqkoqiji_500_random_matches() {
+    matches(
+        &game_with(
+            "ceelkoqyuqkoqiji",
+            &["rounds=match", "max_rounds=100"],
+            None,
+        ),
+        500,
+        13,
+        2.0,
+    );
+}
+
+#[test]
+fn ceelkoqyuqkoqiji_seven_holes_500_random_matches() {
+    matches(
+        &game_with(
+            "ceelkoqyuqkoqiji",
+            &["rounds=match", "max_rounds=100"],
+            Some("seven holes"),
+        ),
+        500,
+        14,
+        2.0,
+    );
+}
