@@ -276,7 +276,12 @@ struct Session<'a> {
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
 fn what_happened(g: &Game, before: &State, after: &State) -> String {
     let mut parts = vec![];
-    for p in 0..g.players.len() {
+    let round_over = after.round() != before.round()
+        || (g.is_between_rounds(after) && !g.is_between_rounds(before));
+    if round_over {
+        parts.push("the round is over".to_string());
+    }
+    for p in (0..g.players.len()).filter(|_| !round_over && !g.is_between_rounds(after)) {
         let p = Player(p as u8);
         let gained = after.score(g, p) - before.score(g, p);
         if gained > 0 {
@@ -290,14 +295,7 @@ fn what_happened(g: &Game, before: &State, after: &State) -> String {
     if after.cycles_cut() > before.cycles_cut() {
         parts.push("the sowing would have gone on for ever: it stops there".into());
     }
-    if after.round() > before.round() {
-        parts.push(format!(
-            "round {} is over; round {} begins, {} plays first",
-            before.round(),
-            after.round(),
-            g.player_name(after.mover())
-        ));
-    } else if after.is_over() && g.between_start.is_some() && after.round() > 1 {
+    if after.is_over() && g.between_start.is_some() && after.round() > 1 {
         parts.push(format!("the match ends after {} rounds", after.round()));
     }
     let (n0, _) = before.passes();
@@ -467,6 +465,31 @@ pub fn play(args: &PlayArgs) -> u8 {
     let mut shown_between = false;
     let mut stopped = false;
     loop {
+        // Rounds: say when one is over (its between-round decisions follow) and when the next
+        // begins, with the board, holdings and tallies.
+        if g.is_between_rounds(&s.st) && !shown_between {
+            say(&format!(
+                "\n=== Round {} is over: between rounds, {} decides ===\n{}",
+                s.st.round(),
+                g.player_name(s.st.mover()),
+                board_text(&g, &s.st)
+            ));
+            shown_between = true;
+            last_shown_turn = u32::MAX;
+        }
+        if s.st.round() != last_shown_round && s.st.round() > 0 && !s.st.is_over() {
+            if !shown_between {
+                say(&format!("\n=== Round {} is over ===", last_shown_round));
+            }
+            say(&format!(
+                "=== Round {} begins ===\n{}",
+                s.st.round(),
+                board_text(&g, &s.st)
+            ));
+            shown_between = false;
+            last_shown_round = s.st.round();
+            last_shown_turn = s.st.turn();
+        }
         match s.st.pending() {
             Pending::Over(_) => break,
             Pending::Throw(d) => {
@@ -521,24 +544,6 @@ pub fn play(args: &PlayArgs) -> u8 {
                         }
                     }
                     continue;
-                }
-                if s.st.round() != last_shown_round {
-                    if s.st.round() > 1 {
-                        say(&format!("\n=== Round {} ===", s.st.round()));
-                    }
-                    last_shown_round = s.st.round();
-                    last_shown_turn = u32::MAX;
-                }
-                if g.is_between_rounds(&s.st) && !shown_between {
-                    say(&format!(
-                        "\n=== Round {} is over: between rounds, {} decides ===",
-                        s.st.round(),
-                        g.player_name(mover)
-                    ));
-                    shown_between = true;
-                    last_shown_turn = u32::MAX;
-                } else if !g.is_between_rounds(&s.st) {
-                    shown_between = false;
                 }
                 if s.st.turn() != last_shown_turn {
                     say(&format!("\n{}", board_text(&g, &s.st)));

@@ -303,3 +303,63 @@ fn list_and_help_show_games_options_and_examples() {
         );
     }
 }
+
+#[test]
+fn a_whole_match_is_played_announced_recorded_and_replayed() {
+    let rec = tmp("match.json");
+    let args = [
+        "play",
+        "ceelkoqyuqkoqiji",
+        "-o",
+        "rounds=match",
+        "-o",
+        "max_rounds=6",
+        "--agent",
+        "South=random",
+        "--agent",
+        "North=random",
+        "--seed",
+        "5",
+        "--record",
+        &rec,
+    ];
+    let out = ludic(&args, "");
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let (s, _) = text(&out);
+    assert!(s.contains("=== Round 1 is over"), "{s}");
+    assert!(s.contains("=== Round 2 begins ==="), "{s}");
+    assert!(s.contains("debt: South"), "debts are shown: {s}");
+    assert!(s.contains("Game over"), "{s}");
+    let again = ludic(&["replay", &rec, "--format", "json"], "");
+    assert_eq!(again.status.code(), Some(0), "{:?}", text(&again));
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert!(w["round"].as_u64().unwrap() >= 2, "{w}");
+    assert!(w["tallies"]["debt"]["South"].is_i64());
+    assert_eq!(w["pending"], "over");
+    // The same game, played again with JSON output, ends in the same state.
+    let mut args2 = args.to_vec();
+    args2.truncate(args.len() - 2);
+    args2.extend(["--format", "json"]);
+    let out = ludic(&args2, "");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v, w);
+
+    // simulate reports rounds per match
+    let out = ludic(
+        &[
+            "simulate",
+            "pallankuzhi",
+            "-n",
+            "30",
+            "-o",
+            "rounds=match",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["rounds_mean"].as_f64().unwrap() > 1.0, "{v}");
+    assert!(v["rounds_max"].as_u64().unwrap() >= v["rounds_min"].as_u64().unwrap());
+}
