@@ -399,7 +399,17 @@ impl<'a> Checker<'a> {
                     );
                     (OptDomain::Range(*n, *n), OptValue::Int(*n))
                 }
-                (Some(OptionDomain::Words(ws)), OptionValue::Word(w)) => {
+                (Some(OptionDomain::Words(ws)), OptionValue::Word(_) | OptionValue::Int(_))
+                    if matches!(&o.default, OptionValue::Word(_))
+                        || ws
+                            .iter()
+                            .any(|i| Some(i.name.clone()) == int_text(&o.default)) =>
+                {
+                    let w = match &o.default {
+                        OptionValue::Word(w) => w.clone(),
+                        other => option_value_text(other),
+                    };
+                    let w = &w;
                     let list: Vec<String> = ws.iter().map(|i| i.name.clone()).collect();
                     if !list.contains(w) {
                         self.error(
@@ -412,10 +422,16 @@ impl<'a> Checker<'a> {
                         );
                     }
                     for wd in ws {
+                        // A number among the words (`rounds = 1 in 1 match`) is no name.
+                        let numeric = wd
+                            .name
+                            .starts_with(|c: char| c.is_ascii_digit() || c == '-');
                         if !self.words.contains(&wd.name) {
                             self.words.push(wd.name.clone());
                             let id = (self.words.len() - 1) as i64;
-                            self.declare(&wd.name, Global::Word(id), wd.span, "word");
+                            if !numeric {
+                                self.declare(&wd.name, Global::Word(id), wd.span, "word");
+                            }
                         }
                     }
                     (OptDomain::Words(list), OptValue::Word(w.clone()))
@@ -1551,6 +1567,13 @@ impl<'a> Checker<'a> {
     }
 }
 
+fn int_text(v: &OptionValue) -> Option<String> {
+    match v {
+        OptionValue::Int(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 fn option_value_text(v: &OptionValue) -> String {
     match v {
         OptionValue::Int(n) => n.to_string(),
@@ -1596,6 +1619,9 @@ fn typed_value(o: &OptionInfo, v: &OptionValue) -> Result<OptValue, ErrorKind> {
         (OptDomain::Bool, _) => Err(bad("`on` or `off`".into())),
         (OptDomain::Words(ws), OptionValue::Word(w)) if ws.contains(w) => {
             Ok(OptValue::Word(w.clone()))
+        }
+        (OptDomain::Words(ws), OptionValue::Int(n)) if ws.contains(&n.to_string()) => {
+            Ok(OptValue::Word(n.to_string()))
         }
         (OptDomain::Words(ws), _) => Err(bad(ws.join(" | "))),
     }

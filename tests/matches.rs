@@ -49,6 +49,14 @@ fn pallankuzhi_single_round_is_the_default() {
     let o = st.outcome().expect("one round is the whole game");
     assert_eq!(o.winner, Some(side(&g, "South")));
     assert_eq!(st.round(), 1);
+    // As the rules file writes it: `rounds = 1` or `rounds = match`, nothing else.
+    let g1 = game_with("pallankuzhi", &["rounds=1"], None);
+    assert_eq!(g1.option("rounds").map(|v| v.to_string()).as_deref(), Some("1"));
+    let (_, src) = ludic::builtin::find("pallankuzhi").unwrap();
+    let mut s = ludic::Settings::default();
+    s.push_assignment("rounds=2").unwrap();
+    let err = format!("{:?}", ludic::load_game(src, &s).unwrap_err());
+    assert!(err.contains("1 | match"), "{err}");
 }
 
 #[test]
