@@ -327,7 +327,11 @@ impl View<'_> {
         {
             return false;
         }
-        if let Some((op, c)) = t.count {
+        if let Some((op, rhs)) = t.count {
+            let c = match rhs {
+                CountRhs::Const(c) => c,
+                CountRhs::Var(w) => vars[w as usize],
+            };
             let nk = self.nk();
             let n: i64 = if nk == 1 {
                 self.counts[s] as i64

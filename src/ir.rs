@@ -292,7 +292,15 @@ pub struct SiteTest {
     pub var: VarId,
     pub kind: Option<(SiteKind, bool)>,
     pub owner: Option<(PlayerRef, bool)>,
-    pub count: Option<(Op, i64)>,
+    pub count: Option<(Op, CountRhs)>,
+}
+
+/// What a fused site test compares the count with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountRhs {
+    Const(i64),
+    /// a variable computed once before the sites are tried
+    Var(VarId),
 }
 
 /// `minimum`, `maximum`, `total`.

@@ -20,6 +20,7 @@ pub(crate) fn optimize(g: &mut Game) {
                 // The second variable of a two-value choice counts as bound inside the condition.
                 let second: Vec<VarId> = a.to.as_ref().map(|(v2, _)| vec![*v2]).unwrap_or_default();
                 hoist(g, c, v, &mut second.clone(), &mut a.pre);
+                hoist_count_compares(g, c, v, &second, &mut a.pre);
                 // Conjuncts that use neither the variable nor a hoisted value are guards.
                 let parts = match cond.take() {
                     Some(Expr::All(items)) => items,
@@ -115,6 +116,51 @@ fn instr(g: &Game, i: &mut Instr) {
     }
 }
 
+/// `count(v) OP X` where X depends neither on `v` nor on a second variable: X is computed once
+/// into a `pre` variable and the comparison joins `v`'s fused site test (a muthu test against
+/// the count of this round costs no more than one against a constant).
+fn hoist_count_compares(
+    g: &mut Game,
+    e: &mut Expr,
+    v: VarId,
+    second: &[VarId],
+    pre: &mut Vec<(VarId, Expr)>,
+) {
+    let Expr::All(items) = e else { return };
+    let mut i = 0;
+    while i < items.len() {
+        let found = match &items[i] {
+            Expr::Bin(op, x, y)
+                if matches!(**x, Expr::CountVar(w) if w == v)
+                    && !uses(y, v)
+                    && !second.iter().any(|&w| uses(y, w)) =>
+            {
+                Some((*op, (**y).clone()))
+            }
+            _ => None,
+        };
+        let slot = items
+            .iter()
+            .position(|t| matches!(t, Expr::SiteTest(t) if t.var == v && t.count.is_none()));
+        if let (Some((op, y)), Some(at)) = (found, slot) {
+            let tmp = g.nvars as VarId;
+            g.nvars += 1;
+            pre.push((tmp, y));
+            if let Expr::SiteTest(t) = &mut items[at] {
+                t.count = Some((op, CountRhs::Var(tmp)));
+            }
+            items.remove(i);
+            continue;
+        }
+        i += 1;
+    }
+    if items.len() == 1
+        && let Some(only) = items.pop()
+    {
+        *e = only;
+    }
+}
+
 /// Moves the costly parts of a choice's condition that do not depend on its variable `v` (nor
 /// on a variable bound inside the condition) out of the loop over values: each is computed
 /// once into a new variable before the loop.
@@ -172,7 +218,7 @@ fn uses(e: &Expr, v: VarId) -> bool {
             found = true;
         }
         if let Expr::SiteTest(t) = x
-            && t.var == v
+            && (t.var == v || t.count.is_some_and(|(_, r)| r == CountRhs::Var(v)))
         {
             found = true;
         }
@@ -424,7 +470,7 @@ fn fuse(items: Vec<Expr>) -> Expr {
             }),
             Expr::BinConst(op, x, c) => match **x {
                 Expr::CountVar(v) => Some(SiteTest {
-                    count: Some((*op, *c)),
+                    count: Some((*op, CountRhs::Const(*c))),
                     ..blank(v)
                 }),
                 _ => None,

@@ -51,7 +51,10 @@ fn pallankuzhi_single_round_is_the_default() {
     assert_eq!(st.round(), 1);
     // As the rules file writes it: `rounds = 1` or `rounds = match`, nothing else.
     let g1 = game_with("pallankuzhi", &["rounds=1"], None);
-    assert_eq!(g1.option("rounds").map(|v| v.to_string()).as_deref(), Some("1"));
+    assert_eq!(
+        g1.option("rounds").map(|v| v.to_string()).as_deref(),
+        Some("1")
+    );
     let (_, src) = ludic::builtin::find("pallankuzhi").unwrap();
     let mut s = ludic::Settings::default();
     s.push_assignment("rounds=2").unwrap();
