@@ -760,6 +760,16 @@ impl Checker<'_> {
                 }
             }
         }
+        // Identities, so that constant action arguments leave no arithmetic behind.
+        match (op, &x, &y) {
+            (Op::Mul, Expr::Const(1), _) | (Op::Add, Expr::Const(0), _) => return y,
+            (Op::Mul | Op::Div, _, Expr::Const(1)) | (Op::Add | Op::Sub, _, Expr::Const(0)) => {
+                return x;
+            }
+            (Op::Mul, Expr::Const(-1), _) => return Expr::Neg(b(y)),
+            (Op::Mul, _, Expr::Const(-1)) => return Expr::Neg(b(x)),
+            _ => {}
+        }
         Expr::Bin(op, b(x), b(y))
     }
 
@@ -1383,6 +1393,11 @@ impl Checker<'_> {
         let mut frame = vec![];
         for (p, arg) in a.params.iter().zip(args) {
             let (x, t) = self.expr(arg);
+            if let Expr::Const(_) = x {
+                // A constant argument is folded into the action's statements.
+                frame.push((p.name.clone(), Local::Bound(x, t)));
+                continue;
+            }
             // The argument is computed once, when the action starts.
             let v = self.nvars as VarId;
             self.nvars += 1;

@@ -395,6 +395,24 @@ fn expr(g: &Game, e: Expr) -> Expr {
         Expr::Bin(op, x, y) => {
             let (x, y) = (expr(g, *x), expr(g, *y));
             let neg = op == Op::Ne;
+            // -a OP -b compares a and b the other way round
+            let (op, x, y) = match (op, x, y) {
+                (
+                    Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne,
+                    Expr::Neg(a),
+                    Expr::Neg(c),
+                ) => {
+                    let flipped = match op {
+                        Op::Lt => Op::Gt,
+                        Op::Le => Op::Ge,
+                        Op::Gt => Op::Lt,
+                        Op::Ge => Op::Le,
+                        other => other,
+                    };
+                    (flipped, *a, *c)
+                }
+                other => other,
+            };
             match (op, x, y) {
                 (Op::Eq | Op::Ne, Expr::KindOf(s), Expr::Const(k))
                     if matches!(*s, Expr::Var(_)) =>
@@ -417,7 +435,25 @@ fn expr(g: &Game, e: Expr) -> Expr {
             }
         }
         Expr::Not(x) => Expr::Not(b(expr(g, *x))),
-        Expr::Neg(x) => Expr::Neg(b(expr(g, *x))),
+        Expr::Neg(x) => match expr(g, *x) {
+            Expr::Neg(y) => *y,
+            // -minimum(-e) is maximum(e), and the other way round (both 0 when nothing matches)
+            Expr::Agg(op @ (AggOp::Min | AggOp::Max), tok, v, c, e)
+                if matches!(*e, Expr::Neg(_)) =>
+            {
+                let Expr::Neg(inner) = *e else { unreachable!() };
+                let flipped = if op == AggOp::Min {
+                    AggOp::Max
+                } else {
+                    AggOp::Min
+                };
+                Expr::Agg(flipped, tok, v, c, inner)
+            }
+            y => Expr::Neg(b(y)),
+        },
+        Expr::Agg(op, tok, v, c, e) => Expr::Agg(op, tok, v, b(expr(g, *c)), b(expr(g, *e))),
+        Expr::Some(tok, v, c) => Expr::Some(tok, v, b(expr(g, *c))),
+        Expr::TokExists(v, c) => Expr::TokExists(v, b(expr(g, *c))),
         Expr::Abs(x) => Expr::Abs(b(expr(g, *x))),
         Expr::If(c, x, y) => Expr::If(b(expr(g, *c)), b(expr(g, *x)), b(expr(g, *y))),
         Expr::Captured(p, m) => Expr::Captured(b(expr(g, *p)), m),
