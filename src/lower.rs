@@ -1127,16 +1127,7 @@ impl Checker<'_> {
             }
             StmtKind::Place { count, piece, target, from, owner } => {
                 let n = self.expect(count, Ty::Num);
-                let k = match self.globals.get(&piece.name).map(|g| g.0) {
-                    Some(Global::Piece(k)) => k,
-                    _ => {
-                        let hint = crate::diagnostic::suggest(&piece.name, self.pieces.iter().map(|p| p.name.as_str()))
-                            .map(|s| format!("did you mean `{s}`?"))
-                            .unwrap_or_else(|| "piece kinds are declared in `pieces { … }`".into());
-                        self.error_hint(ErrorKind::Unknown { what: "piece kind", name: piece.name.clone() }, piece.span, hint);
-                        PieceKind(0)
-                    }
-                };
+                let k = self.piece_kind(piece);
                 let is_token = self.token_kinds.get(k.0 as usize).copied().unwrap_or(false);
                 let owner = owner.as_ref().map(|p| self.expect(p, Ty::Player));
                 let from = from.as_ref().map(|p| self.expect(p, Ty::Player));
@@ -1255,24 +1246,15 @@ impl Checker<'_> {
             }
             StmtKind::Give { count, piece, from, to } => {
                 let n = self.expect(count, Ty::Num);
-                let k = match self.globals.get(&piece.name).map(|g| g.0) {
-                    Some(Global::Piece(k)) if !self.token_kinds.get(k.0 as usize).copied().unwrap_or(false) => k,
-                    Some(Global::Piece(_)) => {
-                        self.error_hint(
-                            ErrorKind::Misplaced { what: "give", place: "for counters (pieces without `tokens`)" },
-                            piece.span,
-                            "tokens are moved one by one with `move` and `send`",
-                        );
-                        PieceKind(0)
-                    }
-                    _ => {
-                        let hint = crate::diagnostic::suggest(&piece.name, self.pieces.iter().map(|p| p.name.as_str()))
-                            .map(|s| format!("did you mean `{s}`?"))
-                            .unwrap_or_else(|| "piece kinds are declared in `pieces { … }`".into());
-                        self.error_hint(ErrorKind::Unknown { what: "piece kind", name: piece.name.clone() }, piece.span, hint);
-                        PieceKind(0)
-                    }
-                };
+                let known = matches!(self.globals.get(&piece.name), Some((Global::Piece(_), _)));
+                let k = self.piece_kind(piece);
+                if known && self.token_kinds.get(k.0 as usize).copied().unwrap_or(false) {
+                    self.error_hint(
+                        ErrorKind::Misplaced { what: "give", place: "for counters (pieces without `tokens`)" },
+                        piece.span,
+                        "tokens are moved one by one with `move` and `send`",
+                    );
+                }
                 let from = self.expect(from, Ty::Player);
                 let to = self.expect(to, Ty::Player);
                 self.emit(Instr::Give { count: n, piece: k, from, to });
@@ -1303,6 +1285,26 @@ impl Checker<'_> {
                 self.emit(Instr::First(p));
             }
         }
+    }
+
+    /// A piece kind by name (an unknown one is reported, with the closest name).
+    fn piece_kind(&mut self, piece: &ast::Ident) -> PieceKind {
+        if let Some(Global::Piece(k)) = self.globals.get(&piece.name).map(|g| g.0) {
+            return k;
+        }
+        let hint =
+            crate::diagnostic::suggest(&piece.name, self.pieces.iter().map(|p| p.name.as_str()))
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| "piece kinds are declared in `pieces { … }`".into());
+        self.error_hint(
+            ErrorKind::Unknown {
+                what: "piece kind",
+                name: piece.name.clone(),
+            },
+            piece.span,
+            hint,
+        );
+        PieceKind(0)
     }
 
     fn area(&mut self, a: &ast::Ident) -> u8 {

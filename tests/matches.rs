@@ -35,6 +35,21 @@ fn pallankuzhi_round_end<'g>(g: &'g Game) -> Setup<'g> {
     Setup::new(g).mover("North").unwrap()
 }
 
+/// The end of a round in which South won s4 and 30 chinni lie in the unwon n4, with these
+/// holdings.
+fn treasure_left(g: &Game, south: u32, north: u32) -> State {
+    pallankuzhi_round_end(g)
+        .kind("s4", "store")
+        .unwrap()
+        .put("n4", "chinni", 30)
+        .unwrap()
+        .captured("South", "chinni", south)
+        .unwrap()
+        .captured("North", "chinni", north)
+        .unwrap()
+        .build()
+}
+
 #[test]
 fn pallankuzhi_single_round_is_the_default() {
     let g = game("pallankuzhi");
@@ -98,16 +113,8 @@ fn pallankuzhi_refill_kaashi_carried_over_won_kaashi_reset_first_player_alternat
 #[test]
 fn pallankuzhi_pangu_kaashi_shares_the_unwon_treasure() {
     let g = pallankuzhi(&[]);
-    let st = pallankuzhi_round_end(&g)
-        .kind("s4", "store") // South won a kaashi
-        .unwrap()
-        .put("n4", "chinni", 30) // the unwon one
-        .unwrap()
-        .captured("South", "chinni", 100)
-        .unwrap()
-        .captured("North", "chinni", 60) // cannot fill 6 x 12
-        .unwrap()
-        .build();
+    // North (60) cannot fill 6 x 12; South won a kaashi.
+    let st = treasure_left(&g, 100, 60);
     assert_eq!(st.round(), 2);
     // 30 shared: the kaashi winner gets one less than half (14), North the rest (16).
     assert_eq!(count(&g, &st, "n4", "chinni"), 0, "the chogi alone stays");
@@ -117,16 +124,7 @@ fn pallankuzhi_pangu_kaashi_shares_the_unwon_treasure() {
 
     // Without the chogi, one chinni stays in the kaashi.
     let g = pallankuzhi(&["chogi=off"]);
-    let st = pallankuzhi_round_end(&g)
-        .kind("s4", "store")
-        .unwrap()
-        .put("n4", "chinni", 30)
-        .unwrap()
-        .captured("South", "chinni", 100)
-        .unwrap()
-        .captured("North", "chinni", 60)
-        .unwrap()
-        .build();
+    let st = treasure_left(&g, 100, 60);
     assert_eq!(count(&g, &st, "n4", "chinni"), 1);
     assert_eq!(captured(&g, &st, "South", "chinni"), 100 + 13 - 72);
     assert_eq!(captured(&g, &st, "North", "chinni"), 60 + 16 - 72);
@@ -136,16 +134,7 @@ fn pallankuzhi_pangu_kaashi_shares_the_unwon_treasure() {
 fn pallankuzhi_reduced_round_when_pangu_does_not_apply() {
     // pangu off: both play with the largest even count both can fill: min(100, 60) / 6 = 10.
     let g = pallankuzhi(&["pangu=off"]);
-    let st = pallankuzhi_round_end(&g)
-        .kind("s4", "store")
-        .unwrap()
-        .put("n4", "chinni", 30)
-        .unwrap()
-        .captured("South", "chinni", 100)
-        .unwrap()
-        .captured("North", "chinni", 60)
-        .unwrap()
-        .build();
+    let st = treasure_left(&g, 100, 60);
     assert_eq!(tally(&g, &st, "per_hole", None), 10);
     for h in S_ROW.iter().chain(&N_ROW) {
         assert_eq!(count(&g, &st, h, "chinni"), 10, "{h}");
@@ -156,16 +145,7 @@ fn pallankuzhi_reduced_round_when_pangu_does_not_apply() {
     // Pangu on, but sharing would not let North fill his holes (40 + 16 < 72): no sharing;
     // min(100, 40) / 6 = 6, even: 6 a hole.
     let g = pallankuzhi(&[]);
-    let st = pallankuzhi_round_end(&g)
-        .kind("s4", "store")
-        .unwrap()
-        .put("n4", "chinni", 30)
-        .unwrap()
-        .captured("South", "chinni", 100)
-        .unwrap()
-        .captured("North", "chinni", 40)
-        .unwrap()
-        .build();
+    let st = treasure_left(&g, 100, 40);
     assert_eq!(tally(&g, &st, "per_hole", None), 6);
     assert_eq!(count(&g, &st, "n4", "chinni"), 30);
     assert_eq!(count(&g, &st, "s1", "chinni"), 6);
@@ -260,6 +240,29 @@ fn ceelko_round_end(g: &Game, setup: Setup) -> State {
     st
 }
 
+/// The end of a round in which South and North hold these small stones and each his own large
+/// stone (so that nothing is bought back).
+fn holdings(g: &Game, south: u32, north: u32) -> Setup<'_> {
+    Setup::new(g)
+        .captured("South", "lubasso", south)
+        .unwrap()
+        .captured("North", "lubasso", north)
+        .unwrap()
+        .captured("South", "mu", 1)
+        .unwrap()
+        .captured("North", "gong", 1)
+        .unwrap()
+}
+
+/// North has sold hole s2 (it is his store).
+fn s2_sold(setup: Setup<'_>) -> Setup<'_> {
+    setup
+        .kind("s2", "store")
+        .unwrap()
+        .owner("s2", Some("North"))
+        .unwrap()
+}
+
 /// The first player of the next round is drawn: South.
 fn south_draws_first(g: &Game, st: &mut State) {
     assert_eq!(
@@ -351,15 +354,7 @@ fn ceelko_buying_back_a_large_stone_with_too_few_stones_borrows() {
 fn ceelko_borrowing_leaves_a_debt_below_five() {
     let g = ceelko(&[]);
     // (Each player holds his own large stone, so that South may decline huelshe.)
-    let setup = Setup::new(&g)
-        .captured("South", "lubasso", 22)
-        .unwrap()
-        .captured("North", "lubasso", 28)
-        .unwrap()
-        .captured("South", "mu", 1)
-        .unwrap()
-        .captured("North", "gong", 1)
-        .unwrap();
+    let setup = holdings(&g, 22, 28);
     let mut st = ceelko_round_end(&g, setup);
     south_draws_first(&g, &mut st);
     assert_eq!(tally(&g, &st, "debt", Some("South")), 3);
@@ -374,15 +369,7 @@ fn ceelko_borrowing_leaves_a_debt_below_five() {
 #[test]
 fn ceelko_debt_reaching_five_sells_a_hole() {
     let g = ceelko(&[]);
-    let setup = Setup::new(&g)
-        .captured("South", "lubasso", 18)
-        .unwrap()
-        .captured("North", "lubasso", 32)
-        .unwrap()
-        .captured("South", "mu", 1)
-        .unwrap()
-        .captured("North", "gong", 1)
-        .unwrap();
+    let setup = holdings(&g, 18, 32);
     let mut st = ceelko_round_end(&g, setup);
     // 18 + 7 borrowed: debt 7, so South sells a hole of his choice.
     assert_eq!(tally(&g, &st, "debt", Some("South")), 7);
@@ -402,11 +389,7 @@ fn ceelko_debt_reaching_five_sells_a_hole() {
 #[test]
 fn ceelko_a_sold_hole_captures_for_its_buyer() {
     let g = ceelko(&[]);
-    let mut st = Setup::new(&g)
-        .kind("s2", "store")
-        .unwrap()
-        .owner("s2", Some("North"))
-        .unwrap()
+    let mut st = s2_sold(Setup::new(&g))
         .put("s1", "lubasso", 1)
         .unwrap()
         .put("n1", "lubasso", 3)
@@ -416,11 +399,7 @@ fn ceelko_a_sold_hole_captures_for_its_buyer() {
     assert_eq!(captured(&g, &st, "North", "lubasso"), 1);
     assert_eq!(count(&g, &st, "s2", "lubasso"), 0);
     // A sold hole is never filled on huelshe: with enough stones, the four other holes are.
-    let mut st = Setup::new(&g)
-        .kind("s2", "store")
-        .unwrap()
-        .owner("s2", Some("North"))
-        .unwrap()
+    let mut st = s2_sold(Setup::new(&g))
         .put("east", "mu", 1)
         .unwrap()
         .put("n1", "lubasso", 3)
@@ -437,11 +416,7 @@ fn ceelko_a_sold_hole_captures_for_its_buyer() {
     // With fewer stones than holes, the run of adjacent holes stops at a sold hole: with 3
     // stones, only s3 s4 s5 can be filled; with 2, s3 s4 or s4 s5.
     let setup = |n| {
-        Setup::new(&g)
-            .kind("s2", "store")
-            .unwrap()
-            .owner("s2", Some("North"))
-            .unwrap()
+        s2_sold(Setup::new(&g))
             .put("east", "mu", 1)
             .unwrap()
             .put("n1", "lubasso", 3)
@@ -474,19 +449,7 @@ fn ceelko_a_sold_hole_captures_for_its_buyer() {
 #[test]
 fn ceelko_a_sold_hole_is_bought_back() {
     let g = ceelko(&[]);
-    let setup = Setup::new(&g)
-        .kind("s2", "store")
-        .unwrap()
-        .owner("s2", Some("North"))
-        .unwrap()
-        .captured("South", "lubasso", 30)
-        .unwrap()
-        .captured("North", "lubasso", 20)
-        .unwrap()
-        .captured("South", "mu", 1)
-        .unwrap()
-        .captured("North", "gong", 1)
-        .unwrap();
+    let setup = s2_sold(holdings(&g, 30, 20));
     let mut st = ceelko_round_end(&g, setup);
     assert_eq!(g.legal_notations(&st), vec!["buy s2", "stop"]);
     play(&g, &mut st, &["buy s2"]);
@@ -499,19 +462,7 @@ fn ceelko_a_sold_hole_is_bought_back() {
     assert_eq!(captured(&g, &st, "North", "lubasso"), 0);
 
     // Declining keeps the hole sold: South fills his four holes and keeps 5.
-    let setup = Setup::new(&g)
-        .kind("s2", "store")
-        .unwrap()
-        .owner("s2", Some("North"))
-        .unwrap()
-        .captured("South", "lubasso", 25)
-        .unwrap()
-        .captured("North", "lubasso", 25)
-        .unwrap()
-        .captured("South", "mu", 1)
-        .unwrap()
-        .captured("North", "gong", 1)
-        .unwrap();
+    let setup = s2_sold(holdings(&g, 25, 25));
     let mut st = ceelko_round_end(&g, setup);
     play(&g, &mut st, &["stop"]);
     south_draws_first(&g, &mut st);
