@@ -22,11 +22,11 @@ pub struct Ident {
 pub struct GameFile {
     /// `game "Name" { … }`
     pub meta: Vec<Meta>,
-    /// `option seeds = 12 in 2..40 "doc"`
+    /// `option stones = 12 in 2..40 "doc"`
     pub options: Vec<OptionDecl>,
-    /// `variant "seven holes" { holes = 7 }`
+    /// `variant "big board" { holes = 7 }`
     pub variants: Vec<Variant>,
-    /// `require seeds % 2 == 0 "seeds must be even"`
+    /// `require stones % 2 == 0 "stones must be even"`
     pub requires: Vec<Require>,
     /// `sides South North`
     pub sides: Vec<Vec<Ident>>,
@@ -68,7 +68,7 @@ pub struct TallyDecl {
     pub span: Span,
 }
 
-/// `game "Pallankuzhi" { aliases "Pallanguzhi" origin "…" source "…" summary """…""" }`
+/// `game "Mancala" { aliases "Mankala" origin "…" source "…" summary """…""" }`
 #[derive(Clone, Debug, Default)]
 pub struct Meta {
     pub name: String,
@@ -87,7 +87,7 @@ pub enum OptionValue {
     Word(String),
 }
 
-/// `option seeds = 12 in 2..40 "doc"`, `option muthu = on`, `option shrink = ranks in ranks files`
+/// `option stones = 12 in 2..40 "doc"`, `option pearl = on`, `option shrink = ranks in ranks files`
 #[derive(Clone, Debug)]
 pub struct OptionDecl {
     pub name: Ident,
@@ -105,7 +105,7 @@ pub enum OptionDomain {
     Words(Vec<Ident>),
 }
 
-/// `variant "seven holes" "doc" { holes = 7  stones = 7 }`
+/// `variant "big board" "doc" { holes = 7  stones = 7 }`
 #[derive(Clone, Debug)]
 pub struct Variant {
     pub name: String,
@@ -114,7 +114,7 @@ pub struct Variant {
     pub sets: Vec<(Ident, OptionValue, Span)>,
 }
 
-/// `require seeds % 2 == 0 "seeds must be even"`
+/// `require stones % 2 == 0 "stones must be even"`
 #[derive(Clone, Debug)]
 pub struct Require {
     pub cond: Expr,
@@ -236,7 +236,7 @@ pub struct SiteDecl {
     pub span: Span,
 }
 
-/// `region kaashi = s4 n4`
+/// `region treasure = s4 n4`
 #[derive(Clone, Debug)]
 pub struct RegionDecl {
     pub name: Ident,
@@ -261,7 +261,7 @@ pub struct OppositeDecl {
     pub span: Span,
 }
 
-/// `mu value mu_value` inside `pieces { … }`
+/// `big value big_value` inside `pieces { … }`
 #[derive(Clone, Debug)]
 pub struct PieceDecl {
     pub name: Ident,
@@ -376,7 +376,7 @@ pub enum StmtKind {
         keep: Option<Expr>,
         to: Option<Expr>,
     },
-    /// `place 12 chinni on holes from mover`, `place 5 piece on c0 for South`, `place 4 chip in waiting`
+    /// `place 12 stone on holes from mover`, `place 5 piece on c0 for South`, `place 4 chip in waiting`
     Place {
         count: Expr,
         piece: Ident,
@@ -469,7 +469,7 @@ pub enum ExprKind {
     Int(i64),
     /// `true`, `false`
     Bool(bool),
-    /// `h`, `kaashi`, `mover`, `seeds`
+    /// `h`, `treasure`, `mover`, `stones`
     Name(Ident),
     /// `count(h)`, `mine(h)`
     Call(Ident, Vec<Expr>),
@@ -483,7 +483,7 @@ pub enum ExprKind {
     List(Vec<Expr>),
     /// `not c`, `-n`
     Unary(UnOp, Box<Expr>),
-    /// `a + b`, `h in kaashi`
+    /// `a + b`, `h in treasure`
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),

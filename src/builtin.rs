@@ -1,19 +1,8 @@
 //! The games shipped in `games/`, embedded in the binary so that `ludic play NAME` works anywhere.
+//! The list itself is `games/index.rs`, next to the files it names.
 
 /// (file stem, source) of every built-in game.
-pub const GAMES: &[(&str, &str)] = &[
-    ("pallankuzhi", include_str!("../games/pallankuzhi.game")),
-    (
-        "ceelkoqyuqkoqiji",
-        include_str!("../games/ceelkoqyuqkoqiji.game"),
-    ),
-    ("puluc", include_str!("../games/puluc.game")),
-    (
-        "kuilichi-chanakua",
-        include_str!("../games/kuilichi-chanakua.game"),
-    ),
-    ("tuknanavuhpi", include_str!("../games/tuknanavuhpi.game")),
-];
+pub const GAMES: &[(&str, &str)] = include!("../games/index.rs");
 
 /// Finds a built-in game by file stem, case-insensitively.
 pub fn find(name: &str) -> Option<(&'static str, &'static str)> {

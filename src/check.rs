@@ -25,7 +25,7 @@ impl Settings {
                 Ok(())
             }
             _ => Err(format!(
-                "`{text}` is not an option setting: write NAME=VALUE, e.g. -o seeds=8"
+                "`{text}` is not an option setting: write NAME=VALUE, e.g. -o stones=8"
             )),
         }
     }

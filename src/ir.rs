@@ -186,7 +186,7 @@ pub enum Expr {
     Count(Box<Expr>, KindMask),
     /// `count(SET)`: summed over a set
     CountSet(Box<SetExpr>, KindMask),
-    /// `captured(p)`, `captured(p, lubasso)`
+    /// `captured(p)`, `captured(p, stone)`
     Captured(Box<Expr>, KindMask),
     /// `score(p)`: value of the captures of p
     Score(Box<Expr>),
@@ -202,7 +202,7 @@ pub enum Expr {
     SowDir,
     /// `opposite(h)`
     Opposite(Box<Expr>),
-    /// `h in kaashi`
+    /// `h in treasure`
     InRegion(Box<Expr>, RegionId),
     /// `h in SET`
     InSet(Box<Expr>, Box<SetExpr>),
@@ -326,7 +326,7 @@ pub enum SetExpr {
     All,
     /// nothing
     Empty,
-    /// `kaashi`
+    /// `treasure`
     Region(RegionId),
     /// a single site
     One(Expr),

@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "Examples:\n  ludic list\n  ludic play pallankuzhi\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --agent North=random\n  ludic validate games/*.game\n  ludic simulate pallankuzhi -n 1000 --seed 7\n  ludic perft tuknanavuhpi 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic perft my.game 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,10 +35,10 @@ impl From<Format> for cli::Format {
 
 #[derive(clap::Args, Clone)]
 struct OptionArgs {
-    /// Set an option: -o seeds=8 (repeatable)
+    /// Set an option: -o NAME=VALUE, e.g. -o stones=8 (repeatable)
     #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
-    /// Play a named variant (several options at once): --variant 'seven holes'
+    /// Play a named variant (several options at once): --variant 'big board'
     #[arg(long)]
     variant: Option<String>,
 }
@@ -47,7 +47,7 @@ struct OptionArgs {
 enum Command {
     /// Check .game files and report every error with its position
     #[command(
-        after_help = "Examples:\n  ludic validate games/pallankuzhi.game\n  ludic validate --format json my.game\n\nExit codes: 0 all valid, 1 some file invalid or unreadable, 2 usage error."
+        after_help = "Examples:\n  ludic validate games/*.game\n  ludic validate --format json my.game\n\nExit codes: 0 all valid, 1 some file invalid or unreadable, 2 usage error."
     )]
     Validate {
         /// The files to check
@@ -58,7 +58,7 @@ enum Command {
     },
     /// Play a game in the terminal (a built-in game's name or a .game file)
     #[command(
-        after_help = "Examples:\n  ludic play pallankuzhi                        (you play South against the computer)\n  ludic play pallankuzhi --agent North=human    (two people at one terminal)\n  ludic play ceelkoqyuqkoqiji --variant 'seven holes' --seed 3\n  ludic play pallankuzhi -o seeds=6 --record game.json\n  printf 'sow s7\\n' | ludic play pallankuzhi --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nAgents: human or random; by default the first side is human and the others random."
+        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nAgents: human or random; by default the first side is human and the others random."
     )]
     Play {
         /// A built-in game (see `ludic list`) or the path of a .game file
@@ -93,7 +93,7 @@ enum Command {
     },
     /// Play N random games and report results and speed
     #[command(
-        after_help = "Examples:\n  ludic simulate pallankuzhi -n 10000\n  ludic simulate ceelkoqyuqkoqiji -n 1000 --variant 'seven holes' --seed 1 --format json"
+        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic simulate GAME -n 10000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match"
     )]
     Simulate {
         /// A built-in game or a .game file
@@ -110,7 +110,7 @@ enum Command {
     },
     /// Count the distinct complete turn sequences of each depth from the start (no chance)
     #[command(
-        after_help = "Examples:\n  ludic perft tuknanavuhpi 4\n  ludic perft tuknanavuhpi 3 -o shrink=ranks --format json"
+        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
     )]
     Perft {
         /// A built-in game or a .game file
@@ -130,7 +130,26 @@ enum Command {
     },
 }
 
+/// Output piped into a program that stops reading (`ludic list | head`) ends ludic quietly,
+/// as it does any command-line tool, instead of a panic message on the failed write.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -1,6 +1,6 @@
 //! Move notation: how a decision or a chance outcome is written, and how typed text is read back.
 //!
-//! A decision is written as its choice's label and value (`sow s7`, `collect s3`, `huelshe s1`),
+//! A decision is written as its choice's label and value (`sow s7`, `collect s3`, `refill s1`),
 //! the value alone when the choice has no label (`ccw`), or `piece@step` for where a piece is
 //! dropped in a lap (`mu@3`). A chance outcome is written by name (`North`).
 

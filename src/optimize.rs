@@ -1,6 +1,6 @@
 //! A rewriting pass over the lowered program: flattens `and`/`or` chains, replaces common
 //! shapes by direct tests (`kind(h) == hole`, `owner(h) == mover`, `count(h)`), and moves the
-//! fixed part of a condition over sites (`h in kaashi`, `not h in kaashi`) out of the playout:
+//! fixed part of a condition over sites (`h in treasure`, `not h in treasure`) out of the playout:
 //! the sites that can satisfy it are listed once, when the game is loaded.
 
 use crate::ir::*;
@@ -117,7 +117,7 @@ fn instr(g: &Game, i: &mut Instr) {
 }
 
 /// `count(v) OP X` where X depends neither on `v` nor on a second variable: X is computed once
-/// into a `pre` variable and the comparison joins `v`'s fused site test (a muthu test against
+/// into a `pre` variable and the comparison joins `v`'s fused site test (a test against half
 /// the count of this round costs no more than one against a constant).
 fn hoist_count_compares(
     g: &mut Game,

@@ -23,7 +23,7 @@ fn initials(g: &Game) -> Vec<String> {
     }
 }
 
-/// The contents of a site in a few characters: `12`, `0+mu`, `3+2gong`; for tokens, the
+/// The contents of a site in a few characters: `12`, `0+big`, `3+2big`; for tokens, the
 /// owners' initials from the top of the stack down (`SN`), `.` when empty.
 fn contents(g: &Game, st: &State, s: SiteId) -> String {
     if g.pieces.len() == 1 && !g.tokens.is_empty() {
@@ -56,7 +56,7 @@ fn changed(g: &Game, st: &State, s: SiteId) -> bool {
     st.site_kind(s) != info.kind || st.site_owner(s) != info.owner
 }
 
-/// What a player holds, in words: `3 chinni (3 points)`, `1 lubasso + mu (8 points)`.
+/// What a player holds, in words: `3 stone (3 points)`, `1 stone + big (8 points)`.
 pub fn holdings(g: &Game, st: &State, p: Player) -> String {
     let mut parts = vec![];
     for (k, piece) in g.pieces.iter().enumerate() {

@@ -2,14 +2,24 @@
 //! start of a turn, then pieces, captures, site kinds and owners, and whose turn it is.
 //!
 //! ```
-//! # let src = ludic::builtin::find("pallankuzhi").unwrap().1;
+//! # let src = r#"
+//! # game "Mini" { }
+//! # option max_turns = 100 in 1..1000
+//! # sides South North
+//! # limit max_turns turns
+//! # board { row s[1..3] at y 0 owner South  row n[3..1] at y 1 owner North
+//! #         ring s[1..3] n[1..3] forward ccw backward cw }
+//! # pieces { stone }
+//! # turn { choose sow h where owner(h) == mover and count(h) > 0 {
+//! #   sow h toward ccw, lap ends at e { } } }
+//! # "#;
 //! # let g = ludic::load_game(src, &Default::default()).unwrap();
 //! let st = ludic::setup::Setup::new(&g)
-//!     .put("s7", "chinni", 1).unwrap()
-//!     .put("n1", "chinni", 4).unwrap()
+//!     .put("s3", "stone", 1).unwrap()
+//!     .put("n1", "stone", 4).unwrap()
 //!     .mover("South").unwrap()
 //!     .build();
-//! assert_eq!(g.legal_notations(&st), vec!["sow s7"]);
+//! assert_eq!(g.legal_notations(&st), vec!["sow s3"]);
 //! ```
 
 use crate::engine::{Pending, State};
