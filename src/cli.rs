@@ -468,12 +468,16 @@ pub fn play(args: &PlayArgs) -> u8 {
         // Rounds: say when one is over (its between-round decisions follow) and when the next
         // begins, with the board, holdings and tallies.
         if g.is_between_rounds(&s.st) && !shown_between {
-            say(&format!(
-                "\n=== Round {} is over: between rounds, {} decides ===\n{}",
-                s.st.round(),
-                g.player_name(s.st.mover()),
-                board_text(&g, &s.st)
-            ));
+            if matches!(s.st.pending(), Pending::Choice(_) | Pending::Drop(_)) {
+                say(&format!(
+                    "\n=== Round {} is over: between rounds, {} decides ===\n{}",
+                    s.st.round(),
+                    g.player_name(s.st.mover()),
+                    board_text(&g, &s.st)
+                ));
+            } else {
+                say(&format!("\n=== Round {} is over ===", s.st.round()));
+            }
             shown_between = true;
             last_shown_turn = u32::MAX;
         }
