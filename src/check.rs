@@ -129,6 +129,8 @@ pub(crate) struct Checker<'a> {
     /// lowering the `between rounds` program
     pub(crate) in_between: bool,
     pub(crate) tallies: Vec<TallyInfo>,
+    /// the state slots the tallies take
+    pub(crate) tally_slots: usize,
     /// prefixes of site ranges that could not be built: their names are not reported again
     pub(crate) poisoned: Vec<String>,
     pub(crate) poison_hits: usize,
@@ -185,6 +187,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         in_start: false,
         in_between: false,
         tallies: vec![],
+        tally_slots: 0,
         poisoned: vec![],
         poison_hits: 0,
         tracks: vec![],
@@ -226,12 +229,6 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         .enumerate()
         .map(|(i, s)| (s.name.clone(), SiteId(i as u16)))
         .collect();
-    let tally_slots = c
-        .tallies
-        .iter()
-        .map(|t| t.slot as usize + if t.per_player { c.players.len() } else { 1 })
-        .max()
-        .unwrap_or(0);
     let mut game = Game {
         meta,
         options: c.options,
@@ -255,7 +252,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         choices: c.choices,
         turn_start,
         between_start,
-        tally_slots,
+        tally_slots: c.tally_slots,
         tallies: c.tallies,
         nvars: c.nvars,
         turn_limit,
@@ -399,17 +396,9 @@ impl<'a> Checker<'a> {
                     );
                     (OptDomain::Range(*n, *n), OptValue::Int(*n))
                 }
-                (Some(OptionDomain::Words(ws)), OptionValue::Word(_) | OptionValue::Int(_))
-                    if matches!(&o.default, OptionValue::Word(_))
-                        || ws
-                            .iter()
-                            .any(|i| Some(i.name.clone()) == int_text(&o.default)) =>
-                {
-                    let w = match &o.default {
-                        OptionValue::Word(w) => w.clone(),
-                        other => option_value_text(other),
-                    };
-                    let w = &w;
+                // A number may be one of the words (`rounds = 1 in 1 match`).
+                (Some(OptionDomain::Words(ws)), OptionValue::Word(_) | OptionValue::Int(_)) => {
+                    let w = &option_value_text(&o.default);
                     let list: Vec<String> = ws.iter().map(|i| i.name.clone()).collect();
                     if !list.contains(w) {
                         self.error(
@@ -1331,24 +1320,18 @@ impl<'a> Checker<'a> {
 
     /// `tally NAME [per player] = N`: numbers kept across turns and rounds.
     fn tally_decls(&mut self) {
-        let mut slot = 0usize;
         for (i, t) in self.file.tallies.iter().enumerate() {
-            if !self.declare(&t.name.name, Global::Tally(i), t.name.span, "tally") {
-                // keep the indices aligned with the declarations
-            }
+            // (a clash is reported; the tally keeps its index so that the others stay aligned)
+            self.declare(&t.name.name, Global::Tally(i), t.name.span, "tally");
             let init = self.const_int(&t.init).unwrap_or(0);
             self.tallies.push(TallyInfo {
                 name: t.name.name.clone(),
                 doc: t.doc.clone(),
                 per_player: t.per_player,
-                slot: slot as u16,
+                slot: self.tally_slots as u16,
                 init,
             });
-            slot += if t.per_player {
-                self.players.len().max(1)
-            } else {
-                1
-            };
+            self.tally_slots += if t.per_player { self.players.len() } else { 1 };
         }
     }
 
@@ -1564,13 +1547,6 @@ impl<'a> Checker<'a> {
             at
         });
         (turn_start, between_start)
-    }
-}
-
-fn int_text(v: &OptionValue) -> Option<String> {
-    match v {
-        OptionValue::Int(n) => Some(n.to_string()),
-        _ => None,
     }
 }
 

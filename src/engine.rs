@@ -139,9 +139,12 @@ impl State {
     pub fn round(&self) -> u32 {
         self.round
     }
-    /// The value of a tally (for a player when it is kept `per player`).
+    /// The value of a tally by name (for a player when it is kept `per player`).
     pub fn tally(&self, g: &Game, name: &str, p: Option<Player>) -> Option<i64> {
-        let t = g.tallies.iter().find(|t| t.name == name)?;
+        self.tally_value(g.tallies.iter().find(|t| t.name == name)?, p)
+    }
+    /// The value of a tally (for a player when it is kept `per player`).
+    pub fn tally_value(&self, t: &TallyInfo, p: Option<Player>) -> Option<i64> {
         let i = t.slot as usize + if t.per_player { p?.0 as usize } else { 0 };
         self.tallies.get(i).copied()
     }
@@ -369,23 +372,23 @@ impl View<'_> {
             Expr::CountSet(set, mask) => self.count_set(vars, set, Some(*mask)),
             Expr::Captured(p, mask) => {
                 let p = self.eval(vars, p);
-                if p < 0 || p as usize >= self.g.players.len() {
+                let Some(p) = self.g.player_index(p) else {
                     return 0;
-                }
+                };
                 let nk = self.nk();
                 (0..nk)
                     .filter(|k| mask.0 & (1 << k) != 0)
-                    .map(|k| self.bank[p as usize * nk + k] as i64)
+                    .map(|k| self.bank[p * nk + k] as i64)
                     .sum()
             }
             Expr::Score(p) => {
                 let p = self.eval(vars, p);
-                if p < 0 || p as usize >= self.g.players.len() {
+                let Some(p) = self.g.player_index(p) else {
                     return 0;
-                }
+                };
                 let nk = self.nk();
                 (0..nk)
-                    .map(|k| self.bank[p as usize * nk + k] as i64 * self.g.pieces[k].value)
+                    .map(|k| self.bank[p * nk + k] as i64 * self.g.pieces[k].value)
                     .sum()
             }
             Expr::Size(set) => self.count_set(vars, set, None),
@@ -504,14 +507,11 @@ impl View<'_> {
             Expr::Tally(slot) => self.tallies.get(*slot as usize).copied().unwrap_or(0),
             Expr::TallyOf(slot, p) => {
                 let p = self.eval(vars, p);
-                if p < 0 || p as usize >= self.g.players.len() {
-                    0
-                } else {
-                    self.tallies
-                        .get(*slot as usize + p as usize)
-                        .copied()
-                        .unwrap_or(0)
-                }
+                self.g
+                    .player_index(p)
+                    .and_then(|p| self.tallies.get(*slot as usize + p))
+                    .copied()
+                    .unwrap_or(0)
             }
             Expr::Round => self.round as i64,
             Expr::FirstPlayer => self.round_first as i64,
@@ -912,11 +912,7 @@ impl Game {
                     let s = view.eval(&mut st.vars, s);
                     let p = view.eval(&mut st.vars, p);
                     if let Some(s) = view.site(s) {
-                        st.owners[s] = if p >= 0 && (p as usize) < self.players.len() {
-                            p as i8
-                        } else {
-                            -1
-                        };
+                        st.owners[s] = self.player_index(p).map_or(-1, |p| p as i8);
                     }
                     st.pc += 1;
                 }
@@ -1029,7 +1025,7 @@ impl Game {
                 }
                 Instr::SetMover(p) => {
                     let p = view!(self, st).eval(&mut st.vars, p);
-                    if p >= 0 && (p as usize) < self.players.len() {
+                    if let Some(p) = self.player_index(p) {
                         st.mover = p as u8;
                     }
                     st.pc += 1;
@@ -1045,8 +1041,7 @@ impl Game {
                         None => Some(*slot as usize),
                         Some(p) => {
                             let p = view.eval(&mut st.vars, p);
-                            (p >= 0 && (p as usize) < self.players.len())
-                                .then(|| *slot as usize + p as usize)
+                            self.player_index(p).map(|p| *slot as usize + p)
                         }
                     };
                     if let Some(v) = at.and_then(|i| st.tallies.get_mut(i)) {
@@ -1064,13 +1059,11 @@ impl Game {
                     let n = view.eval(&mut st.vars, count);
                     let a = view.eval(&mut st.vars, from);
                     let b = view.eval(&mut st.vars, to);
-                    let np = self.players.len() as i64;
-                    if (0..np).contains(&a) && (0..np).contains(&b) && n > 0 {
+                    if let (Some(a), Some(b), true) =
+                        (self.player_index(a), self.player_index(b), n > 0)
+                    {
                         let nk = self.pieces.len();
-                        let (ia, ib) = (
-                            a as usize * nk + piece.0 as usize,
-                            b as usize * nk + piece.0 as usize,
-                        );
+                        let (ia, ib) = (a * nk + piece.0 as usize, b * nk + piece.0 as usize);
                         let n = (n.min(u32::MAX as i64) as u32).min(st.bank[ia]);
                         st.bank[ia] -= n;
                         st.bank[ib] += n;
@@ -1082,8 +1075,7 @@ impl Game {
                         EndRule::Draw => None,
                         EndRule::Winner(p) => {
                             let p = view!(self, st).eval(&mut st.vars, p);
-                            (p >= 0 && (p as usize) < self.players.len())
-                                .then(|| self.side_of(Player(p as u8)))
+                            self.player_index(p).map(|p| self.side_of(Player(p as u8)))
                         }
                         EndRule::Score => self.score_winner(st),
                     };
@@ -1142,7 +1134,7 @@ impl Game {
                 Instr::First(p) => match p {
                     Some(p) => {
                         let p = view!(self, st).eval(&mut st.vars, p);
-                        if p >= 0 && (p as usize) < self.players.len() {
+                        if let Some(p) = self.player_index(p) {
                             st.mover = p as u8;
                             st.round_first = p as u8;
                         }
@@ -1498,7 +1490,7 @@ impl Game {
         let keep = view.eval(&mut st.vars, keep).max(0) as u32;
         let to = view.eval(&mut st.vars, to);
         let nk = self.pieces.len();
-        if to >= 0 && (to as usize) < self.players.len() {
+        if let Some(to) = self.player_index(to) {
             for &s in &sites {
                 let s = s as usize;
                 let mut left = keep;
@@ -1507,7 +1499,7 @@ impl Game {
                     let stay = c.min(left);
                     left -= stay;
                     st.counts[s * nk + k] = stay;
-                    let b = &mut st.bank[to as usize * nk + k];
+                    let b = &mut st.bank[to * nk + k];
                     *b = b.saturating_add(c - stay);
                 }
             }
@@ -1532,10 +1524,10 @@ impl Game {
         for &s in &sites {
             let mut put = n;
             if let Some(p) = from {
-                if p < 0 || p as usize >= self.players.len() {
+                let Some(p) = self.player_index(p) else {
                     break;
-                }
-                let b = &mut st.bank[p as usize * nk + k];
+                };
+                let b = &mut st.bank[p * nk + k];
                 put = put.min(*b);
                 *b -= put;
             }

@@ -628,6 +628,10 @@ impl Game {
             .map(String::as_str)
             .unwrap_or("?")
     }
+    /// The player a value names (`None` for `none` or a value out of range).
+    pub fn player_index(&self, p: i64) -> Option<usize> {
+        usize::try_from(p).ok().filter(|&p| p < self.players.len())
+    }
     pub fn player_count(&self) -> usize {
         self.players.len()
     }

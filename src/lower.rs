@@ -498,10 +498,7 @@ impl Checker<'_> {
                 .unwrap_or((Expr::Const(0), Ty::Error));
         }
         let err = (Expr::Const(0), Ty::Error);
-        if let Some((Global::Tally(i), _)) = self.globals.get(&name.name).copied() {
-            let Some(t) = self.tallies.get(i).cloned() else {
-                return err;
-            };
+        if let Some(t) = self.tally(&name.name) {
             if !t.per_player {
                 let hint = format!(
                     "`{}` is one number for the game: write it without `(…)`",
@@ -1083,9 +1080,8 @@ impl Checker<'_> {
                         let p = self.expect(value, Ty::Player);
                         self.emit(Instr::SetMover(p));
                     }
-                    None if matches!(self.globals.get(&id.name), Some((Global::Tally(_), _))) => {
-                        let Some((Global::Tally(i), _)) = self.globals.get(&id.name).copied() else { return };
-                        let t = self.tallies[i].clone();
+                    None if self.tally(&id.name).is_some() => {
+                        let Some(t) = self.tally(&id.name) else { return };
                         let x = self.expect(value, Ty::Num);
                         if t.per_player {
                             let hint = format!("a `per player` tally is set for a player: `set {}(mover) = …`", t.name);
@@ -1096,12 +1092,8 @@ impl Checker<'_> {
                     }
                     _ => self.error_hint(ErrorKind::BadTarget, target.span, "only variables made with `let` can be set; `set owner(h) = p` and `set kind(h) = store` change a site"),
                 },
-                ExprKind::Call(f, args)
-                    if args.len() == 1
-                        && matches!(self.globals.get(&f.name), Some((Global::Tally(i), _)) if self.tallies[*i].per_player) =>
-                {
-                    let Some((Global::Tally(i), _)) = self.globals.get(&f.name).copied() else { return };
-                    let slot = self.tallies[i].slot;
+                ExprKind::Call(f, args) if args.len() == 1 && self.tally(&f.name).is_some_and(|t| t.per_player) => {
+                    let Some(slot) = self.tally(&f.name).map(|t| t.slot) else { return };
                     let p = self.expect(&args[0], Ty::Player);
                     let x = self.expect(value, Ty::Num);
                     self.emit(Instr::SetTally { slot, player: Some(p), value: x });
@@ -1284,6 +1276,14 @@ impl Checker<'_> {
                 let p = who.as_ref().map(|e| self.expect(e, Ty::Player));
                 self.emit(Instr::First(p));
             }
+        }
+    }
+
+    /// The tally of that name, if it is one.
+    fn tally(&self, name: &str) -> Option<TallyInfo> {
+        match self.globals.get(name) {
+            Some((Global::Tally(i), _)) => self.tallies.get(*i).cloned(),
+            _ => None,
         }
     }
 

@@ -164,13 +164,13 @@ fn summary_text(g: &Game, st: &State) -> String {
         if t.per_player {
             let vals: Vec<String> = (0..g.players.len())
                 .map(|p| {
-                    let v = st.tally(g, &t.name, Some(Player(p as u8))).unwrap_or(0);
+                    let v = st.tally_value(t, Some(Player(p as u8))).unwrap_or(0);
                     format!("{} {v}", g.players[p])
                 })
                 .collect();
             out.push_str(&format!("{}: {}\n", t.name, vals.join(", ")));
         } else {
-            let v = st.tally(g, &t.name, None).unwrap_or(0);
+            let v = st.tally_value(t, None).unwrap_or(0);
             out.push_str(&format!("{}: {v}\n", t.name));
         }
     }
@@ -415,12 +415,12 @@ fn tallies_json(g: &Game, st: &State) -> Value {
             for p in 0..g.players.len() {
                 by.insert(
                     g.players[p].clone(),
-                    json!(st.tally(g, &t.name, Some(Player(p as u8))).unwrap_or(0)),
+                    json!(st.tally_value(t, Some(Player(p as u8))).unwrap_or(0)),
                 );
             }
             Value::Object(by)
         } else {
-            json!(st.tally(g, &t.name, None).unwrap_or(0))
+            json!(st.tally_value(t, None).unwrap_or(0))
         };
         m.insert(t.name.clone(), v);
     }
