@@ -240,15 +240,15 @@ fn ceelko_round_end(g: &Game, setup: Setup) -> State {
     st
 }
 
-/// The end of a round in which South and North hold these small stones and each his own large
-/// stone (so that nothing is bought back).
-fn holdings(g: &Game, south: u32, north: u32) -> Setup<'_> {
+/// The end of a round in which South and North hold these small stones, North his gong and
+/// `mu_with` South's mu (with South, nothing is bought back).
+fn holdings<'g>(g: &'g Game, south: u32, north: u32, mu_with: &str) -> Setup<'g> {
     Setup::new(g)
         .captured("South", "lubasso", south)
         .unwrap()
         .captured("North", "lubasso", north)
         .unwrap()
-        .captured("South", "mu", 1)
+        .captured(mu_with, "mu", 1)
         .unwrap()
         .captured("North", "gong", 1)
         .unwrap()
@@ -279,15 +279,7 @@ const N5: [&str; 5] = ["n1", "n2", "n3", "n4", "n5"];
 #[test]
 fn ceelko_large_stone_bought_back_then_refill() {
     let g = ceelko(&[]);
-    let setup = Setup::new(&g)
-        .captured("South", "lubasso", 32)
-        .unwrap()
-        .captured("North", "lubasso", 18)
-        .unwrap()
-        .captured("North", "mu", 1) // South's mu, captured by North
-        .unwrap()
-        .captured("North", "gong", 1)
-        .unwrap();
+    let setup = holdings(&g, 32, 18, "North");
     let mut st = ceelko_round_end(&g, setup);
     south_draws_first(&g, &mut st);
     assert_eq!(st.round(), 2);
@@ -310,15 +302,7 @@ fn ceelko_large_stone_bought_back_then_refill() {
 #[test]
 fn ceelko_buying_back_a_large_stone_with_too_few_stones_borrows() {
     let g = ceelko(&[]);
-    let setup = Setup::new(&g)
-        .captured("South", "lubasso", 3)
-        .unwrap()
-        .captured("North", "lubasso", 47)
-        .unwrap()
-        .captured("North", "mu", 1)
-        .unwrap()
-        .captured("North", "gong", 1)
-        .unwrap();
+    let setup = holdings(&g, 3, 47, "North");
     let mut st = ceelko_round_end(&g, setup);
     // South pays his 3 and owes 4 for the mu, then borrows 25 to fill: debt 29, so he must sell.
     assert_eq!(tally(&g, &st, "debt", Some("South")), 29);
@@ -354,7 +338,7 @@ fn ceelko_buying_back_a_large_stone_with_too_few_stones_borrows() {
 fn ceelko_borrowing_leaves_a_debt_below_five() {
     let g = ceelko(&[]);
     // (Each player holds his own large stone, so that South may decline huelshe.)
-    let setup = holdings(&g, 22, 28);
+    let setup = holdings(&g, 22, 28, "South");
     let mut st = ceelko_round_end(&g, setup);
     south_draws_first(&g, &mut st);
     assert_eq!(tally(&g, &st, "debt", Some("South")), 3);
@@ -369,7 +353,7 @@ fn ceelko_borrowing_leaves_a_debt_below_five() {
 #[test]
 fn ceelko_debt_reaching_five_sells_a_hole() {
     let g = ceelko(&[]);
-    let setup = holdings(&g, 18, 32);
+    let setup = holdings(&g, 18, 32, "South");
     let mut st = ceelko_round_end(&g, setup);
     // 18 + 7 borrowed: debt 7, so South sells a hole of his choice.
     assert_eq!(tally(&g, &st, "debt", Some("South")), 7);
@@ -449,7 +433,7 @@ fn ceelko_a_sold_hole_captures_for_its_buyer() {
 #[test]
 fn ceelko_a_sold_hole_is_bought_back() {
     let g = ceelko(&[]);
-    let setup = s2_sold(holdings(&g, 30, 20));
+    let setup = s2_sold(holdings(&g, 30, 20, "South"));
     let mut st = ceelko_round_end(&g, setup);
     assert_eq!(g.legal_notations(&st), vec!["buy s2", "stop"]);
     play(&g, &mut st, &["buy s2"]);
@@ -462,7 +446,7 @@ fn ceelko_a_sold_hole_is_bought_back() {
     assert_eq!(captured(&g, &st, "North", "lubasso"), 0);
 
     // Declining keeps the hole sold: South fills his four holes and keeps 5.
-    let setup = s2_sold(holdings(&g, 25, 25));
+    let setup = s2_sold(holdings(&g, 25, 25, "South"));
     let mut st = ceelko_round_end(&g, setup);
     play(&g, &mut st, &["stop"]);
     south_draws_first(&g, &mut st);
