@@ -125,6 +125,9 @@ pub(crate) struct Checker<'a> {
     pub(crate) def_stack: Vec<String>,
     pub(crate) lap_stack: Vec<u32>,
     pub(crate) choose_stack: Vec<u32>,
+    /// where `again` goes for the `choose` about to be lowered: the first of the tests that
+    /// immediately precede it in its block (see `Checker::block`)
+    pub(crate) again_target: Option<u32>,
     pub(crate) in_start: bool,
     /// lowering the `between rounds` program
     pub(crate) in_between: bool,
@@ -184,6 +187,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         def_stack: vec![],
         lap_stack: vec![],
         choose_stack: vec![],
+        again_target: None,
         in_start: false,
         in_between: false,
         tallies: vec![],

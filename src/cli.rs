@@ -762,6 +762,8 @@ pub struct SimStats {
     pub draws: u64,
     pub turn_limit: u64,
     pub step_limit: u64,
+    /// games stopped because the rules asked for something impossible (see `Fault`)
+    pub faults: u64,
     pub moves_total: u64,
     pub moves_min: u64,
     pub moves_max: u64,
@@ -794,6 +796,7 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
                     match o.reason {
                         EndReason::TurnLimit => s.turn_limit += 1,
                         EndReason::StepLimit => s.step_limit += 1,
+                        EndReason::Fault(_) => s.faults += 1,
                         EndReason::Rules => {}
                     }
                     break;
@@ -887,6 +890,7 @@ pub fn simulate(
                 "draws": stats.draws,
                 "turn_limit_reached": stats.turn_limit,
                 "step_limit_reached": stats.step_limit,
+                "faults": stats.faults,
                 "moves_mean": mean(stats.moves_total),
                 "moves_min": stats.moves_min,
                 "moves_max": stats.moves_max,
@@ -916,6 +920,12 @@ pub fn simulate(
                 "  draws: {} ({} at the turn limit of {})",
                 stats.draws, stats.turn_limit, g.turn_limit
             );
+            if stats.faults > 0 {
+                println!(
+                    "  stopped because the rules asked for something impossible: {}",
+                    stats.faults
+                );
+            }
             if stats.step_limit > 0 {
                 println!(
                     "  stopped for running too long without a decision: {}",

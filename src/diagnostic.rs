@@ -56,6 +56,8 @@ pub enum ErrorKind {
     BadTarget,
     #[error("division by zero")]
     DivisionByZero,
+    #[error("the result does not fit in a 64-bit number")]
+    Overflow,
     #[error("`{name}` is defined in terms of itself")]
     Recursive { name: String },
     #[error("the value {value} does not fit ({what})")]
@@ -101,6 +103,7 @@ impl Diagnostic {
             ErrorKind::RingRepeat { .. } => "ring-repeat",
             ErrorKind::BadTarget => "bad-target",
             ErrorKind::DivisionByZero => "division-by-zero",
+            ErrorKind::Overflow => "overflow",
             ErrorKind::Recursive { .. } => "recursive",
             ErrorKind::TooLarge { .. } => "too-large",
         }

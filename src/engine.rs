@@ -17,8 +17,7 @@ pub const LAP_LIMIT: usize = 10_000;
 const NONE: u16 = u16::MAX;
 
 /// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
     /// the game's own rules ended it
     Rules,
@@ -26,6 +25,40 @@ pub enum EndReason {
     TurnLimit,
     /// the description ran too long without a decision (a loop in the rules): a draw
     StepLimit,
+    /// the rules asked for something the engine cannot do with game numbers (a division by
+    /// zero, a number too large, more pieces than a player holds): the game stops, a draw
+    Fault(Fault),
+}
+
+impl EndReason {
+    /// A short machine-readable name: `rules`, `turn_limit`, `step_limit`, `fault`.
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::Rules => "rules",
+            EndReason::TurnLimit => "turn_limit",
+            EndReason::StepLimit => "step_limit",
+            EndReason::Fault(_) => "fault",
+        }
+    }
+}
+
+/// What the rules asked that the engine refuses to do silently (each ends the game, reported).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Fault {
+    #[error("a number went beyond the 64-bit range")]
+    Overflow,
+    #[error("the rules divided by zero")]
+    DivisionByZero,
+    #[error("the rules asked for a negative number of pieces")]
+    NegativeCount,
+    #[error("a site, a hand or a holding would hold more than 4294967295 pieces")]
+    TooManyPieces,
+    #[error("the rules took more pieces from a player than he holds")]
+    NotEnoughHeld,
+    #[error("the rules placed more tokens than remain unplaced")]
+    NotEnoughTokens,
+    #[error("a run is longer than the board")]
+    RunTooLong,
 }
 
 /// The result of a finished game.
@@ -114,6 +147,8 @@ pub struct State {
     pub(crate) throw_var: VarId,
     pub(crate) last_throw: Option<(u16, u16)>,
     steps: u64,
+    /// set when the rules asked for something the engine refuses to do (the game then stops)
+    pub(crate) fault: std::cell::Cell<Option<Fault>>,
     /// the tallies' values (`Game::tallies` gives each its slots)
     pub(crate) tallies: Vec<i64>,
     /// the round being played (1 for the first; 0 while the start program runs)
@@ -122,6 +157,9 @@ pub struct State {
     pub(crate) round_first: u8,
     /// the turns completed when this round began (the turn limit counts the round's turns)
     pub(crate) round_turn0: u32,
+    /// the round's last allowed turn is over: the game ends as a draw at the next decision or
+    /// chance event, unless the rules end it (or the round) first
+    pub(crate) limit_reached: bool,
 }
 
 impl State {
@@ -234,9 +272,27 @@ pub(crate) struct View<'a> {
     pub(crate) tallies: &'a [i64],
     pub(crate) round: u32,
     pub(crate) round_first: u8,
+    pub(crate) fault: &'a std::cell::Cell<Option<Fault>>,
 }
 
 impl View<'_> {
+    /// Records a fault (the first one counts) and gives the value expressions then use.
+    #[cold]
+    pub(crate) fn fail(&self, f: Fault) -> i64 {
+        raise(self.fault, f);
+        0
+    }
+
+    /// The result of arithmetic, or a fault.
+    #[inline]
+    fn arith(&self, op: Op, a: i64, c: i64) -> i64 {
+        match crate::optimize::apply(op, a, c) {
+            Some(v) => v,
+            None if matches!(op, Op::Div | Op::Mod) && c == 0 => self.fail(Fault::DivisionByZero),
+            None => self.fail(Fault::Overflow),
+        }
+    }
+
     /// The side after the mover's (for two sides, the other one).
     #[inline]
     fn opponent(&self) -> i64 {
@@ -295,17 +351,25 @@ impl View<'_> {
             return -1;
         };
         let d = usize::from(dir != 0);
-        let (d, n) = if steps < 0 {
-            (1 - d, -steps)
+        let (d, mut n) = if steps < 0 {
+            (1 - d, steps.unsigned_abs())
         } else {
-            (d, steps)
+            (d, steps as u64)
         };
-        for _ in 0..n.min(self.kinds.len() as i64) {
+        let start = s;
+        let mut walked = 0u64;
+        while n > 0 {
             let x = self.g.next[d][s];
             if x == NONE {
                 return -1;
             }
             s = x as usize;
+            n -= 1;
+            walked += 1;
+            if s == start {
+                // Round the whole ring: only the rest of the steps matter.
+                n %= walked;
+            }
         }
         s as i64
     }
@@ -344,7 +408,7 @@ impl View<'_> {
                     .map(|&x| x as i64)
                     .sum()
             };
-            if crate::optimize::apply(op, n, c) == 0 {
+            if self.arith(op, n, c) == 0 {
                 return false;
             }
         }
@@ -424,12 +488,20 @@ impl View<'_> {
                 self.contains(vars, set, s) as i64
             }
             Expr::Not(x) => (self.eval(vars, x) == 0) as i64,
-            Expr::Neg(x) => self.eval(vars, x).saturating_neg(),
-            Expr::Abs(x) => self.eval(vars, x).saturating_abs(),
+            Expr::Neg(x) => {
+                let v = self.eval(vars, x);
+                v.checked_neg()
+                    .unwrap_or_else(|| self.fail(Fault::Overflow))
+            }
+            Expr::Abs(x) => {
+                let v = self.eval(vars, x);
+                v.checked_abs()
+                    .unwrap_or_else(|| self.fail(Fault::Overflow))
+            }
             Expr::Bin(op, x, y) => {
                 let a = self.eval(vars, x);
                 let c = self.eval(vars, y);
-                crate::optimize::apply(*op, a, c)
+                self.arith(*op, a, c)
             }
             Expr::And(x, y) => (self.eval(vars, x) != 0 && self.eval(vars, y) != 0) as i64,
             Expr::Or(x, y) => (self.eval(vars, x) != 0 || self.eval(vars, y) != 0) as i64,
@@ -461,7 +533,10 @@ impl View<'_> {
                 };
                 ((o == want) != *neg) as i64
             }
-            Expr::BinConst(op, x, c) => crate::optimize::apply(*op, self.eval(vars, x), *c),
+            Expr::BinConst(op, x, c) => {
+                let a = self.eval(vars, x);
+                self.arith(*op, a, *c)
+            }
             Expr::SiteTest(t) => self.site_test(vars, t) as i64,
             Expr::CountAt(x) => {
                 let s = self.eval(vars, x);
@@ -631,7 +706,11 @@ impl View<'_> {
             SetExpr::Run(start, d, n) => {
                 let mut s = self.eval(vars, start);
                 let d = self.eval(vars, d);
-                let n = self.eval(vars, n).min(self.kinds.len() as i64);
+                let mut n = self.eval(vars, n);
+                if n > self.kinds.len() as i64 {
+                    self.fail(Fault::RunTooLong);
+                    n = 0;
+                }
                 for _ in 0..n {
                     let Some(site) = self.site(s) else {
                         return true;
@@ -685,6 +764,7 @@ macro_rules! view {
             tallies: &$st.tallies,
             round: $st.round,
             round_first: $st.round_first,
+            fault: &$st.fault,
         }
     };
 }
@@ -725,10 +805,12 @@ impl Game {
             throw_var: 0,
             last_throw: None,
             steps: 0,
+            fault: std::cell::Cell::new(None),
             tallies: self.initial_tallies(),
             round: 0,
             round_first: 0,
             round_turn0: 0,
+            limit_reached: false,
         };
         self.run(&mut st);
         st
@@ -846,12 +928,20 @@ impl Game {
         st.turn += 1;
         st.pc = self.turn_start;
         st.planning = false;
-        if st.turn.saturating_sub(st.round_turn0) >= self.turn_limit {
-            st.pending = Pending::Over(Outcome {
-                winner: None,
-                reason: EndReason::TurnLimit,
-            });
+        if st.turn - st.round_turn0 >= self.turn_limit {
+            // A game won by the last allowed turn is won: the tests at the start of the next
+            // turn still run, and the limit ends the game only where it would go on.
+            st.limit_reached = true;
         }
+    }
+
+    /// At a decision or a chance event: true (and the game ends as a draw) when the round's
+    /// last allowed turn is over.
+    fn stops_at_limit(&self, st: &mut State) -> bool {
+        if st.limit_reached {
+            self.finish(st, None, EndReason::TurnLimit);
+        }
+        st.limit_reached
     }
 
     /// The side with the highest score (the value of its captures), or none on equal scores.
@@ -890,6 +980,10 @@ impl Game {
             st.steps += 1;
             if st.steps > STEP_LIMIT {
                 self.finish(st, None, EndReason::StepLimit);
+                return;
+            }
+            if let Some(f) = st.fault.get() {
+                self.finish(st, None, EndReason::Fault(f));
                 return;
             }
             let Some(instr) = self.code.get(st.pc as usize) else {
@@ -944,6 +1038,11 @@ impl Game {
                         (st.moves.is_empty(), self.choices[*id as usize].otherwise)
                     {
                         st.pc = t; // `else { … }`
+                    } else if let Some(f) = st.fault.get() {
+                        self.finish(st, None, EndReason::Fault(f));
+                        return;
+                    } else if self.stops_at_limit(st) {
+                        return;
                     } else if st.moves.is_empty() {
                         // No legal decision: the player passes (the rest of his turn is skipped).
                         st.passes += 1;
@@ -1008,6 +1107,7 @@ impl Game {
                 Instr::EndRound => match self.between_start {
                     Some(at) => {
                         st.planning = false;
+                        st.limit_reached = false;
                         st.pc = at;
                     }
                     None => {
@@ -1020,6 +1120,7 @@ impl Game {
                     st.round += 1;
                     st.mover = st.round_first;
                     st.round_turn0 = st.turn;
+                    st.limit_reached = false;
                     st.planning = false;
                     st.pc = self.turn_start;
                 }
@@ -1059,14 +1160,20 @@ impl Game {
                     let n = view.eval(&mut st.vars, count);
                     let a = view.eval(&mut st.vars, from);
                     let b = view.eval(&mut st.vars, to);
-                    if let (Some(a), Some(b), true) =
+                    if n < 0 {
+                        raise(&st.fault, Fault::NegativeCount);
+                    } else if let (Some(a), Some(b), true) =
                         (self.player_index(a), self.player_index(b), n > 0)
                     {
                         let nk = self.pieces.len();
                         let (ia, ib) = (a * nk + piece.0 as usize, b * nk + piece.0 as usize);
-                        let n = (n.min(u32::MAX as i64) as u32).min(st.bank[ia]);
-                        st.bank[ia] -= n;
-                        st.bank[ib] += n;
+                        match u32::try_from(n) {
+                            Ok(n) if n <= st.bank[ia] => {
+                                st.bank[ia] -= n;
+                                st.bank[ib] = add_pieces(&st.fault, st.bank[ib], n);
+                            }
+                            _ => raise(&st.fault, Fault::NotEnoughHeld),
+                        }
                     }
                     st.pc += 1;
                 }
@@ -1083,6 +1190,9 @@ impl Game {
                     return;
                 }
                 Instr::Throw { dice, var } => {
+                    if self.stops_at_limit(st) {
+                        return;
+                    }
                     st.throw_var = *var;
                     st.pending = Pending::Throw(*dice);
                     return;
@@ -1141,7 +1251,9 @@ impl Game {
                         st.pc += 1;
                     }
                     None => {
-                        st.pending = Pending::ChanceFirst;
+                        if !self.stops_at_limit(st) {
+                            st.pending = Pending::ChanceFirst;
+                        }
                         return;
                     }
                 },
@@ -1256,7 +1368,8 @@ impl Game {
     fn pick_up(&self, st: &mut State, s: usize) {
         let nk = self.pieces.len();
         for k in 0..nk {
-            st.hand[k] = st.hand[k].saturating_add(std::mem::take(&mut st.counts[s * nk + k]));
+            let c = std::mem::take(&mut st.counts[s * nk + k]);
+            st.hand[k] = add_pieces(&st.fault, st.hand[k], c);
         }
     }
 
@@ -1267,8 +1380,8 @@ impl Game {
         }
         let s = st.cursor as usize;
         for k in 0..nk {
-            st.counts[s * nk + k] =
-                st.counts[s * nk + k].saturating_add(std::mem::take(&mut st.hand[k]));
+            let c = std::mem::take(&mut st.hand[k]);
+            st.counts[s * nk + k] = add_pieces(&st.fault, st.counts[s * nk + k], c);
         }
     }
 
@@ -1443,7 +1556,7 @@ impl Game {
         } else {
             &mut st.counts[s * nk + k]
         };
-        *slot = slot.saturating_add(1);
+        *slot = add_pieces(&st.fault, *slot, 1);
     }
 
     /// Drops one piece of kind `k` on the next site; false when the ring has no next site.
@@ -1487,8 +1600,12 @@ impl Game {
     fn capture(&self, st: &mut State, set: &SetExpr, keep: &Expr, to: &Expr) {
         let sites = self.collect_set(st, set);
         let view = view!(self, st);
-        let keep = view.eval(&mut st.vars, keep).max(0) as u32;
+        let keep = view.eval(&mut st.vars, keep);
         let to = view.eval(&mut st.vars, to);
+        let Some(keep) = pieces_count(&st.fault, keep) else {
+            st.scratch = sites;
+            return;
+        };
         let nk = self.pieces.len();
         if let Some(to) = self.player_index(to) {
             for &s in &sites {
@@ -1500,7 +1617,7 @@ impl Game {
                     left -= stay;
                     st.counts[s * nk + k] = stay;
                     let b = &mut st.bank[to * nk + k];
-                    *b = b.saturating_add(c - stay);
+                    *b = add_pieces(&st.fault, *b, c - stay);
                 }
             }
         }
@@ -1517,23 +1634,64 @@ impl Game {
     ) {
         let sites = self.collect_set(st, on);
         let view = view!(self, st);
-        let n = view.eval(&mut st.vars, count).clamp(0, 1_000_000) as u32;
+        let n = view.eval(&mut st.vars, count);
         let from = from.map(|f| view.eval(&mut st.vars, f));
+        let Some(n) = pieces_count(&st.fault, n) else {
+            st.scratch = sites;
+            return;
+        };
         let nk = self.pieces.len();
         let k = piece.0 as usize;
         for &s in &sites {
-            let mut put = n;
             if let Some(p) = from {
                 let Some(p) = self.player_index(p) else {
                     break;
                 };
                 let b = &mut st.bank[p * nk + k];
-                put = put.min(*b);
-                *b -= put;
+                if *b < n {
+                    raise(&st.fault, Fault::NotEnoughHeld);
+                    break;
+                }
+                *b -= n;
             }
             let c = &mut st.counts[s as usize * nk + k];
-            *c = c.saturating_add(put);
+            *c = add_pieces(&st.fault, *c, n);
         }
         st.scratch = sites;
+    }
+}
+
+/// Records a fault of the rules (the first one counts); the run loop then ends the game.
+#[cold]
+pub(crate) fn raise(fault: &std::cell::Cell<Option<Fault>>, f: Fault) {
+    if fault.get().is_none() {
+        fault.set(Some(f));
+    }
+}
+
+/// `a + b` pieces, or a fault when that is more than a count can hold.
+#[inline]
+fn add_pieces(fault: &std::cell::Cell<Option<Fault>>, a: u32, b: u32) -> u32 {
+    a.checked_add(b).unwrap_or_else(|| {
+        raise(fault, Fault::TooManyPieces);
+        a
+    })
+}
+
+/// A number of pieces asked by the rules, or a fault (negative, or too large for a count).
+pub(crate) fn pieces_count(fault: &std::cell::Cell<Option<Fault>>, n: i64) -> Option<u32> {
+    match u32::try_from(n) {
+        Ok(n) => Some(n),
+        Err(_) => {
+            raise(
+                fault,
+                if n < 0 {
+                    Fault::NegativeCount
+                } else {
+                    Fault::TooManyPieces
+                },
+            );
+            None
+        }
     }
 }

@@ -25,7 +25,7 @@ pub mod setup;
 pub mod tokens;
 
 pub use check::{LoadError, Settings};
-pub use engine::{Decision, EndReason, IllegalMove, Outcome, Pending, State};
+pub use engine::{Decision, EndReason, Fault, IllegalMove, Outcome, Pending, State};
 pub use ir::Game;
 
 /// The one front door: parses and checks a game description with the given option settings.

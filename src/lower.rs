@@ -45,12 +45,13 @@ fn b(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
 
-/// Folds constant arithmetic; `None` for a division by zero.
-fn fold(op: Op, x: i64, y: i64) -> Option<i64> {
+/// Folds constant arithmetic: the error when it has no value (a division by zero, or a result
+/// that does not fit in 64 bits).
+fn fold(op: Op, x: i64, y: i64) -> Result<i64, ErrorKind> {
     if matches!(op, Op::Div | Op::Mod) && y == 0 {
-        return None;
+        return Err(ErrorKind::DivisionByZero);
     }
-    Some(crate::optimize::apply(op, x, y))
+    crate::optimize::apply(op, x, y).ok_or(ErrorKind::Overflow)
 }
 
 impl Checker<'_> {
@@ -714,7 +715,7 @@ impl Checker<'_> {
                     return err;
                 }
                 match self.expect(&args[0], Ty::Num) {
-                    Expr::Const(n) => (Expr::Const(n.saturating_abs()), Ty::Num),
+                    Expr::Const(n) => (self.checked_const(n.checked_abs(), span), Ty::Num),
                     x => (Expr::Abs(b(x)), Ty::Num),
                 }
             }
@@ -747,12 +748,23 @@ impl Checker<'_> {
         }
     }
 
+    /// A folded constant, or an error where it does not fit in 64 bits.
+    fn checked_const(&mut self, v: Option<i64>, span: Span) -> Expr {
+        match v {
+            Some(v) => Expr::Const(v),
+            None => {
+                self.error(ErrorKind::Overflow, span);
+                Expr::Const(0)
+            }
+        }
+    }
+
     fn bin(&mut self, op: Op, x: Expr, y: Expr, span: Span) -> Expr {
         if let (Expr::Const(a), Expr::Const(c)) = (&x, &y) {
             match fold(op, *a, *c) {
-                Some(v) => return Expr::Const(v),
-                None => {
-                    self.error(ErrorKind::DivisionByZero, span);
+                Ok(v) => return Expr::Const(v),
+                Err(e) => {
+                    self.error(e, span);
                     return Expr::Const(0);
                 }
             }
@@ -800,7 +812,7 @@ impl Checker<'_> {
                 x => (Expr::Not(b(x)), Ty::Bool),
             },
             ExprKind::Unary(UnOp::Neg, x) => match self.expect(x, Ty::Num) {
-                Expr::Const(v) => (Expr::Const(v.saturating_neg()), Ty::Num),
+                Expr::Const(v) => (self.checked_const(v.checked_neg(), span), Ty::Num),
                 x => (Expr::Neg(b(x)), Ty::Num),
             },
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span),
@@ -995,10 +1007,27 @@ impl Checker<'_> {
     }
 
     /// Lowers a block in its own scope.
+    ///
+    /// `again` offers a choice once more *after the tests that immediately precede it in its
+    /// block are made again* (a run of `let`s and of `if`s whose block ends the turn, the round
+    /// or the game): a rule such as "the round ends when the player to move has nothing to sow",
+    /// written before the choice, then holds at every decision of a turn, not only the first.
     pub(crate) fn block(&mut self, stmts: &[ast::Stmt]) {
         self.scopes.push(vec![]);
+        let mut tests_from: Option<u32> = None;
         for s in stmts {
+            let here = self.here();
+            let test = is_test(s);
+            if test && tests_from.is_none() {
+                tests_from = Some(here);
+            }
+            if matches!(s.kind, StmtKind::Choose(..)) {
+                self.again_target = Some(tests_from.unwrap_or(here));
+            }
             self.stmt(s);
+            if !test {
+                tests_from = None;
+            }
         }
         self.scopes.pop();
     }
@@ -1414,7 +1443,9 @@ impl Checker<'_> {
     }
 
     fn choose(&mut self, alts: &[ast::Alternative], otherwise: Option<&[ast::Stmt]>) {
+        let again_at = self.again_target.take();
         let at = self.emit(Instr::Choose(self.choices.len() as u32));
+        let again_at = again_at.unwrap_or(at);
         let cid = self.choices.len();
         self.choices.push(Choice {
             alts: vec![],
@@ -1451,7 +1482,7 @@ impl Checker<'_> {
             let target = match &a.body {
                 Some(body) => {
                     let t = self.here();
-                    self.choose_stack.push(at);
+                    self.choose_stack.push(again_at);
                     self.block(body);
                     self.choose_stack.pop();
                     ends.push(self.emit(Instr::Jump(0)));
@@ -1540,5 +1571,39 @@ impl Checker<'_> {
             out.extend(items);
         }
         (ty, out)
+    }
+}
+
+/// A statement that only tests (for `again`, see [`Checker::block`]): a `let`, or an `if` without
+/// `else` whose block makes no decision and ends with `end turn`, `end round` or `end game`.
+fn is_test(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Let(..) => true,
+        StmtKind::If {
+            then,
+            otherwise: None,
+            ..
+        } => {
+            matches!(
+                then.last().map(|s| &s.kind),
+                Some(StmtKind::EndTurn | StmtKind::EndRound | StmtKind::EndGame(_))
+            ) && then.iter().all(|s| !decides(s))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a statement can stop for a decision or a chance event.
+fn decides(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Choose(..) | StmtKind::Throw { .. } | StmtKind::Sow { .. } => true,
+        StmtKind::Do { .. } => true,
+        StmtKind::If {
+            then, otherwise, ..
+        } => then.iter().any(decides) || otherwise.iter().flatten().any(decides),
+        StmtKind::While { body, .. }
+        | StmtKind::ForTokens { body, .. }
+        | StmtKind::ForSites { body, .. } => body.iter().any(decides),
+        _ => false,
     }
 }

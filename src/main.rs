@@ -110,7 +110,7 @@ enum Command {
     },
     /// Count the distinct complete turn sequences of each depth from the start (no chance)
     #[command(
-        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
+        after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nGAME is the name of a built-in game (see `ludic list`) or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
     )]
     Perft {
         /// A built-in game or a .game file

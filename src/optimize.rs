@@ -620,10 +620,10 @@ fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
             _ => -1,
         },
         Expr::Not(x) => (ev(x)? == 0) as i64,
-        Expr::Neg(x) => ev(x)?.saturating_neg(),
-        Expr::Abs(x) => ev(x)?.saturating_abs(),
-        Expr::BinConst(op, x, c) => apply(*op, ev(x)?, *c),
-        Expr::Bin(op, x, y) => apply(*op, ev(x)?, ev(y)?),
+        Expr::Neg(x) => ev(x)?.checked_neg()?,
+        Expr::Abs(x) => ev(x)?.checked_abs()?,
+        Expr::BinConst(op, x, c) => apply(*op, ev(x)?, *c)?,
+        Expr::Bin(op, x, y) => apply(*op, ev(x)?, ev(y)?)?,
         Expr::All(items) => {
             for i in items {
                 if ev(i)? == 0 {
@@ -651,14 +651,16 @@ fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
     })
 }
 
+/// The engine's arithmetic on game values: `None` when the result does not fit in 64 bits or
+/// a division by zero is asked (never a silently clamped number).
 #[inline(always)]
-pub(crate) fn apply(op: Op, a: i64, c: i64) -> i64 {
-    match op {
-        Op::Add => a.saturating_add(c),
-        Op::Sub => a.saturating_sub(c),
-        Op::Mul => a.saturating_mul(c),
-        Op::Div => a.checked_div(c).unwrap_or(0),
-        Op::Mod => a.checked_rem(c).unwrap_or(0),
+pub(crate) fn apply(op: Op, a: i64, c: i64) -> Option<i64> {
+    Some(match op {
+        Op::Add => a.checked_add(c)?,
+        Op::Sub => a.checked_sub(c)?,
+        Op::Mul => a.checked_mul(c)?,
+        Op::Div => a.checked_div(c)?,
+        Op::Mod => a.checked_rem(c)?,
         Op::Eq => (a == c) as i64,
         Op::Ne => (a != c) as i64,
         Op::Lt => (a < c) as i64,
@@ -667,5 +669,5 @@ pub(crate) fn apply(op: Op, a: i64, c: i64) -> i64 {
         Op::Ge => (a >= c) as i64,
         Op::Min => a.min(c),
         Op::Max => a.max(c),
-    }
+    })
 }

@@ -13,12 +13,16 @@ pub enum PerftError {
     Chance,
 }
 
-/// The number of distinct sequences of `depth` complete turns from `st`. A turn is complete
-/// when the next one starts or the game ends; each decision inside a turn (a hop of a chain,
-/// stopping) is part of its sequence.
+/// The number of distinct sequences of exactly `depth` complete turns from `st`. A turn is
+/// complete when the next one starts or the game ends; each decision inside a turn (a hop of a
+/// chain, stopping) is part of its sequence. A sequence after which the game is over before
+/// `depth` turns contributes nothing to the count (as checkmate does in chess perft).
 pub fn perft(g: &Game, st: &State, depth: u32) -> Result<u64, PerftError> {
-    if depth == 0 || st.is_over() {
+    if depth == 0 {
         return Ok(1);
+    }
+    if st.is_over() {
+        return Ok(0);
     }
     within_turn(g, st, st.turn(), depth)
 }
@@ -26,7 +30,7 @@ pub fn perft(g: &Game, st: &State, depth: u32) -> Result<u64, PerftError> {
 fn within_turn(g: &Game, st: &State, turn: u32, depth: u32) -> Result<u64, PerftError> {
     match st.pending() {
         Pending::ChanceFirst | Pending::Throw(_) => Err(PerftError::Chance),
-        Pending::Over(_) => Ok(1),
+        Pending::Over(_) => Ok(0),
         Pending::Choice(_) | Pending::Drop(_) => {
             let mut total = 0;
             for &d in st.moves() {

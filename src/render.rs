@@ -325,15 +325,20 @@ pub fn outcome_text(g: &Game, o: Outcome) -> String {
         EndReason::Rules => who,
         EndReason::TurnLimit => format!("{who} (the turn limit of {} was reached)", g.turn_limit),
         EndReason::StepLimit => format!("{who} (the rules ran too long without a decision)"),
+        EndReason::Fault(f) => format!("{who} (the game was stopped: {f})"),
     }
 }
 
 /// The result as JSON.
 pub fn outcome_json(g: &Game, o: Outcome) -> Value {
-    json!({
-                "winner": o.winner.map(|p| g.side_name(p).to_string()),
-        "reason": o.reason,
-    })
+    let mut v = json!({
+        "winner": o.winner.map(|p| g.side_name(p).to_string()),
+        "reason": o.reason.code(),
+    });
+    if let EndReason::Fault(f) = o.reason {
+        v["fault"] = json!(f.to_string());
+    }
+    v
 }
 
 /// The state as JSON: every site by name with its contents, each side's captures and score,

@@ -50,6 +50,7 @@ impl<'g> Setup<'g> {
         st.round = 1;
         st.round_first = 0;
         st.round_turn0 = 0;
+        st.limit_reached = false;
         st.mover = 0;
         st.turn = 0;
         st.pc = g.turn_start;

@@ -137,7 +137,10 @@ impl Game {
         owner: Option<&Expr>,
     ) {
         let view = view!(self, st);
-        let n = view.eval(&mut st.vars, count).max(0);
+        let n = view.eval(&mut st.vars, count);
+        let Some(n) = crate::engine::pieces_count(&st.fault, n) else {
+            return;
+        };
         let owner = owner.map(|o| view.eval(&mut st.vars, o));
         let mut sites = vec![];
         if let Some(set) = on {
@@ -162,7 +165,8 @@ impl Game {
                             && self.tokens[t].owner.0 as usize == p
                             && self.tokens[t].kind == piece
                     }) else {
-                        break;
+                        crate::engine::raise(&st.fault, crate::engine::Fault::NotEnoughTokens);
+                        return;
                     };
                     match target {
                         Some(s) => self.put_on(st, t, s, None),
@@ -430,7 +434,9 @@ impl View<'_> {
                         (_, None) => val,
                         (AggOp::Min, Some(a)) => a.min(val),
                         (AggOp::Max, Some(a)) => a.max(val),
-                        (AggOp::Sum, Some(a)) => a.saturating_add(val),
+                        (AggOp::Sum, Some(a)) => a
+                            .checked_add(val)
+                            .unwrap_or_else(|| self.fail(crate::engine::Fault::Overflow)),
                     });
                 }
                 acc.unwrap_or(0)

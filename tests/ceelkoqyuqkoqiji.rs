@@ -257,3 +257,24 @@ fn variants_set_their_options() {
     let g = game_with("ceelkoqyuqkoqiji", &[], Some("equal stones"));
     assert_eq!((g.pieces[1].value, g.pieces[2].value), (5, 5));
 }
+
+#[test]
+fn a_lap_of_both_large_stones_and_no_small_stone_is_ordered_by_the_sower() {
+    // Rules file, 4: "A lap of both large stones and no small stone is ordered by the sower
+    // too (decision)."
+    let g = game("ceelkoqyuqkoqiji");
+    let mut st = Setup::new(&g)
+        .put("s1", "mu", 1)
+        .unwrap()
+        .put("s1", "gong", 1)
+        .unwrap()
+        .put("n3", "lubasso", 1)
+        .unwrap()
+        .build();
+    play(&g, &mut st, &["sow s1", "ccw"]);
+    assert_eq!(g.legal_notations(&st), vec!["mu@1", "mu@2"]);
+    play(&g, &mut st, &["mu@2"]);
+    // The gong takes the one step left: s2 the gong, s3 the mu.
+    assert_eq!(count(&g, &st, "s2", "gong"), 1);
+    assert_eq!(count(&g, &st, "s3", "mu"), 1);
+}

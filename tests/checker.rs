@@ -66,6 +66,7 @@ fn every_error_kind_has_its_message_pinned() {
         "ring-repeat",
         "bad-target",
         "division-by-zero",
+        "overflow",
         "recursive",
         "too-large",
     ];

@@ -363,3 +363,15 @@ fn a_whole_match_is_played_announced_recorded_and_replayed() {
     assert!(v["rounds_mean"].as_f64().unwrap() > 1.0, "{v}");
     assert!(v["rounds_max"].as_u64().unwrap() >= v["rounds_min"].as_u64().unwrap());
 }
+
+#[test]
+fn a_game_won_on_the_last_allowed_turn_is_won_from_the_cli() {
+    // The reported game: South wins on turn 42; with `max_turns=42` it was called a draw.
+    let run = |limit: &str| {
+        let args = ["play", "puluc", "--seed", "1", "--agent", "South=random"];
+        let more = ["--agent", "North=random", "-o", limit];
+        text(&ludic(&[&args[..], &more[..]].concat(), "")).0
+    };
+    assert!(run("max_turns=42").ends_with("Game over: South wins\n"));
+    assert!(run("max_turns=41").contains("Game over: draw (the turn limit of 41 was reached)"));
+}

@@ -290,3 +290,34 @@ fn random_games_of_each_team_size_conserve_chips() {
         }
     }
 }
+
+#[test]
+fn landing_exactly_on_the_footprint_burns_the_opponents_there() {
+    // Rules file: position 76 "the footprint, which is a point of the other team's path": a
+    // landing on opponents always burns, and the chip finishes.
+    let g = game("kuilichi-chanakua");
+    let (x, y) = at(&g, "South", 76);
+    let north_pos = (1..=76).find(|&p| at(&g, "North", p) == (x, y)).unwrap();
+    let mut st = position(&g, &[("South", 66), ("North", north_pos)], &[]);
+    one_move(&g, &mut st, 10);
+    assert_eq!(in_area(&g, &st, "South", "finished"), 4);
+    assert_eq!(in_area(&g, &st, "North", "waiting"), 1, "burned at 76");
+    assert!(pos_of(&g, &st, "North").is_empty());
+}
+
+#[test]
+fn a_player_whose_chips_have_all_finished_throws_once_and_passes() {
+    // Rules file: "he throws once, nothing moves, and the turn passes".
+    let g = game_with("kuilichi-chanakua", &["team_size=2"], None);
+    let mut st = position(&g, &[("South2", 10), ("North1", 20), ("North2", 30)], &[]);
+    assert_eq!(g.player_name(st.mover()), "South1");
+    assert!(matches!(st.pending(), Pending::Throw(_)));
+    throw(&g, &mut st, 3);
+    assert_eq!(
+        g.player_name(st.mover()),
+        "North1",
+        "one throw, then the turn passed"
+    );
+    assert!(matches!(st.pending(), Pending::Throw(_)));
+    assert_eq!(st.passes().0, 1);
+}

@@ -142,14 +142,16 @@ fn pallankuzhi_reduced_round_when_pangu_does_not_apply() {
     assert_eq!(count(&g, &st, "n4", "chinni"), 30, "not shared");
     assert_eq!(captured(&g, &st, "North", "chinni"), 0);
 
-    // Pangu on, but sharing would not let North fill his holes (40 + 16 < 72): no sharing;
-    // min(100, 40) / 6 = 6, even: 6 a hole.
+    // Pangu on, and sharing does not let North fill his holes (40 + 16 < 72): the share is made
+    // all the same (rules file: "whether or not it is enough"), then the reduced round is
+    // computed from the holdings after it: min(114, 56) / 6 = 9, even: 8 a hole.
     let g = pallankuzhi(&[]);
     let st = treasure_left(&g, 100, 40);
-    assert_eq!(tally(&g, &st, "per_hole", None), 6);
-    assert_eq!(count(&g, &st, "n4", "chinni"), 30);
-    assert_eq!(count(&g, &st, "s1", "chinni"), 6);
-    assert_eq!(captured(&g, &st, "North", "chinni"), 4);
+    assert_eq!(tally(&g, &st, "per_hole", None), 8);
+    assert_eq!(count(&g, &st, "n4", "chinni"), 0, "shared");
+    assert_eq!(count(&g, &st, "s1", "chinni"), 8);
+    assert_eq!(captured(&g, &st, "North", "chinni"), 56 - 48);
+    assert_eq!(captured(&g, &st, "South", "chinni"), 114 - 48);
     // The odd quotient is rounded down to an even count: min(100, 47) / 6 = 7 -> 6.
     let st = pallankuzhi_round_end(&g)
         .captured("South", "chinni", 100)
@@ -498,4 +500,64 @@ fn ceelko_max_rounds_ends_the_match_on_points_net_of_debt() {
     let st = ceelko_round_end(&g, setup);
     // South 27 - 4 = 23, North 23: equal points, a draw.
     assert_eq!(st.outcome().expect("over").winner, None);
+}
+
+#[test]
+fn pallankuzhi_pangu_share_is_made_even_when_not_enough() {
+    // The reported match (-o rounds=match --seed 4, step 26): North won n4, s4 holds 32 unwon
+    // chinni, South holds 34 and needs 72. Rules file: "The share is made whenever these
+    // conditions hold, whether or not it is enough ... otherwise the reduced round below is
+    // computed from the holdings after the share": South gets 17, North 15, 8 a hole.
+    let g = pallankuzhi(&[]);
+    let st = pallankuzhi_round_end(&g)
+        .kind("n4", "store")
+        .unwrap()
+        .owner("n4", Some("North"))
+        .unwrap()
+        .put("s4", "chinni", 32)
+        .unwrap()
+        .captured("South", "chinni", 34)
+        .unwrap()
+        .captured("North", "chinni", 78)
+        .unwrap()
+        .build();
+    assert_eq!(st.round(), 2);
+    assert_eq!(count(&g, &st, "s4", "chinni"), 0, "the treasure was shared");
+    assert_eq!(tally(&g, &st, "per_hole", None), 8, "a reduced round of 8");
+    assert_eq!(captured(&g, &st, "South", "chinni"), 34 + 17 - 48);
+    assert_eq!(captured(&g, &st, "North", "chinni"), 78 + 15 - 48);
+    for h in S_ROW.iter().chain(&N_ROW) {
+        assert_eq!(count(&g, &st, h, "chinni"), 8, "{h}");
+    }
+}
+
+#[test]
+fn ceelko_after_each_sale_what_the_seller_holds_beyond_his_needs_repays_the_lender() {
+    // Rules file, between rounds, 4: "After each sale, whatever he holds beyond what his
+    // remaining holes need goes back to the lender, up to what he still owes, and reduces the
+    // debt by as much (... one sale can so reduce the debt by more than 5)."
+    let g = ceelko(&[]);
+    // South holds 17 and needs 25: he borrows 8 (debt 8 >= 5) and sells one hole. The sale
+    // pays off 5; he then holds 25 for 4 holes that need 20: 5 beyond, of which 3 repay the
+    // rest of the debt. One sale took the debt from 8 to 0.
+    let setup = holdings(&g, 17, 33, "South");
+    let mut st = ceelko_round_end(&g, setup);
+    assert_eq!(tally(&g, &st, "debt", Some("South")), 8);
+    play(&g, &mut st, &["sell s5"]);
+    south_draws_first(&g, &mut st);
+    assert_eq!(
+        tally(&g, &st, "debt", Some("South")),
+        0,
+        "8 repaid by one sale"
+    );
+    assert_eq!(
+        captured(&g, &st, "South", "lubasso"),
+        2,
+        "he keeps 25 - 20 - 3"
+    );
+    assert_eq!(captured(&g, &st, "North", "lubasso"), 33 - 8 + 3 - 25);
+    assert_eq!(kind(&g, &st, "s5"), "store");
+    for h in ["s1", "s2", "s3", "s4"] {
+        assert_eq!(count(&g, &st, h, "lubasso"), 5, "{h}");
+    }
 }

@@ -227,3 +227,72 @@ fn seeds_option_must_be_even_and_in_range() {
     assert_eq!(count(&g, &st, "s1", "chinni"), 4);
     assert_eq!(count(&g, &st, "s4", "chinni"), 0);
 }
+
+#[test]
+fn collecting_the_last_chinni_ends_the_round() {
+    // Rules file: "collecting does not end his turn" and "The round ends when the player to
+    // move has no chinni in his regular holes". South's only chinni are a muthu in s3: once
+    // he collects it, the round is over (one round: the game ends), North does not sow on.
+    let g = game("pallankuzhi");
+    let mut st = Setup::new(&g)
+        .put("s3", "chinni", 6)
+        .unwrap()
+        .put("n2", "chinni", 5)
+        .unwrap()
+        .put("n6", "chinni", 1)
+        .unwrap()
+        .build();
+    assert_eq!(g.legal_notations(&st), vec!["collect s3", "sow s3"]);
+    play(&g, &mut st, &["collect s3"]);
+    let o = st.outcome().expect("the round, here the game, is over");
+    // South holds his 6, North takes the 6 left in his holes: equal, a draw.
+    assert_eq!(captured(&g, &st, "South", "chinni"), 6);
+    assert_eq!(captured(&g, &st, "North", "chinni"), 6);
+    assert_eq!(o.winner, None);
+
+    // The reported game (a copy of ../shared/repro/pallankuzhi-collect-last.json): step 17 is South collecting s3, his last chinni;
+    // the record's step 18 (North sows n6) is now after the end of the game.
+    let rec: ludic::record::Record = serde_json::from_str(include_str!(
+        "fixtures/records/pallankuzhi-collect-last.json"
+    ))
+    .unwrap();
+    let err = ludic::record::replay(&g, &rec.steps).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the record ends with steps after the end of the game (step 18)"
+    );
+    let st = ludic::record::replay(&g, &rec.steps[..17]).unwrap();
+    assert!(st.is_over());
+}
+
+#[test]
+fn again_makes_the_tests_before_the_choice_again() {
+    // The general mechanism behind the rule above, in a small game of its own: the test
+    // before the choice ends the game as soon as the mover's row is empty, also after `again`.
+    let src = r#"
+game "Again" { }
+option max_turns = 100 in 1..1000
+sides South North
+limit max_turns turns
+board {
+  row s[1..3] at y 0 owner South
+  row n[3..1] at y 1 owner North
+  ring s[1..3] n[1..3] forward ccw backward cw
+}
+pieces { stone }
+start { place 1 stone on all }
+def mine(h) = owner(h) == mover and count(h) > 0
+turn {
+  let left = size((h where mine(h)))
+  if left == 0 { end game winner opponent }
+  choose take h where mine(h) { capture h  again }
+}
+"#;
+    let g = ludic::load_game(src, &Default::default()).unwrap();
+    let mut st = g.start();
+    play(&g, &mut st, &["take s1", "take s2", "take s3"]);
+    let o = st
+        .outcome()
+        .expect("the test before the choice ran again after `again`");
+    assert_eq!(o.winner, Some(side(&g, "North")));
+}

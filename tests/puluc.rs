@@ -137,3 +137,41 @@ fn pieces_are_conserved_in_random_games() {
         }
     }
 }
+
+#[test]
+fn a_game_won_on_the_last_allowed_turn_is_won() {
+    // North's last piece on the board is taken by South's move on the last allowed turn: at
+    // North's turn he controls nothing and has lost; the limit does not make it a draw.
+    let g = game_with("puluc", &["max_turns=1"], None);
+    let build = |north_left: usize| {
+        let mut b = ludic::setup::Setup::new(&g)
+            .token("South", "piece", "c3")
+            .unwrap()
+            .token("North", "piece", "c5")
+            .unwrap();
+        for _ in 0..north_left {
+            b = b.token("North", "piece", "c10").unwrap();
+        }
+        for _ in 0..4 {
+            b = b.token("South", "piece", "c0").unwrap();
+        }
+        for _ in north_left..4 {
+            b = b.token_in("North", "piece", "killed").unwrap();
+        }
+        b.build()
+    };
+    let mut st = build(0);
+    throw(&g, &mut st, 2);
+    play(&g, &mut st, &["move c3"]);
+    let o = st.outcome().expect("over");
+    assert_eq!(
+        (o.reason, o.winner),
+        (ludic::EndReason::Rules, Some(side(&g, "South")))
+    );
+    // With a piece left at home North could go on: the limit makes it a draw.
+    let mut st = build(1);
+    throw(&g, &mut st, 2);
+    play(&g, &mut st, &["move c3"]);
+    let o = st.outcome().expect("over");
+    assert_eq!((o.reason, o.winner), (ludic::EndReason::TurnLimit, None));
+}

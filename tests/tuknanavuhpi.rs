@@ -211,3 +211,36 @@ fn random_games_never_add_pieces_nor_land_on_unplayable_points() {
         }
     }
 }
+
+#[test]
+fn perft_counts_sequences_of_exactly_the_depth() {
+    // One sequence of 5 turns ends the game (the side to move then has no move): it counts at
+    // depth 5 and contributes nothing at depth 6.
+    let g = game("tuknanavuhpi");
+    let st = g.start();
+    assert_eq!(perft(&g, &st, 5).unwrap(), 2315);
+    assert_eq!(perft(&g, &st, 6).unwrap(), 20030);
+    // A finished game has no sequence of one more turn.
+    let over = position(&g, &[], &["e9"]);
+    assert!(over.is_over());
+    assert_eq!(perft(&g, &over, 1).unwrap(), 0);
+    assert_eq!(perft(&g, &over, 0).unwrap(), 1);
+}
+
+#[test]
+fn a_game_won_on_the_last_allowed_turn_is_won() {
+    // The limit is one turn: White's hop takes Black's last piece on that turn. The win is
+    // seen at the start of the next turn (Black has no piece), and it stands. (White's piece
+    // on i9 keeps the board from shrinking.)
+    let g = game_with("tuknanavuhpi", &["max_turns=1"], None);
+    let mut st = position(&g, &["a1", "i9"], &["b2"]);
+    play(&g, &mut st, &["hop a1 c3"]);
+    let o = st.outcome().expect("over");
+    assert_eq!(o.reason, ludic::EndReason::Rules);
+    assert_eq!(o.winner, Some(side(&g, "White")));
+    // A game still going after the last allowed turn is a draw.
+    let mut st = position(&g, &["a1"], &["b2", "i9"]);
+    play(&g, &mut st, &["hop a1 c3"]);
+    let o = st.outcome().expect("over");
+    assert_eq!((o.reason, o.winner), (ludic::EndReason::TurnLimit, None));
+}

@@ -1,0 +1,121 @@
+//! The engine's limits: each is an error of the file or a reported outcome, never a silent clamp
+//! (grammar/README.md, "Limits of the engine").
+
+use ludic::{EndReason, Fault, Game, load_game};
+
+/// A two-row game with three holes a side; `start` and `turn` are the programs.
+fn mini(start: &str, turn: &str) -> Game {
+    let src = format!(
+        r#"
+game "Mini" {{ }}
+option max_turns = 100 in 1..1000
+sides South North
+limit max_turns turns
+board {{
+  row s[1..3] at y 0 owner South
+  row n[3..1] at y 1 owner North
+  ring s[1..3] n[1..3] forward ccw backward cw
+}}
+pieces {{ stone }}
+start {{ {start} }}
+turn {{ {turn} }}
+"#
+    );
+    load_game(&src, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn fault(g: &Game) -> Option<Fault> {
+    match g.start().outcome().map(|o| o.reason) {
+        Some(EndReason::Fault(f)) => Some(f),
+        _ => None,
+    }
+}
+
+const SOW: &str =
+    "choose sow h where owner(h) == mover and count(h) > 0 { sow h toward ccw, lap ends at e { } }";
+
+#[test]
+fn a_large_place_is_placed_exactly() {
+    // It was capped at 1,000,000 without a word.
+    let g = mini("place 2000000 stone on s1", SOW);
+    let st = g.start();
+    assert_eq!(st.total_at(&g, g.site_index["s1"]), 2_000_000);
+    assert!(!st.is_over());
+}
+
+#[test]
+fn more_pieces_than_a_count_holds_stop_the_game() {
+    let g = mini("place 5000000000 stone on s1", SOW);
+    assert_eq!(fault(&g), Some(Fault::TooManyPieces));
+    let g = mini(
+        "place 3000000000 stone on s1  place 3000000000 stone on s1",
+        SOW,
+    );
+    assert_eq!(fault(&g), Some(Fault::TooManyPieces));
+    let g = mini("place 0 - 1 stone on s1", SOW);
+    assert_eq!(fault(&g), Some(Fault::NegativeCount));
+}
+
+#[test]
+fn arithmetic_that_has_no_value_stops_the_game() {
+    // A division by a number that is zero during play.
+    let g = mini(
+        "place 1 stone on all",
+        &format!("let z = count(s1) - 1  if 6 / z > 0 {{ }} {SOW}"),
+    );
+    assert_eq!(fault(&g), Some(Fault::DivisionByZero));
+    // A sum that leaves the 64-bit range.
+    let g = mini(
+        "place 1 stone on all",
+        &format!("let big = 9223372036854775807  if big + count(s1) > 0 {{ }} {SOW}"),
+    );
+    assert_eq!(fault(&g), Some(Fault::Overflow));
+    let o = g.start().outcome().unwrap();
+    assert_eq!(o.winner, None);
+    assert_eq!(
+        ludic::render::outcome_text(&g, o),
+        "draw (the game was stopped: a number went beyond the 64-bit range)"
+    );
+}
+
+#[test]
+fn taking_more_than_a_player_holds_stops_the_game() {
+    let g = mini(
+        "place 2 stone on s1  capture s1 to South  give 3 stone from South to North",
+        SOW,
+    );
+    assert_eq!(fault(&g), Some(Fault::NotEnoughHeld));
+    let g = mini(
+        "place 2 stone on s1  capture s1 to South  place 3 stone on s2 from South",
+        SOW,
+    );
+    assert_eq!(fault(&g), Some(Fault::NotEnoughHeld));
+    // Exactly what he holds is fine.
+    let g = mini(
+        "place 2 stone on s1  capture s1 to South  give 2 stone from South to North",
+        SOW,
+    );
+    assert_eq!(fault(&g), None);
+}
+
+#[test]
+fn next_goes_round_the_ring_as_often_as_needed() {
+    // Six sites on the ring: 7 steps from s1 is 1 step; 13 steps too; -5 steps is 1 step.
+    for steps in ["1", "7", "13", "0 - 5"] {
+        let g = mini(&format!("place 1 stone on next(s1, ccw, {steps})"), SOW);
+        let st = g.start();
+        assert_eq!(
+            st.total_at(&g, g.site_index["s2"]),
+            1,
+            "next(s1, ccw, {steps})"
+        );
+    }
+}
+
+#[test]
+fn a_run_longer_than_the_board_stops_the_game() {
+    let g = mini("place 1 stone on run(s1, ccw, 7)", SOW);
+    assert_eq!(fault(&g), Some(Fault::RunTooLong));
+    let g = mini("place 1 stone on run(s1, ccw, 6)", SOW);
+    assert_eq!(fault(&g), None);
+}
