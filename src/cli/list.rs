@@ -1,0 +1,129 @@
+//! `ludic list`: the built-in games, their options, throws and variants.
+
+use super::{FAILED, Format, OK};
+use crate::check::Settings;
+use crate::ir::Game;
+use crate::{builtin, load_game};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// For each set of dice: (name, [(value, chart name, number of ways out of all)]) in chart order.
+type ThrowRows = Vec<(i64, Option<String>, usize)>;
+
+fn throw_table(g: &Game) -> Vec<(String, ThrowRows)> {
+    g.dice
+        .iter()
+        .map(|d| {
+            let mut rows: ThrowRows = vec![];
+            for o in &d.outcomes {
+                match rows
+                    .iter_mut()
+                    .find(|(v, n, _)| *v == o.value && *n == o.name)
+                {
+                    Some(r) => r.2 += 1,
+                    None => rows.push((o.value, o.name.clone(), 1)),
+                }
+            }
+            rows.sort_by_key(|r| r.0);
+            (d.name.clone(), rows)
+        })
+        .collect()
+}
+
+/// `ludic list`
+pub fn list(format: Format) -> u8 {
+    let mut out = vec![];
+    for (stem, src) in builtin::GAMES {
+        match load_game(src, &Settings::default()) {
+            Ok(g) => out.push((stem, g)),
+            Err(_) => {
+                eprintln!(
+                    "error: the built-in game `{stem}` does not load (run `ludic validate` on its file)"
+                );
+                return FAILED;
+            }
+        }
+    }
+    match format {
+        Format::Json => {
+            let v: Vec<serde_json::Value> = out
+                .iter()
+                .map(|(stem, g)| {
+                    json!({
+                        "name": stem,
+                        "title": g.meta.name,
+                        "aliases": g.meta.aliases,
+                        "origin": g.meta.origin,
+                        "sides": g.sides,
+                        "players": g.players,
+                        "options": g.options.iter().map(|o| json!({
+                            "name": o.name, "default": o.default.to_string(), "domain": o.domain.to_string(), "doc": o.doc,
+                        })).collect::<Vec<_>>(),
+                                                "throws": throw_table(g).into_iter().map(|(name, probs)| json!({
+                            "dice": name,
+                            "outcomes": probs.iter().map(|(v, n, k)| json!({"value": v, "name": n, "ways": k})).collect::<Vec<_>>(),
+                            "ways": probs.iter().map(|(_, _, k)| k).sum::<usize>(),
+                        })).collect::<Vec<_>>(),
+                        "variants": g.variants.iter().map(|v| json!({
+                            "name": v.name, "doc": v.doc,
+                            "sets": v.sets.iter().map(|(k, x)| (k.clone(), x.to_string())).collect::<BTreeMap<_, _>>(),
+                        })).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        Format::Text => {
+            for (stem, g) in &out {
+                let aka = if g.meta.aliases.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (also {})", g.meta.aliases.join(", "))
+                };
+                println!("{stem}: {}{aka}", g.meta.name);
+                if let Some(o) = &g.meta.origin {
+                    println!("  origin: {o}");
+                }
+                println!("  sides: {}", g.sides.join(", "));
+                println!("  options:");
+                for o in &g.options {
+                    println!(
+                        "    {:<12} default {:<6} in {:<14} {}",
+                        o.name,
+                        o.default.to_string(),
+                        o.domain.to_string(),
+                        o.doc.as_deref().unwrap_or("")
+                    );
+                }
+                for (name, probs) in throw_table(g) {
+                    let total: usize = probs.iter().map(|(_, _, k)| k).sum();
+                    let text: Vec<String> = probs
+                        .iter()
+                        .map(|(v, n, k)| {
+                            format!(
+                                "{v}{} {k}/{total}",
+                                n.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
+                            )
+                        })
+                        .collect();
+                    println!("  throw {name}: {}", text.join(", "));
+                }
+                if !g.variants.is_empty() {
+                    println!("  variants:");
+                    for v in &g.variants {
+                        let sets: Vec<String> =
+                            v.sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
+                        println!(
+                            "    {:<14} {} ({})",
+                            format!("\"{}\"", v.name),
+                            sets.join(" "),
+                            v.doc.as_deref().unwrap_or("")
+                        );
+                    }
+                }
+                println!();
+            }
+        }
+    }
+    OK
+}

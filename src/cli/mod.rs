@@ -1,0 +1,123 @@
+//! The commands of the `ludic` binary, as library functions returning exit codes: one file per
+//! command, and here what they share (finding and loading a game, output formats, exit codes).
+
+mod list;
+mod perft;
+mod play;
+mod replay;
+mod simulate;
+mod validate;
+
+pub use list::list;
+pub use perft::perft;
+pub use play::{PlayArgs, play};
+pub use replay::replay;
+pub use simulate::{SimStats, run_playouts, simulate};
+pub use validate::validate;
+
+use crate::builtin;
+use crate::check::{LoadError, Settings};
+use crate::diagnostic::render;
+use crate::ir::{Game, Player};
+use crate::load_game;
+use rand::RngExt;
+use rand::rngs::Xoshiro256PlusPlus;
+
+/// Output format of a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Exit codes.
+pub const OK: u8 = 0;
+pub const FAILED: u8 = 1;
+pub const USAGE: u8 = 2;
+
+/// Finds a game by built-in name or path: (label for records, source text).
+pub fn resolve_game(name: &str) -> Result<(String, String), String> {
+    if let Some((stem, src)) = builtin::find(name) {
+        return Ok((stem.to_string(), src.to_string()));
+    }
+    match std::fs::read_to_string(name) {
+        Ok(s) => Ok((name.to_string(), s)),
+        Err(e) => {
+            let names: Vec<&str> = builtin::GAMES.iter().map(|(n, _)| *n).collect();
+            let mut msg = format!("cannot read `{name}`: {e}");
+            if let Some(s) = crate::diagnostic::suggest(name, names.iter().copied()) {
+                msg.push_str(&format!("\nhint: did you mean the built-in game `{s}`?"));
+            } else {
+                msg.push_str(&format!("\nhint: built-in games: {}", names.join(", ")));
+            }
+            Err(msg)
+        }
+    }
+}
+
+pub(crate) fn settings_from(options: &[String], variant: Option<&str>) -> Result<Settings, String> {
+    let mut s = Settings {
+        variant: variant.map(str::to_string),
+        sets: vec![],
+    };
+    for o in options {
+        s.push_assignment(o)?;
+    }
+    Ok(s)
+}
+
+/// Loads a game for a command, printing problems; the error is the exit code.
+pub(crate) fn load_for_command(
+    name: &str,
+    options: &[String],
+    variant: Option<&str>,
+) -> Result<(String, String, Game), u8> {
+    let (label, source) = resolve_game(name).map_err(|e| {
+        eprintln!("error: {e}");
+        FAILED
+    })?;
+    let settings = settings_from(options, variant).map_err(|e| {
+        eprintln!("error: {e}");
+        USAGE
+    })?;
+    match load_game(&source, &settings) {
+        Ok(g) => Ok((label, source, g)),
+        Err(LoadError::File(d)) => {
+            eprint!("{}", render(&label, &source, &d));
+            Err(FAILED)
+        }
+        Err(LoadError::Options(errs)) => {
+            for e in errs {
+                eprintln!("error: {e}");
+            }
+            eprintln!("hint: `ludic list` shows every game's options and variants");
+            Err(USAGE)
+        }
+    }
+}
+
+pub(crate) fn fmt_options(g: &Game) -> String {
+    g.options
+        .iter()
+        .map(|o| format!("{}={}", o.name, o.value))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Draws a chance outcome by its probability.
+pub(crate) fn sample(rng: &mut Xoshiro256PlusPlus, outs: &[(i64, f64)]) -> i64 {
+    let x: f64 = rng.random();
+    let mut acc = 0.0;
+    for (o, p) in outs {
+        acc += p;
+        if x < acc {
+            return *o;
+        }
+    }
+    outs.last().map(|(o, _)| *o).unwrap_or(0)
+}
+
+/// Used by tests: a player's name.
+pub fn side_name(g: &Game, p: Player) -> &str {
+    g.player_name(p)
+}

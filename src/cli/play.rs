@@ -1,0 +1,488 @@
+//! `ludic play GAME`: a game at the terminal, people and computers.
+
+use super::{FAILED, Format, OK, USAGE, fmt_options, load_for_command, sample};
+use crate::check::option_map;
+use crate::engine::{Decision, Pending, State};
+use crate::ir::{Game, Player};
+use crate::record::{Record, Step};
+use crate::render::{board_text, outcome_json, outcome_text, state_json};
+use crate::source_hash;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use std::io::{BufRead, IsTerminal, Write};
+
+/// Arguments of `ludic play`.
+pub struct PlayArgs {
+    pub game: String,
+    pub options: Vec<String>,
+    pub variant: Option<String>,
+    pub seed: Option<u64>,
+    pub agents: Vec<String>,
+    pub record: Option<String>,
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Agent {
+    Human,
+    Random,
+}
+
+fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
+    // By default the first side's players are human, the others the computer.
+    let mut agents: Vec<Agent> = (0..g.players.len())
+        .map(|i| {
+            if g.side_of(Player(i as u8)).0 == 0 {
+                Agent::Human
+            } else {
+                Agent::Random
+            }
+        })
+        .collect();
+    for spec in specs {
+        let Some((who, agent)) = spec.split_once('=') else {
+            return Err(format!(
+                "`{spec}` is not an agent setting: write SIDE=human or SIDE=random"
+            ));
+        };
+        let who = who.trim();
+        let agent = match agent.trim().to_lowercase().as_str() {
+            "human" => Agent::Human,
+            "random" => Agent::Random,
+            other => return Err(format!("unknown agent `{other}`: use human or random")),
+        };
+        // A side's name sets all its players; a player's name (South2) only him.
+        let side = g.sides.iter().position(|s| s.eq_ignore_ascii_case(who));
+        let player = g.players.iter().position(|p| p.eq_ignore_ascii_case(who));
+        match (side, player) {
+            (Some(s), _) => {
+                for (i, a) in agents.iter_mut().enumerate() {
+                    if g.side_of(Player(i as u8)).0 as usize == s {
+                        *a = agent;
+                    }
+                }
+            }
+            (None, Some(p)) => agents[p] = agent,
+            (None, None) => {
+                let mut names = g.sides.clone();
+                if g.players.len() > g.sides.len() {
+                    names.extend(g.players.iter().cloned());
+                }
+                return Err(format!(
+                    "unknown side `{who}`: the sides are {}",
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(agents)
+}
+
+fn pick_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        // No seed given: take one from the clock, and say which, so the game can be replayed.
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64 % 1_000_000_000)
+            .unwrap_or(1)
+    })
+}
+
+const PLAY_HELP: &str =
+    "Type the number of a move, its notation (`sow s7`), or its last word (`s7`);
+Enter alone takes the move when there is only one.
+Several decisions can go on one line: `s5 ccw`.
+Commands: undo (take back your last decision), board (show the board), moves (list moves),
+help (this text), quit (stop the game).";
+
+struct Session<'a> {
+    g: &'a Game,
+    st: State,
+    steps: Vec<Step>,
+    /// (state, steps) before each human decision, for undo
+    history: Vec<(State, usize)>,
+}
+
+/// What changed between two states, in words: captures, passes, sowings cut as cycles.
+fn what_happened(g: &Game, before: &State, after: &State) -> String {
+    let mut parts = vec![];
+    let round_over = after.round() != before.round()
+        || (g.is_between_rounds(after) && !g.is_between_rounds(before));
+    if round_over {
+        parts.push("the round is over".to_string());
+    }
+    for p in (0..g.players.len()).filter(|_| !round_over && !g.is_between_rounds(after)) {
+        let p = Player(p as u8);
+        let gained = after.score(g, p) - before.score(g, p);
+        if gained > 0 {
+            parts.push(format!(
+                "{} gains {gained} point{}",
+                g.player_name(p),
+                if gained == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    if after.cycles_cut() > before.cycles_cut() {
+        parts.push("the sowing would have gone on for ever: it stops there".into());
+    }
+    if after.is_over() && g.between_start.is_some() && after.round() > 1 {
+        parts.push(format!("the match ends after {} rounds", after.round()));
+    }
+    let (n0, _) = before.passes();
+    let (n1, who) = after.passes();
+    if n1 > n0 {
+        parts.push(format!(
+            "{} has no legal move and passes",
+            g.player_name(who)
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
+impl Session<'_> {
+    fn decide(&mut self, d: Decision) -> Result<String, String> {
+        let notation = self.g.notation_of(&self.st, d);
+        let player = self.g.player_name(self.st.mover()).to_string();
+        self.g.play(&mut self.st, d).map_err(|e| e.to_string())?;
+        self.steps.push(Step::Decision {
+            player,
+            notation: notation.clone(),
+        });
+        Ok(notation)
+    }
+
+    /// Plays one input line of decisions; all or nothing.
+    fn play_line(&mut self, line: &str) -> Result<Vec<String>, String> {
+        let before = (self.st.clone(), self.steps.len());
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut done = vec![];
+        let mut i = 0;
+        let result = (|| {
+            while i < words.len() {
+                if !matches!(self.st.pending(), Pending::Choice(_) | Pending::Drop(_)) {
+                    return Err(format!(
+                        "`{}` was left over: the turn moved on",
+                        words[i..].join(" ")
+                    ));
+                }
+                let mover = self.st.mover();
+                let mut matched = None;
+                for j in (i + 1..=words.len()).rev() {
+                    if let Ok(d) = self.g.parse_decision(&self.st, &words[i..j].join(" ")) {
+                        matched = Some((d, j));
+                        break;
+                    }
+                }
+                let Some((d, j)) = matched else {
+                    // Report the error of the shortest attempt, the most telling one.
+                    let rest = words[i..].join(" ");
+                    return Err(self
+                        .g
+                        .parse_decision(&self.st, &rest)
+                        .err()
+                        .unwrap_or_else(|| format!("cannot read `{rest}`")));
+                };
+                done.push(self.decide(d)?);
+                i = j;
+                if self.st.mover() != mover && i < words.len() {
+                    return Err(format!(
+                        "`{}` was left over: the turn ended",
+                        words[i..].join(" ")
+                    ));
+                }
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Ok(done),
+            Err(e) => {
+                self.st = before.0;
+                self.steps.truncate(before.1);
+                Err(e)
+            }
+        }
+    }
+}
+
+fn moves_text(g: &Game, st: &State) -> String {
+    let names = g.legal_notations(st);
+    let mut out = String::new();
+    for (i, n) in names.iter().enumerate() {
+        out.push_str(&format!("  {:>2}. {n}", i + 1));
+        if (i + 1) % 6 == 0 || i + 1 == names.len() {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn prompt_header(g: &Game, st: &State) -> String {
+    let what = match st.pending() {
+        Pending::Drop(k) => format!(
+            " (where in this lap is the {} dropped? step 1 is the next site)",
+            g.pieces[k.0 as usize].name
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "Turn {}: {} to decide{what}",
+        st.turn() + 1,
+        g.player_name(st.mover())
+    )
+}
+
+/// `ludic play GAME`
+pub fn play(args: &PlayArgs) -> u8 {
+    let (label, source, g) =
+        match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+    let agents = match parse_agents(&g, &args.agents) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let seed = pick_seed(args.seed);
+    let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut agent_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let interactive = std::io::stdin().is_terminal();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let text = args.format == Format::Text;
+    let mut s = Session {
+        g: &g,
+        st: g.start(),
+        steps: vec![],
+        history: vec![],
+    };
+    let say = |m: &str| {
+        if text {
+            println!("{m}");
+        } else {
+            eprintln!("{m}");
+        }
+    };
+    say(&format!(
+        "{} (seed {seed}); options: {}",
+        g.meta.name,
+        fmt_options(&g)
+    ));
+    let roles: Vec<String> = g
+        .players
+        .iter()
+        .zip(&agents)
+        .map(|(p, a)| {
+            format!(
+                "{p}: {}",
+                if *a == Agent::Human {
+                    "human"
+                } else {
+                    "computer (random)"
+                }
+            )
+        })
+        .collect();
+    say(&format!("{}. Type `help` at your turn.", roles.join(", ")));
+    let mut last_shown_turn = u32::MAX;
+    let mut last_shown_round = 1;
+    let mut shown_between = false;
+    let mut stopped = false;
+    loop {
+        // Rounds: say when one is over (its between-round decisions follow) and when the next
+        // begins, with the board, holdings and tallies.
+        if g.is_between_rounds(&s.st) && !shown_between {
+            if matches!(s.st.pending(), Pending::Choice(_) | Pending::Drop(_)) {
+                say(&format!(
+                    "\n=== Round {} is over: between rounds, {} decides ===\n{}",
+                    s.st.round(),
+                    g.player_name(s.st.mover()),
+                    board_text(&g, &s.st)
+                ));
+            } else {
+                say(&format!("\n=== Round {} is over ===", s.st.round()));
+            }
+            shown_between = true;
+            last_shown_turn = u32::MAX;
+        }
+        if s.st.round() != last_shown_round && s.st.round() > 0 && !s.st.is_over() {
+            if !shown_between {
+                say(&format!("\n=== Round {} is over ===", last_shown_round));
+            }
+            say(&format!(
+                "=== Round {} begins ===\n{}",
+                s.st.round(),
+                board_text(&g, &s.st)
+            ));
+            shown_between = false;
+            last_shown_round = s.st.round();
+            last_shown_turn = s.st.turn();
+        }
+        match s.st.pending() {
+            Pending::Over(_) => break,
+            Pending::Throw(d) => {
+                let outs = g.chance_outcomes(&s.st);
+                let o = sample(&mut chance_rng, &outs);
+                let name = g.outcome_name(&s.st, o);
+                let who = g.player_name(s.st.mover()).to_string();
+                let before_passes = s.st.passes().0;
+                if g.play_chance(&mut s.st, o).is_err() {
+                    eprintln!("internal error: a throw was refused");
+                    return FAILED;
+                }
+                s.steps.push(Step::Chance { outcome: name });
+                let passed = if s.st.passes().0 > before_passes {
+                    format!(" and cannot move: {who} passes")
+                } else {
+                    String::new()
+                };
+                say(&format!(
+                    "{who} throws {}{passed}",
+                    g.throw_text(d, o as u16)
+                ));
+            }
+            Pending::ChanceFirst => {
+                let outs = g.chance_outcomes(&s.st);
+                let o = sample(&mut chance_rng, &outs);
+                let name = g.outcome_name(&s.st, o);
+                if g.play_chance(&mut s.st, o).is_err() {
+                    eprintln!("internal error: a chance outcome was refused");
+                    return FAILED;
+                }
+                s.steps.push(Step::Chance {
+                    outcome: name.clone(),
+                });
+                say(&format!("Chance: {name} plays first."));
+            }
+            Pending::Choice(_) | Pending::Drop(_) => {
+                let mover = s.st.mover();
+                if agents[mover.0 as usize] == Agent::Random {
+                    let moves = s.st.moves();
+                    let d = moves[agent_rng.random_range(0..moves.len())];
+                    let before = s.st.clone();
+                    match s.decide(d) {
+                        Ok(n) => say(&format!(
+                            "{} plays {n}{}",
+                            g.player_name(mover),
+                            what_happened(&g, &before, &s.st)
+                        )),
+                        Err(e) => {
+                            eprintln!("internal error: {e}");
+                            return FAILED;
+                        }
+                    }
+                    continue;
+                }
+                if s.st.turn() != last_shown_turn {
+                    say(&format!("\n{}", board_text(&g, &s.st)));
+                    last_shown_turn = s.st.turn();
+                }
+                say(&prompt_header(&g, &s.st));
+                say(moves_text(&g, &s.st).trim_end_matches('\n'));
+                if text {
+                    print!("> ");
+                    let _ = std::io::stdout().flush();
+                }
+                let line = match lines.next() {
+                    Some(Ok(l)) => l,
+                    _ => {
+                        say("\n(input ended: the game stops here)");
+                        stopped = true;
+                        break;
+                    }
+                };
+                if !interactive && text {
+                    println!("{}", line.trim());
+                }
+                let cmd = line.trim().to_lowercase();
+                match cmd.as_str() {
+                    "" if s.st.moves().len() == 1 => {
+                        // Enter takes the only legal move.
+                        let snapshot = (s.st.clone(), s.steps.len());
+                        let d = s.st.moves()[0];
+                        match s.decide(d) {
+                            Ok(n) => {
+                                let happened = what_happened(&g, &snapshot.0, &s.st);
+                                s.history.push(snapshot);
+                                say(&format!("{} plays {n}{happened}", g.player_name(mover)));
+                            }
+                            Err(e) => say(&format!("refused: {e}")),
+                        }
+                    }
+                    "" => say("type a move, or `help`"),
+                    "help" | "?" => say(PLAY_HELP),
+                    "quit" | "exit" | "q" => {
+                        say("game stopped");
+                        stopped = true;
+                        break;
+                    }
+                    "board" => say(&board_text(&g, &s.st)),
+                    "moves" => {}
+                    "undo" => match s.history.pop() {
+                        Some((st, n)) => {
+                            s.st = st;
+                            s.steps.truncate(n);
+                            last_shown_turn = u32::MAX;
+                            say("undone: back to your previous decision");
+                        }
+                        None => say("nothing to undo"),
+                    },
+                    _ => {
+                        let snapshot = (s.st.clone(), s.steps.len());
+                        match s.play_line(&line) {
+                            Ok(done) => {
+                                let happened = what_happened(&g, &snapshot.0, &s.st);
+                                s.history.push(snapshot);
+                                say(&format!(
+                                    "{} plays {}{happened}",
+                                    g.player_name(mover),
+                                    done.join(", ")
+                                ));
+                            }
+                            Err(e) => say(&format!("refused: {e}")),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let result = s.st.outcome().map(|o| outcome_json(&g, o));
+    if let Some(path) = &args.record {
+        let rec = Record {
+            format: 1,
+            game: label.clone(),
+            title: g.meta.name.clone(),
+            source_hash: source_hash(&source),
+            options: option_map(&g),
+            seed: Some(seed),
+            steps: s.steps.clone(),
+            result: result.clone(),
+        };
+        let text = serde_json::to_string_pretty(&rec).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("error: cannot write the record to `{path}`: {e}");
+            return FAILED;
+        }
+        say(&format!("record written to {path}"));
+    }
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&state_json(&g, &s.st)).unwrap_or_default()
+        ),
+        Format::Text => {
+            println!("\n{}", board_text(&g, &s.st));
+            if let Some(o) = s.st.outcome() {
+                println!("Game over: {}", outcome_text(&g, o));
+            }
+        }
+    }
+    let _ = stopped;
+    OK
+}

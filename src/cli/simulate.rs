@@ -1,0 +1,221 @@
+//! `ludic simulate GAME -n N`: random playouts, their results and speed.
+
+use super::{Format, OK, fmt_options, load_for_command, sample};
+use crate::check::option_map;
+use crate::engine::{EndReason, Pending};
+use crate::ir::Game;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+/// Results of random playouts.
+#[derive(Clone, Debug, Default)]
+pub struct SimStats {
+    pub playouts: u64,
+    pub wins: Vec<u64>,
+    pub draws: u64,
+    pub turn_limit: u64,
+    pub step_limit: u64,
+    /// games stopped because the rules asked for something impossible (see `Fault`)
+    pub faults: u64,
+    pub moves_total: u64,
+    pub moves_min: u64,
+    pub moves_max: u64,
+    pub choices_total: u64,
+    pub cycles_cut: u64,
+    pub rounds_total: u64,
+    pub rounds_min: u64,
+    pub rounds_max: u64,
+}
+
+/// Plays `n` random games from `seed`; `on_progress` is called now and then with the count done.
+pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64)) -> SimStats {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut s = SimStats {
+        wins: vec![0; g.sides.len()],
+        moves_min: u64::MAX,
+        rounds_min: u64::MAX,
+        ..SimStats::default()
+    };
+    for i in 0..n {
+        let mut st = g.start();
+        let mut moves = 0u64;
+        loop {
+            match st.pending() {
+                Pending::Over(o) => {
+                    match o.winner {
+                        Some(p) => s.wins[p.0 as usize] += 1,
+                        None => s.draws += 1,
+                    }
+                    match o.reason {
+                        EndReason::TurnLimit => s.turn_limit += 1,
+                        EndReason::StepLimit => s.step_limit += 1,
+                        EndReason::Fault(_) => s.faults += 1,
+                        EndReason::Rules => {}
+                    }
+                    break;
+                }
+                Pending::ChanceFirst | Pending::Throw(_) => {
+                    let outs = g.chance_outcomes(&st);
+                    let o = sample(&mut rng, &outs);
+                    let _ = g.play_chance(&mut st, o);
+                }
+                _ => {
+                    let m = st.moves();
+                    s.choices_total += m.len() as u64;
+                    let d = m[rng.random_range(0..m.len())];
+                    g.play_unchecked(&mut st, d);
+                    moves += 1;
+                }
+            }
+        }
+        s.playouts += 1;
+        s.moves_total += moves;
+        s.moves_min = s.moves_min.min(moves);
+        s.moves_max = s.moves_max.max(moves);
+        s.cycles_cut += st.cycles_cut() as u64;
+        let r = st.round() as u64;
+        s.rounds_total += r;
+        s.rounds_min = s.rounds_min.min(r);
+        s.rounds_max = s.rounds_max.max(r);
+        if i % 64 == 63 {
+            on_progress(i + 1);
+        }
+    }
+    if s.playouts == 0 {
+        s.moves_min = 0;
+        s.rounds_min = 0;
+    }
+    s
+}
+
+/// `ludic simulate GAME -n N`
+pub fn simulate(
+    game: &str,
+    n: u64,
+    seed: u64,
+    options: &[String],
+    variant: Option<&str>,
+    format: Format,
+) -> u8 {
+    let (_, _, g) = match load_for_command(game, options, variant) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let show_progress = std::io::stderr().is_terminal() && n >= 1000;
+    let t0 = Instant::now();
+    let mut last = Instant::now();
+    let stats = run_playouts(&g, n, seed, |done| {
+        if show_progress && last.elapsed().as_millis() >= 500 {
+            last = Instant::now();
+            eprint!("\r{done}/{n} playouts…");
+        }
+    });
+    if show_progress {
+        eprint!("\r                              \r");
+    }
+    let secs = t0.elapsed().as_secs_f64().max(1e-9);
+    let mean = |x: u64| {
+        if stats.playouts == 0 {
+            0.0
+        } else {
+            x as f64 / stats.playouts as f64
+        }
+    };
+    let branching = if stats.moves_total == 0 {
+        0.0
+    } else {
+        stats.choices_total as f64 / stats.moves_total as f64
+    };
+    let wins: BTreeMap<String, u64> = g
+        .sides
+        .iter()
+        .cloned()
+        .zip(stats.wins.iter().copied())
+        .collect();
+    match format {
+        Format::Json => {
+            let v = json!({
+                "game": g.meta.name,
+                "options": option_map(&g),
+                "seed": seed,
+                "playouts": stats.playouts,
+                "wins": wins,
+                "draws": stats.draws,
+                "turn_limit_reached": stats.turn_limit,
+                "step_limit_reached": stats.step_limit,
+                "faults": stats.faults,
+                "moves_mean": mean(stats.moves_total),
+                "moves_min": stats.moves_min,
+                "moves_max": stats.moves_max,
+                "branching_mean": branching,
+                "cycles_cut": stats.cycles_cut,
+                "rounds_mean": mean(stats.rounds_total),
+                "rounds_min": stats.rounds_min,
+                "rounds_max": stats.rounds_max,
+                "seconds": secs,
+                "playouts_per_second": stats.playouts as f64 / secs,
+                "moves_per_second": stats.moves_total as f64 / secs,
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        Format::Text => {
+            println!(
+                "{}: {} random playouts (seed {seed}; {})",
+                g.meta.name,
+                stats.playouts,
+                fmt_options(&g)
+            );
+            for (i, p) in g.sides.iter().enumerate() {
+                let w = stats.wins[i];
+                println!("  {p} wins: {w} ({:.1}%)", 100.0 * mean(w));
+            }
+            println!(
+                "  draws: {} ({} at the turn limit of {})",
+                stats.draws, stats.turn_limit, g.turn_limit
+            );
+            if stats.faults > 0 {
+                println!(
+                    "  stopped because the rules asked for something impossible: {}",
+                    stats.faults
+                );
+            }
+            if stats.step_limit > 0 {
+                println!(
+                    "  stopped for running too long without a decision: {}",
+                    stats.step_limit
+                );
+            }
+            println!(
+                "  moves per game: mean {:.1}, min {}, max {}",
+                mean(stats.moves_total),
+                stats.moves_min,
+                stats.moves_max
+            );
+            if g.between_start.is_some() {
+                println!(
+                    "  rounds per game: mean {:.2}, min {}, max {}",
+                    mean(stats.rounds_total),
+                    stats.rounds_min,
+                    stats.rounds_max
+                );
+            }
+            println!("  legal choices per decision: mean {branching:.2}");
+            if stats.cycles_cut > 0 {
+                println!(
+                    "  sowings ended because their position repeated: {}",
+                    stats.cycles_cut
+                );
+            }
+            println!(
+                "  {:.0} playouts/s, {:.0} moves/s ({secs:.2} s)",
+                stats.playouts as f64 / secs,
+                stats.moves_total as f64 / secs
+            );
+        }
+    }
+    OK
+}

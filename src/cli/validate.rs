@@ -1,0 +1,101 @@
+//! `ludic validate FILE...`: every error of each file, with its position.
+
+use super::{FAILED, Format, OK};
+use crate::check::{LoadError, Settings};
+use crate::diagnostic::{Diagnostics, line_col, render};
+use crate::load_game;
+use serde_json::json;
+
+fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
+    let items: Vec<serde_json::Value> =
+        d.0.iter()
+            .map(|x| {
+                let (line, column) = line_col(source, x.span.start);
+                let (end_line, end_column) = line_col(source, x.span.end);
+                json!({
+                    "file": path,
+                    "code": x.code(),
+                    "message": x.to_string(),
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "hint": x.hint,
+                })
+            })
+            .collect();
+    json!(items)
+}
+
+/// `ludic validate FILE...`
+pub fn validate(files: &[String], format: Format) -> u8 {
+    let mut all_ok = true;
+    let mut report = vec![];
+    for path in files {
+        let source = match std::fs::read_to_string(path) {
+            Ok(s) => s,
+            Err(e) => {
+                all_ok = false;
+                match format {
+                    Format::Text => eprintln!("error: cannot read `{path}`: {e}"),
+                    Format::Json => report.push(json!({"file": path, "valid": false, "error": e.to_string(), "diagnostics": []})),
+                }
+                continue;
+            }
+        };
+        let mut diags = Diagnostics::default();
+        let mut other = vec![];
+        let mut title = String::new();
+        match load_game(&source, &Settings::default()) {
+            Ok(g) => {
+                title = g.meta.name.clone();
+                // Every variant must load too.
+                for v in &g.variants {
+                    let s = Settings {
+                        variant: Some(v.name.clone()),
+                        sets: vec![],
+                    };
+                    match load_game(&source, &s) {
+                        Ok(_) => {}
+                        Err(LoadError::File(d)) => diags.0.extend(d.0),
+                        Err(LoadError::Options(e)) => other
+                            .extend(e.into_iter().map(|m| format!("variant `{}`: {m}", v.name))),
+                    }
+                }
+            }
+            Err(LoadError::File(d)) => diags = d,
+            Err(LoadError::Options(e)) => other = e,
+        }
+        let diags = diags.sorted();
+        let ok = diags.is_empty() && other.is_empty();
+        all_ok &= ok;
+        match format {
+            Format::Text => {
+                if ok {
+                    println!("ok: {path} ({title})");
+                } else {
+                    if !diags.is_empty() {
+                        eprint!("{}", render(path, &source, &diags));
+                    }
+                    for o in &other {
+                        eprintln!("error: {path}: {o}");
+                    }
+                }
+            }
+            Format::Json => report.push(json!({
+                "file": path,
+                "valid": ok,
+                "title": title,
+                "diagnostics": diagnostics_json(path, &source, &diags),
+                "errors": other,
+            })),
+        }
+    }
+    if format == Format::Json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    }
+    if all_ok { OK } else { FAILED }
+}
