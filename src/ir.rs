@@ -651,8 +651,42 @@ impl Game {
             .find(|o| o.name == name)
             .map(|o| &o.value)
     }
-    /// Total pieces of each kind at the start (for conservation checks).
+    /// The game's title.
     pub fn name(&self) -> &str {
         &self.meta.name
+    }
+
+    /// The position number just before a player's track (tokens off the board are there).
+    pub(crate) fn before_track(&self, p: Player) -> i32 {
+        self.track_of(p.0 as usize)
+            .map(|t| t.first as i32 - 1)
+            .unwrap_or(0)
+    }
+
+    /// The track of a player's side.
+    pub(crate) fn track_of(&self, p: usize) -> Option<&TrackInfo> {
+        self.tracks.get(p % self.sides.len().max(1))?.as_ref()
+    }
+
+    /// The first position of site `s` on the track of `p` (None if it is not on it).
+    pub(crate) fn track_pos_of(&self, p: usize, s: u16) -> Option<i64> {
+        let t = self.track_of(p)?;
+        t.pos_of
+            .get(s as usize)
+            .and_then(|&x| (x >= 0).then_some(x as i64))
+    }
+
+    /// The tallies' values at the start.
+    pub(crate) fn initial_tallies(&self) -> Vec<i64> {
+        let mut v = vec![0; self.tally_slots];
+        for t in &self.tallies {
+            let n = if t.per_player { self.players.len() } else { 1 };
+            for i in 0..n {
+                if let Some(x) = v.get_mut(t.slot as usize + i) {
+                    *x = t.init;
+                }
+            }
+        }
+        v
     }
 }

@@ -22,16 +22,15 @@ pub mod perft;
 pub mod record;
 pub mod render;
 pub mod setup;
-pub mod tokens;
 
 pub use check::{LoadError, Settings};
+pub use engine::Game;
 pub use engine::{Decision, EndReason, Fault, IllegalMove, Outcome, Pending, State};
-pub use ir::Game;
 
 /// The one front door: parses and checks a game description with the given option settings.
 pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {
     let file = parse::parse(source).map_err(LoadError::File)?;
-    check::check(&file, source, settings)
+    check::check(&file, source, settings).map(Game::new)
 }
 
 /// A stable hash of a game's source text (FNV-1a, 64 bits), recorded in game records.

@@ -4,7 +4,7 @@
 //! the value alone when the choice has no label (`ccw`), or `piece@step` for where a piece is
 //! dropped in a lap (`mu@3`). A chance outcome is written by name (`North`).
 
-use crate::engine::{Decision, Pending, State};
+use crate::engine::{Decision, Game, Pending, State};
 use crate::ir::*;
 
 impl Game {

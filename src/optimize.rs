@@ -204,7 +204,7 @@ fn hoist(
 }
 
 /// Whether an expression reads variable `v`.
-fn uses(e: &Expr, v: VarId) -> bool {
+pub(crate) fn uses(e: &Expr, v: VarId) -> bool {
     let mut found = false;
     visit(e, &mut |x| {
         if let Expr::Var(y) | Expr::CountVar(y) | Expr::NextSowVar(y) = x
@@ -590,7 +590,7 @@ fn split_static(g: &Game, v: VarId, cond: Option<Expr>) -> (Vec<u16>, Option<Exp
 }
 
 /// Whether an expression depends only on the variable `v` and the board's fixed tables.
-fn is_static(e: &Expr, v: VarId) -> bool {
+pub(crate) fn is_static(e: &Expr, v: VarId) -> bool {
     match e {
         Expr::Const(_) => true,
         Expr::Var(x) => *x == v,
@@ -606,7 +606,7 @@ fn is_static(e: &Expr, v: VarId) -> bool {
 }
 
 /// Evaluates a fixed expression for `v = site` (None when it is not fixed after all).
-fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
+pub(crate) fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
     let ev = |x: &Expr| static_eval(g, x, v, site);
     let site_ok = |s: i64| usize::try_from(s).ok().filter(|&s| s < g.sites.len());
     Some(match e {

@@ -1,8 +1,8 @@
 //! Perft: the number of distinct complete turn sequences of a given depth from a position, by
 //! the same move generator that play uses (a tool to pin a description down).
 
+use crate::engine::Game;
 use crate::engine::{Pending, State};
-use crate::ir::Game;
 
 /// Why perft could not count.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,8 +1,8 @@
 //! Game records: the game, its source hash, the options, the seed, every decision and every
 //! chance outcome in order, and the result. A record replays exactly.
 
+use crate::engine::Game;
 use crate::engine::{Pending, State};
-use crate::ir::Game;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -1,5 +1,6 @@
 //! Showing a position: the board as text for people, the state as JSON for scripts.
 
+use crate::engine::Game as Engine;
 use crate::engine::{EndReason, Outcome, Pending, State};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
@@ -343,7 +344,7 @@ pub fn outcome_json(g: &Game, o: Outcome) -> Value {
 
 /// The state as JSON: every site by name with its contents, each side's captures and score,
 /// whose turn, what is pending, the result.
-pub fn state_json(g: &Game, st: &State) -> Value {
+pub fn state_json(g: &Engine, st: &State) -> Value {
     let mut sites = Map::new();
     for (i, info) in g.sites.iter().enumerate() {
         let s = SiteId(i as u16);

@@ -22,7 +22,8 @@
 //! assert_eq!(g.legal_notations(&st), vec!["sow s3"]);
 //! ```
 
-use crate::engine::{Pending, State};
+use crate::engine::tokens::{ON_BOARD, UNPLACED};
+use crate::engine::{Game, Pending, State};
 use crate::ir::*;
 
 /// A position under construction.
@@ -35,26 +36,9 @@ impl<'g> Setup<'g> {
     /// An empty board (sites with the kinds and owners of the description), nothing captured,
     /// at the start of the first side's turn.
     pub fn new(g: &'g Game) -> Self {
-        let mut st = g.start();
-        st.counts.iter_mut().for_each(|c| *c = 0);
-        st.bank.iter_mut().for_each(|c| *c = 0);
-        st.hand.iter_mut().for_each(|c| *c = 0);
-        st.kinds = g.sites.iter().map(|s| s.kind).collect();
-        st.owners = g
-            .sites
-            .iter()
-            .map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1))
-            .collect();
-        st.toks = crate::tokens::Tokens::new(g);
-        st.tallies = g.initial_tallies();
-        st.round = 1;
-        st.round_first = 0;
-        st.round_turn0 = 0;
-        st.limit_reached = false;
-        st.mover = 0;
-        st.turn = 0;
+        let mut st = g.empty();
+        st.b.round = 1;
         st.pc = g.turn_start;
-        st.planning = false;
         st.pending = Pending::Choice(0);
         Setup { g, st }
     }
@@ -88,14 +72,14 @@ impl<'g> Setup<'g> {
     /// Sets the number of pieces of a kind at a site.
     pub fn put(mut self, site: &str, piece: &str, n: u32) -> Result<Self, String> {
         let (s, k) = (self.site(site)?, self.piece(piece)?);
-        self.st.counts[s * self.g.pieces.len() + k] = n;
+        self.st.b.counts[s * self.g.pieces.len() + k] = n;
         Ok(self)
     }
 
     /// Sets the number of pieces of a kind a side has captured.
     pub fn captured(mut self, side: &str, piece: &str, n: u32) -> Result<Self, String> {
         let (p, k) = (self.side(side)?, self.piece(piece)?);
-        self.st.bank[p * self.g.pieces.len() + k] = n;
+        self.st.b.bank[p * self.g.pieces.len() + k] = n;
         Ok(self)
     }
 
@@ -106,14 +90,14 @@ impl<'g> Setup<'g> {
             .iter()
             .find(|k| k.name() == kind)
             .ok_or_else(|| format!("unknown kind `{kind}`"))?;
-        self.st.kinds[s] = *k;
+        self.st.b.kinds[s] = *k;
         Ok(self)
     }
 
     /// Sets a site's owner (`None` for nobody).
     pub fn owner(mut self, site: &str, side: Option<&str>) -> Result<Self, String> {
         let s = self.site(site)?;
-        self.st.owners[s] = match side {
+        self.st.b.owners[s] = match side {
             Some(p) => self.side(p)? as i8,
             None => -1,
         };
@@ -124,11 +108,11 @@ impl<'g> Setup<'g> {
     pub fn token(mut self, side: &str, piece: &str, site: &str) -> Result<Self, String> {
         let (p, k, s) = (self.side(side)?, self.piece(piece)?, self.site(site)?);
         let t = self.unplaced(p, k)?;
-        self.st.toks.clock += 1;
-        self.st.toks.site[t] = s as u16;
-        self.st.toks.area[t] = crate::tokens::ON_BOARD;
-        self.st.toks.height[t] = self.st.toks.clock;
-        self.st.toks.pos[t] = self
+        self.st.b.toks.clock += 1;
+        self.st.b.toks.site[t] = s as u16;
+        self.st.b.toks.area[t] = ON_BOARD;
+        self.st.b.toks.height[t] = self.st.b.toks.clock;
+        self.st.b.toks.pos[t] = self
             .g
             .track_pos_of(p, s as u16)
             .map(|x| x as i32)
@@ -146,11 +130,11 @@ impl<'g> Setup<'g> {
             .copied()
             .ok_or_else(|| format!("no position {pos} on the track"))?;
         let t = self.unplaced(p, k)?;
-        self.st.toks.clock += 1;
-        self.st.toks.site[t] = s;
-        self.st.toks.area[t] = crate::tokens::ON_BOARD;
-        self.st.toks.height[t] = self.st.toks.clock;
-        self.st.toks.pos[t] = pos as i32;
+        self.st.b.toks.clock += 1;
+        self.st.b.toks.site[t] = s;
+        self.st.b.toks.area[t] = ON_BOARD;
+        self.st.b.toks.height[t] = self.st.b.toks.clock;
+        self.st.b.toks.pos[t] = pos as i32;
         Ok(self)
     }
 
@@ -164,14 +148,14 @@ impl<'g> Setup<'g> {
             .position(|x| x == area)
             .ok_or_else(|| format!("unknown area `{area}`"))?;
         let t = self.unplaced(p, k)?;
-        self.st.toks.area[t] = a as u8;
+        self.st.b.toks.area[t] = a as u8;
         Ok(self)
     }
 
     fn unplaced(&self, p: usize, k: usize) -> Result<usize, String> {
         (0..self.g.tokens.len())
             .find(|&t| {
-                self.st.toks.area[t] == crate::tokens::UNPLACED
+                self.st.b.toks.area[t] == UNPLACED
                     && self.g.tokens[t].owner.0 as usize == p
                     && self.g.tokens[t].kind.0 as usize == k
             })
@@ -180,7 +164,7 @@ impl<'g> Setup<'g> {
 
     /// Whose turn it is.
     pub fn mover(mut self, side: &str) -> Result<Self, String> {
-        self.st.mover = self.side(side)? as u8;
+        self.st.b.mover = self.side(side)? as u8;
         Ok(self)
     }
 
@@ -198,13 +182,13 @@ impl<'g> Setup<'g> {
             (true, None) => return Err(format!("`{name}` is kept per player: name one")),
             (false, Some(_)) => return Err(format!("`{name}` is one number for the game")),
         };
-        self.st.tallies[i] = value;
+        self.st.b.tallies[i] = value;
         Ok(self)
     }
 
     /// Who played first in this round (`first_player`).
     pub fn first_player(mut self, side: &str) -> Result<Self, String> {
-        self.st.round_first = self.side(side)? as u8;
+        self.st.b.round_first = self.side(side)? as u8;
         Ok(self)
     }
 
@@ -216,7 +200,6 @@ impl<'g> Setup<'g> {
 
     /// The position, with the turn program run up to its first decision.
     pub fn build(mut self) -> State {
-        self.st.toks.refresh_all();
         self.g.resume(&mut self.st);
         self.st
     }

@@ -2,7 +2,7 @@
 
 use super::{FAILED, Format, OK};
 use crate::check::Settings;
-use crate::ir::Game;
+use crate::engine::Game;
 use crate::{builtin, load_game};
 use serde_json::json;
 use std::collections::BTreeMap;

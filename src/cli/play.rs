@@ -2,8 +2,9 @@
 
 use super::{FAILED, Format, OK, USAGE, fmt_options, load_for_command, sample};
 use crate::check::option_map;
+use crate::engine::Game;
 use crate::engine::{Decision, Pending, State};
-use crate::ir::{Game, Player};
+use crate::ir::Player;
 use crate::record::{Record, Step};
 use crate::render::{board_text, outcome_json, outcome_text, state_json};
 use crate::source_hash;

@@ -2,8 +2,8 @@
 
 use super::{Format, OK, fmt_options, load_for_command, sample};
 use crate::check::option_map;
+use crate::engine::Game;
 use crate::engine::{EndReason, Pending};
-use crate::ir::Game;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;

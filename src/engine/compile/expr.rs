@@ -1,0 +1,513 @@
+//! Expressions compiled to closures: each node of the IR becomes a closure that calls its
+//! compiled children, chosen once for the node's shape (a comparison with a constant, the count
+//! of a variable's site, …), so that play never matches on the tree. Questions about every site
+//! or token go to [`super::query`].
+
+use super::query::{AggKind, Base};
+use super::{Compiler, Num, num};
+use crate::engine::state::{Board, Fault, Regs, raise};
+use crate::ir::*;
+
+/// Records a fault and gives the value expressions use then.
+#[cold]
+#[inline(never)]
+pub(crate) fn fail(b: &Board, f: Fault) -> i64 {
+    raise(&b.fault, f);
+    0
+}
+
+/// Arithmetic on game values: a fault where there is no value.
+#[inline(always)]
+pub(crate) fn arith(b: &Board, op: Op, a: i64, c: i64) -> i64 {
+    match crate::optimize::apply(op, a, c) {
+        Some(v) => v,
+        None if matches!(op, Op::Div | Op::Mod) && c == 0 => fail(b, Fault::DivisionByZero),
+        None => fail(b, Fault::Overflow),
+    }
+}
+
+impl Compiler {
+    /// Compiles an expression.
+    pub(crate) fn num(&mut self, e: &Expr) -> Num {
+        let t = self.t.clone();
+        match e {
+            Expr::Const(c) => {
+                let c = *c;
+                num(move |_, _| c)
+            }
+            Expr::Var(v) => {
+                let v = *v;
+                num(move |_, r| r.var(v))
+            }
+            Expr::Mover => num(|b, _| b.mover as i64),
+            Expr::Opponent => {
+                let n = t.sides;
+                num(move |b, _| ((b.mover as usize % n + 1) % n) as i64)
+            }
+            Expr::SideOf(p) => {
+                let p = self.num(p);
+                let n = t.sides as i64;
+                num(move |b, r| {
+                    let p = p(b, r);
+                    if p < 0 { -1 } else { p % n }
+                })
+            }
+            Expr::Count(s, mask) => {
+                let s = self.num(s);
+                let mask = *mask;
+                num(move |b, r| {
+                    let s = s(b, r);
+                    count_masked(&t, b, s, mask)
+                })
+            }
+            Expr::CountAt(s) => {
+                let s = self.num(s);
+                num(move |b, r| {
+                    let s = s(b, r);
+                    t.site(s).map_or(0, |s| b.total[s] as i64)
+                })
+            }
+            Expr::CountVar(v) => {
+                let v = *v;
+                num(move |b, r| t.site(r.var(v)).map_or(0, |s| b.total[s] as i64))
+            }
+            Expr::CountSet(set, mask) => {
+                let set = self.set(set);
+                let mask = *mask;
+                num(move |b, r| {
+                    let mut total = 0i64;
+                    set.for_each(b, r, &mut |b, _, s| {
+                        total += count_masked(&t, b, s as i64, mask);
+                        true
+                    });
+                    total
+                })
+            }
+            Expr::Size(set) => {
+                let set = self.set(set);
+                num(move |b, r| set.size(b, r))
+            }
+            Expr::Captured(p, mask) => {
+                let p = self.num(p);
+                let mask = *mask;
+                let nk = t.nk;
+                num(move |b, r| {
+                    let Some(p) = t.player(p(b, r)) else { return 0 };
+                    (0..nk)
+                        .filter(|k| mask.0 & (1 << k) != 0)
+                        .map(|k| b.bank[p * nk + k] as i64)
+                        .sum()
+                })
+            }
+            Expr::Score(p) => {
+                let p = self.num(p);
+                let nk = t.nk;
+                num(move |b, r| {
+                    let Some(p) = t.player(p(b, r)) else { return 0 };
+                    (0..nk)
+                        .map(|k| b.bank[p * nk + k] as i64 * t.values[k])
+                        .sum()
+                })
+            }
+            Expr::Owner(s) => {
+                let s = self.num(s);
+                num(move |b, r| t.site(s(b, r)).map_or(-1, |s| b.owners[s] as i64))
+            }
+            Expr::KindOf(s) => {
+                let s = self.num(s);
+                num(move |b, r| t.site(s(b, r)).map_or(-1, |s| b.kinds[s] as i64))
+            }
+            Expr::OriginalOwner(s) => {
+                let s = self.num(s);
+                num(move |b, r| t.site(s(b, r)).map_or(-1, |s| t.original_owner[s]))
+            }
+            Expr::Next(s, d, n) => {
+                let (s, d, n) = (self.num(s), self.num(d), self.num(n));
+                num(move |b, r| {
+                    let (s, d, n) = (s(b, r), d(b, r), n(b, r));
+                    t.walk(s, d, n)
+                })
+            }
+            Expr::NextSow(s) => {
+                let s = self.num(s);
+                num(move |b, r| {
+                    let s = s(b, r);
+                    next1(&t, b, s)
+                })
+            }
+            Expr::NextSowVar(v) => {
+                let v = *v;
+                num(move |b, r| next1(&t, b, r.var(v)))
+            }
+            Expr::SowDir => num(|b, _| b.sow_dir as i64),
+            Expr::Opposite(s) => {
+                let s = self.num(s);
+                num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) if t.opposite[s] != u16::MAX => t.opposite[s] as i64,
+                    _ => -1,
+                })
+            }
+            Expr::InRegion(s, reg) => {
+                let s = self.num(s);
+                let reg = reg.0 as usize;
+                num(move |b, r| {
+                    t.site(s(b, r))
+                        .is_some_and(|s| crate::engine::bits::test(&t.regions[reg], s))
+                        as i64
+                })
+            }
+            Expr::InSet(s, set) => {
+                let s = self.num(s);
+                let set = self.set(set);
+                num(move |b, r| {
+                    let s = s(b, r);
+                    set.contains(b, r, s) as i64
+                })
+            }
+            Expr::Not(x) => {
+                let x = self.num(x);
+                num(move |b, r| (x(b, r) == 0) as i64)
+            }
+            Expr::Neg(x) => {
+                let x = self.num(x);
+                num(move |b, r| {
+                    let v = x(b, r);
+                    v.checked_neg().unwrap_or_else(|| fail(b, Fault::Overflow))
+                })
+            }
+            Expr::Abs(x) => {
+                let x = self.num(x);
+                num(move |b, r| {
+                    let v = x(b, r);
+                    v.checked_abs().unwrap_or_else(|| fail(b, Fault::Overflow))
+                })
+            }
+            Expr::Bin(op, x, y) => {
+                let (x, y) = (self.num(x), self.num(y));
+                binary(*op, x, y)
+            }
+            Expr::BinConst(op, x, c) => self.bin_const(*op, x, *c),
+            Expr::And(x, y) => {
+                let (x, y) = (self.num(x), self.num(y));
+                num(move |b, r| (x(b, r) != 0 && y(b, r) != 0) as i64)
+            }
+            Expr::Or(x, y) => {
+                let (x, y) = (self.num(x), self.num(y));
+                num(move |b, r| (x(b, r) != 0 || y(b, r) != 0) as i64)
+            }
+            Expr::All(items) => self.conjunction(items),
+            Expr::Any(items) => {
+                let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
+                match <[Num; 2]>::try_from(items) {
+                    Ok([a, c]) => num(move |b, r| (a(b, r) != 0 || c(b, r) != 0) as i64),
+                    Err(items) => num(move |b, r| items.iter().any(|i| i(b, r) != 0) as i64),
+                }
+            }
+            Expr::If(c, x, y) => {
+                let (c, x, y) = (self.num(c), self.num(x), self.num(y));
+                num(move |b, r| if c(b, r) != 0 { x(b, r) } else { y(b, r) })
+            }
+            Expr::KindIs(v, k, neg) => {
+                let (v, k, neg) = (*v, *k, *neg);
+                num(move |b, r| {
+                    let is = t.site(r.var(v)).is_some_and(|s| b.kinds[s] == k);
+                    (is != neg) as i64
+                })
+            }
+            Expr::OwnerIs(v, p, neg) => {
+                let (v, p, neg) = (*v, *p, *neg);
+                let sides = t.sides;
+                num(move |b, r| {
+                    let o = t.site(r.var(v)).map_or(-1, |s| b.owners[s] as i64);
+                    ((o == player_ref(p, b, sides)) != neg) as i64
+                })
+            }
+            Expr::SiteTest(st) => self.site_test(st),
+            Expr::Exists(v, set, c) => {
+                let q = self.exists(*v, set, c);
+                num(move |b, r| q(b, r))
+            }
+            Expr::Forall(v, set, c) => self.forall(*v, set, c),
+            Expr::Top(s) | Expr::Bottom(s) => {
+                let top = matches!(e, Expr::Top(_));
+                let s = self.num(s);
+                num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) if top => b.toks.top[s] as i64,
+                    Some(s) => b.toks.bottom[s] as i64,
+                    None => -1,
+                })
+            }
+            Expr::TokOwner(x) => {
+                let x = self.num(x);
+                num(move |b, r| t.token(x(b, r)).map_or(-1, |x| t.tok_owner[x] as i64))
+            }
+            Expr::TokSite(x) => {
+                let x = self.num(x);
+                num(move |b, r| match t.token(x(b, r)).map(|x| b.toks.site[x]) {
+                    Some(s) if s != u16::MAX => s as i64,
+                    _ => -1,
+                })
+            }
+            Expr::TokPos(x) => {
+                let x = self.num(x);
+                num(move |b, r| t.token(x(b, r)).map_or(-1, |x| b.toks.pos[x] as i64))
+            }
+            Expr::TokArea(x) => {
+                let x = self.num(x);
+                num(move |b, r| {
+                    use crate::engine::tokens::{ON_BOARD, UNPLACED};
+                    match t.token(x(b, r)).map(|x| b.toks.area[x]) {
+                        Some(a) if a != ON_BOARD && a != UNPLACED => a as i64,
+                        _ => -1,
+                    }
+                })
+            }
+            Expr::TrackSite(p, n) => {
+                let (p, n) = (self.num(p), self.num(n));
+                num(move |b, r| {
+                    let (p, n) = (p(b, r), n(b, r));
+                    let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
+                        return -1;
+                    };
+                    n.checked_sub(tr.first)
+                        .and_then(|i| usize::try_from(i).ok())
+                        .and_then(|i| tr.sites.get(i))
+                        .map_or(-1, |&s| s as i64)
+                })
+            }
+            Expr::TrackPos(p, s) => {
+                let (p, s) = (self.num(p), self.num(s));
+                num(move |b, r| {
+                    let (p, s) = (p(b, r), s(b, r));
+                    match (t.player(p), t.site(s)) {
+                        (Some(p), Some(s)) => t.track_pos(p, s),
+                        _ => -1,
+                    }
+                })
+            }
+            Expr::TrackEnd(p) => {
+                let p = self.num(p);
+                num(move |b, r| {
+                    t.player(p(b, r))
+                        .and_then(|p| t.track_of(p))
+                        .map_or(-1, |tr| tr.first + tr.sites.len() as i64 - 1)
+                })
+            }
+            Expr::Between(a, c) => {
+                let (a, c) = (self.num(a), self.num(c));
+                num(move |b, r| {
+                    let (a, c) = (a(b, r), c(b, r));
+                    t.between(a, c)
+                })
+            }
+            Expr::CoordX(s) | Expr::CoordY(s) => {
+                let is_x = matches!(e, Expr::CoordX(_));
+                let s = self.num(s);
+                num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) if is_x => t.x[s],
+                    Some(s) => t.y[s],
+                    None => -1,
+                })
+            }
+            Expr::TokExists(v, c) => {
+                let q = self.tokens(*v, c);
+                num(move |b, r| q.exists(b, r) as i64)
+            }
+            Expr::Some(tokens, v, c) => {
+                if *tokens {
+                    let q = self.tokens(*v, c);
+                    num(move |b, r| q.first(b, r))
+                } else {
+                    let q = self.sites(*v, Base::All, Some(c));
+                    num(move |b, r| q.first(b, r))
+                }
+            }
+            Expr::Agg(op, tokens, v, c, x) => {
+                let kind = AggKind::from(*op);
+                if *tokens {
+                    let q = self.tokens(*v, c);
+                    let x = self.num(x);
+                    num(move |b, r| q.aggregate(b, r, kind, &x))
+                } else {
+                    let q = self.sites(*v, Base::All, Some(c));
+                    let x = self.site_value(*v, x);
+                    num(move |b, r| q.aggregate(b, r, kind, &x))
+                }
+            }
+            Expr::Tally(slot) => {
+                let slot = *slot as usize;
+                num(move |b, _| b.tallies.get(slot).copied().unwrap_or(0))
+            }
+            Expr::TallyOf(slot, p) => {
+                let slot = *slot as usize;
+                let p = self.num(p);
+                num(move |b, r| {
+                    t.player(p(b, r))
+                        .and_then(|p| b.tallies.get(slot + p))
+                        .copied()
+                        .unwrap_or(0)
+                })
+            }
+            Expr::Round => num(|b, _| b.round as i64),
+            Expr::FirstPlayer => num(|b, _| b.round_first as i64),
+        }
+    }
+
+    /// `x OP c` with a constant: the common shapes read their operand directly.
+    fn bin_const(&mut self, op: Op, x: &Expr, c: i64) -> Num {
+        let t = self.t.clone();
+        macro_rules! cmp {
+            ($get:expr) => {{
+                let get = $get;
+                match op {
+                    Op::Eq => num(move |b, r| (get(b, r) == c) as i64),
+                    Op::Ne => num(move |b, r| (get(b, r) != c) as i64),
+                    Op::Lt => num(move |b, r| (get(b, r) < c) as i64),
+                    Op::Le => num(move |b, r| (get(b, r) <= c) as i64),
+                    Op::Gt => num(move |b, r| (get(b, r) > c) as i64),
+                    Op::Ge => num(move |b, r| (get(b, r) >= c) as i64),
+                    _ => num(move |b, r| {
+                        let a = get(b, r);
+                        arith(b, op, a, c)
+                    }),
+                }
+            }};
+        }
+        match x {
+            Expr::Var(v) => {
+                let v = *v;
+                cmp!(move |_: &Board, r: &mut Regs| r.var(v))
+            }
+            Expr::CountVar(v) => {
+                let v = *v;
+                cmp!(move |b: &Board, r: &mut Regs| t
+                    .site(r.var(v))
+                    .map_or(0, |s| b.total[s] as i64))
+            }
+            _ => {
+                let x = self.num(x);
+                cmp!(move |b: &Board, r: &mut Regs| x(b, r))
+            }
+        }
+    }
+
+    /// `a and b and …`, evaluated left to right.
+    fn conjunction(&mut self, items: &[Expr]) -> Num {
+        let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
+        match <[Num; 2]>::try_from(items) {
+            Ok([a, c]) => num(move |b, r| (a(b, r) != 0 && c(b, r) != 0) as i64),
+            Err(items) => match <[Num; 3]>::try_from(items) {
+                Ok([a, c, d]) => {
+                    num(move |b, r| (a(b, r) != 0 && c(b, r) != 0 && d(b, r) != 0) as i64)
+                }
+                Err(items) => num(move |b, r| items.iter().all(|i| i(b, r) != 0) as i64),
+            },
+        }
+    }
+
+    /// The fused tests of the site in a variable.
+    pub(crate) fn site_test(&mut self, st: &SiteTest) -> Num {
+        let t = self.t.clone();
+        let st = st.clone();
+        let sides = t.sides;
+        num(move |b, r| {
+            let Some(s) = t.site(r.var(st.var)) else {
+                return 0;
+            };
+            if let Some((p, neg)) = st.owner
+                && (b.owners[s] as i64 == player_ref(p, b, sides)) == neg
+            {
+                return 0;
+            }
+            if let Some((k, neg)) = st.kind
+                && (b.kinds[s] == k) == neg
+            {
+                return 0;
+            }
+            if let Some((op, rhs)) = st.count {
+                let c = match rhs {
+                    CountRhs::Const(c) => c,
+                    CountRhs::Var(w) => r.var(w),
+                };
+                if arith(b, op, b.total[s] as i64, c) == 0 {
+                    return 0;
+                }
+            }
+            1
+        })
+    }
+}
+
+/// A binary operator on two compiled operands (left first).
+fn binary(op: Op, x: Num, y: Num) -> Num {
+    macro_rules! op {
+        ($f:expr) => {{
+            let f = $f;
+            num(move |b, r| {
+                let a = x(b, r);
+                let c = y(b, r);
+                f(b, a, c)
+            })
+        }};
+    }
+    match op {
+        Op::Eq => op!(|_: &Board, a: i64, c: i64| (a == c) as i64),
+        Op::Ne => op!(|_: &Board, a: i64, c: i64| (a != c) as i64),
+        Op::Lt => op!(|_: &Board, a: i64, c: i64| (a < c) as i64),
+        Op::Le => op!(|_: &Board, a: i64, c: i64| (a <= c) as i64),
+        Op::Gt => op!(|_: &Board, a: i64, c: i64| (a > c) as i64),
+        Op::Ge => op!(|_: &Board, a: i64, c: i64| (a >= c) as i64),
+        Op::Min => op!(|_: &Board, a: i64, c: i64| a.min(c)),
+        Op::Max => op!(|_: &Board, a: i64, c: i64| a.max(c)),
+        Op::Add => op!(|b: &Board, a: i64, c: i64| a
+            .checked_add(c)
+            .unwrap_or_else(|| fail(b, Fault::Overflow))),
+        Op::Sub => op!(|b: &Board, a: i64, c: i64| a
+            .checked_sub(c)
+            .unwrap_or_else(|| fail(b, Fault::Overflow))),
+        Op::Mul | Op::Div | Op::Mod => op!(move |b: &Board, a: i64, c: i64| arith(b, op, a, c)),
+    }
+}
+
+/// The player a [`PlayerRef`] names now.
+#[inline(always)]
+pub(crate) fn player_ref(p: PlayerRef, b: &Board, sides: usize) -> i64 {
+    match p {
+        PlayerRef::Mover => b.mover as i64,
+        PlayerRef::Opponent => ((b.mover as usize % sides + 1) % sides) as i64,
+        PlayerRef::Fixed(c) => c,
+    }
+}
+
+/// One step along the ring in the sowing direction (-1 where it stops).
+#[inline(always)]
+pub(crate) fn next1(t: &super::Tables, b: &Board, s: i64) -> i64 {
+    match t.site(s) {
+        Some(s) => match t.next[b.sow_dir as usize][s] {
+            u16::MAX => -1,
+            x => x as i64,
+        },
+        None => -1,
+    }
+}
+
+/// Pieces of the kinds of a mask at a site: counters and tokens.
+pub(crate) fn count_masked(t: &super::Tables, b: &Board, site: i64, mask: KindMask) -> i64 {
+    let Some(s) = t.site(site) else { return 0 };
+    if mask.0 == u32::MAX {
+        return b.total[s] as i64;
+    }
+    let nk = t.nk;
+    let mut n: i64 = (0..nk)
+        .filter(|k| mask.0 & (1 << k) != 0)
+        .map(|k| b.counts[s * nk + k] as i64)
+        .sum();
+    if t.ntokens > 0 {
+        n += b
+            .toks
+            .at(s as u16)
+            .filter(|&x| mask.0 & (1 << t.tok_kind[x]) != 0)
+            .count() as i64;
+    }
+    n
+}

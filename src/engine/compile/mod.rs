@@ -1,0 +1,407 @@
+//! Compilation of a game's IR, once, when it is loaded: expressions become closures
+//! ([`expr`]), questions about every site or token become bit-set queries on the board's indexes
+//! ([`query`]), and the turn program becomes a list of [`Op`]s whose operands are compiled.
+
+pub(crate) mod expr;
+pub(crate) mod query;
+mod tables;
+
+pub(crate) use query::{Base, CSet, SiteQuery, TokQuery};
+pub(crate) use tables::Tables;
+
+use crate::engine::state::{Board, Regs};
+use crate::ir::*;
+use std::sync::Arc;
+
+/// A compiled expression: its value for a board and the program's variables.
+pub(crate) type Num = Box<dyn Fn(&Board, &mut Regs) -> i64 + Send + Sync>;
+
+#[inline(always)]
+pub(crate) fn num(f: impl Fn(&Board, &mut Regs) -> i64 + Send + Sync + 'static) -> Num {
+    Box::new(f)
+}
+
+/// One instruction of the compiled turn program (see [`Instr`] for what each does).
+pub(crate) enum Op {
+    Jump(u32),
+    JumpIfNot(Num, u32),
+    SetVar(VarId, Num),
+    SetOwner(Num, Num),
+    SetKind(Num, Num),
+    Capture {
+        set: CSet,
+        keep: Num,
+        to: Num,
+    },
+    Place {
+        count: Num,
+        piece: usize,
+        on: CSet,
+        from: Option<Num>,
+    },
+    Choose(u32),
+    SowStart {
+        from: Num,
+        dir: Num,
+    },
+    SowLap {
+        orders: bool,
+        skip: Option<CSet>,
+        last: VarId,
+        on_cycle: u32,
+    },
+    Relay {
+        site: Num,
+        lap: u32,
+    },
+    EndTurn,
+    EndGame(EndOp),
+    First(Option<Num>),
+    SetMover(Num),
+    SetTally {
+        slot: usize,
+        player: Option<Num>,
+        value: Num,
+    },
+    Give {
+        count: Num,
+        piece: usize,
+        from: Num,
+        to: Num,
+    },
+    EndRound,
+    NewRound,
+    Throw {
+        dice: u16,
+        var: VarId,
+    },
+    PlaceTokens {
+        count: Num,
+        piece: u8,
+        on: Option<CSet>,
+        area: u8,
+        owner: Option<Num>,
+    },
+    Move {
+        token: Num,
+        to: Num,
+        onto_site: bool,
+        carry: bool,
+    },
+    Send {
+        token: Num,
+        area: u8,
+    },
+    ForTokens {
+        slot: u16,
+        q: TokQuery,
+    },
+    ForSites {
+        slot: u16,
+        set: CSet,
+    },
+    ForNext {
+        slot: u16,
+        var: VarId,
+        end: u32,
+    },
+}
+
+/// How `end game` decides.
+pub(crate) enum EndOp {
+    Score,
+    Winner(Num),
+    Draw,
+}
+
+/// The values an alternative of a choice ranges over.
+pub(crate) enum Gen {
+    /// one decision (no variable)
+    Unit,
+    /// sites (in increasing order)
+    Sites(SiteQuery),
+    /// sites of a set, in its order
+    Set(CSet),
+    /// listed values
+    Values(Vec<i64>),
+    /// tokens, one decision for each set of interchangeable ones
+    Tokens(TokQuery),
+}
+
+/// One alternative of a compiled choice.
+pub(crate) struct CAlt {
+    pub(crate) var: Option<VarId>,
+    /// parts of the condition that depend on nothing the choice binds
+    pub(crate) guards: Vec<Num>,
+    /// values computed once before the values are tried
+    pub(crate) pre: Vec<(VarId, Num)>,
+    /// the first values (sites and tokens with the part of the condition about them)
+    pub(crate) values: Gen,
+    /// with a second variable and values that are not sites or tokens: the part of the
+    /// condition about the first value, tested before the second set is walked
+    pub(crate) first: Option<Num>,
+    /// `to q in SET`: the second variable and its set
+    pub(crate) to: Option<(VarId, CSet)>,
+    /// the rest of the condition, tested for each value (or pair)
+    pub(crate) cond: Option<Num>,
+}
+
+pub(crate) struct CChoice {
+    pub(crate) alts: Vec<CAlt>,
+    pub(crate) otherwise: Option<u32>,
+}
+
+/// The cumulative probabilities of a chance event's outcomes, added up in order.
+pub(crate) struct Chance {
+    pub(crate) cum: Vec<f64>,
+}
+
+/// A game compiled for play.
+pub(crate) struct Program {
+    pub(crate) t: Arc<Tables>,
+    pub(crate) code: Vec<Op>,
+    pub(crate) choices: Vec<CChoice>,
+    /// for each set of dice, its chart's cumulative probabilities
+    pub(crate) dice: Vec<Chance>,
+    /// who plays first, drawn at random
+    pub(crate) first: Chance,
+    /// words of scratch the queries need
+    pub(crate) scratch: usize,
+}
+
+/// Compiles expressions and statements of one game.
+pub(crate) struct Compiler {
+    pub(crate) t: Arc<Tables>,
+    scratch: usize,
+}
+
+impl Compiler {
+    /// Scratch words for a query's sets.
+    pub(crate) fn scratch(&mut self, words: usize) -> usize {
+        let at = self.scratch;
+        self.scratch += words;
+        at
+    }
+}
+
+fn cumulative(probs: impl Iterator<Item = f64>) -> Chance {
+    let mut acc = 0.0;
+    Chance {
+        cum: probs
+            .map(|p| {
+                acc += p;
+                acc
+            })
+            .collect(),
+    }
+}
+
+/// Compiles a lowered, optimized game.
+pub(crate) fn compile(g: &Game) -> Program {
+    let t = Arc::new(Tables::new(g));
+    let mut c = Compiler {
+        t: t.clone(),
+        scratch: 0,
+    };
+    let code = g.code.iter().map(|i| c.instr(i)).collect();
+    let choices = g.choices.iter().map(|ch| c.choice(ch)).collect();
+    let n = g.players.len();
+    Program {
+        t,
+        code,
+        choices,
+        dice: g
+            .dice
+            .iter()
+            .map(|d| cumulative(d.outcomes.iter().map(|o| o.prob)))
+            .collect(),
+        first: cumulative((0..n).map(|_| 1.0 / n as f64)),
+        scratch: c.scratch,
+    }
+}
+
+impl Compiler {
+    fn instr(&mut self, i: &Instr) -> Op {
+        match i {
+            Instr::Jump(t) => Op::Jump(*t),
+            Instr::JumpIfNot(c, t) => Op::JumpIfNot(self.num(c), *t),
+            Instr::SetVar(v, e) => Op::SetVar(*v, self.num(e)),
+            Instr::SetOwner(s, p) => Op::SetOwner(self.num(s), self.num(p)),
+            Instr::SetKind(s, k) => Op::SetKind(self.num(s), self.num(k)),
+            Instr::Capture { set, keep, to } => Op::Capture {
+                set: self.set(set),
+                keep: self.num(keep),
+                to: self.num(to),
+            },
+            Instr::Place {
+                count,
+                piece,
+                on,
+                from,
+            } => Op::Place {
+                count: self.num(count),
+                piece: piece.0 as usize,
+                on: self.set(on),
+                from: from.as_ref().map(|f| self.num(f)),
+            },
+            Instr::Choose(id) => Op::Choose(*id),
+            Instr::SowStart { from, dir } => Op::SowStart {
+                from: self.num(from),
+                dir: self.num(dir),
+            },
+            Instr::SowLap {
+                orders,
+                skip,
+                last,
+                on_cycle,
+            } => Op::SowLap {
+                orders: *orders,
+                skip: skip.as_ref().map(|s| self.set(s)),
+                last: *last,
+                on_cycle: *on_cycle,
+            },
+            Instr::Relay { site, lap } => Op::Relay {
+                site: self.num(site),
+                lap: *lap,
+            },
+            Instr::EndTurn => Op::EndTurn,
+            Instr::EndGame(rule) => Op::EndGame(match rule {
+                EndRule::Score => EndOp::Score,
+                EndRule::Draw => EndOp::Draw,
+                EndRule::Winner(p) => EndOp::Winner(self.num(p)),
+            }),
+            Instr::First(p) => Op::First(p.as_ref().map(|p| self.num(p))),
+            Instr::SetMover(p) => Op::SetMover(self.num(p)),
+            Instr::SetTally {
+                slot,
+                player,
+                value,
+            } => Op::SetTally {
+                slot: *slot as usize,
+                player: player.as_ref().map(|p| self.num(p)),
+                value: self.num(value),
+            },
+            Instr::Give {
+                count,
+                piece,
+                from,
+                to,
+            } => Op::Give {
+                count: self.num(count),
+                piece: piece.0 as usize,
+                from: self.num(from),
+                to: self.num(to),
+            },
+            Instr::EndRound => Op::EndRound,
+            Instr::NewRound => Op::NewRound,
+            Instr::Throw { dice, var } => Op::Throw {
+                dice: *dice,
+                var: *var,
+            },
+            Instr::PlaceTokens {
+                count,
+                piece,
+                on,
+                area,
+                owner,
+            } => Op::PlaceTokens {
+                count: self.num(count),
+                piece: piece.0,
+                on: on.as_ref().map(|s| self.set(s)),
+                area: *area,
+                owner: owner.as_ref().map(|o| self.num(o)),
+            },
+            Instr::Move {
+                token,
+                to,
+                onto_site,
+                carry,
+            } => Op::Move {
+                token: self.num(token),
+                to: self.num(to),
+                onto_site: *onto_site,
+                carry: *carry,
+            },
+            Instr::Send { token, area } => Op::Send {
+                token: self.num(token),
+                area: *area,
+            },
+            Instr::ForInit {
+                slot,
+                var,
+                tokens: true,
+                cond,
+                ..
+            } => Op::ForTokens {
+                slot: *slot,
+                q: self.tokens(*var, cond),
+            },
+            Instr::ForInit {
+                slot,
+                tokens: false,
+                set,
+                ..
+            } => Op::ForSites {
+                slot: *slot,
+                set: self.set(set),
+            },
+            Instr::ForNext { slot, var, end } => Op::ForNext {
+                slot: *slot,
+                var: *var,
+                end: *end,
+            },
+        }
+    }
+
+    fn choice(&mut self, ch: &Choice) -> CChoice {
+        CChoice {
+            alts: ch.alts.iter().map(|a| self.alt(a)).collect(),
+            otherwise: ch.otherwise,
+        }
+    }
+
+    fn alt(&mut self, a: &Alt) -> CAlt {
+        let guards = a.guards.iter().map(|g| self.num(g)).collect();
+        let pre = a.pre.iter().map(|(v, e)| (*v, self.num(e))).collect();
+        // With a second variable, the condition on the first alone (`first`) selects the first
+        // values; the rest is tested for each pair.
+        let first_cond = match &a.to {
+            Some(_) => a.first.as_ref(),
+            None => a.cond.as_ref(),
+        };
+        let values = match (&a.domain, a.var) {
+            (Domain::Unit, _) | (_, None) => Gen::Unit,
+            (Domain::Sites, Some(v)) => {
+                let n = self.t.nsites;
+                let base =
+                    crate::engine::bits::from_fn(n, |s| a.sites.binary_search(&(s as u16)).is_ok());
+                Gen::Sites(self.sites(v, Base::Bits(base), first_cond))
+            }
+            (Domain::Set(set), Some(_)) => Gen::Set(self.set(set)),
+            (Domain::Values(vals), Some(_)) => Gen::Values(vals.iter().map(|(x, _)| *x).collect()),
+            (Domain::Tokens, Some(v)) => {
+                Gen::Tokens(self.tokens(v, first_cond.unwrap_or(&Expr::Const(1))))
+            }
+        };
+        // Sites and tokens are selected by their condition (with a second variable, by the part
+        // of it about the first alone); the rest is tested for each value or pair.
+        let own = matches!(values, Gen::Sites(_) | Gen::Tokens(_));
+        let first = match (own, &a.to) {
+            (false, Some(_)) => a.first.as_ref().map(|f| self.num(f)),
+            _ => None,
+        };
+        let cond = match (own, &a.to) {
+            (true, None) => None,
+            _ => a.cond.as_ref().map(|c| self.num(c)),
+        };
+        CAlt {
+            var: a.var,
+            guards,
+            pre,
+            values,
+            first,
+            to: a.to.as_ref().map(|(v2, s)| (*v2, self.set(s))),
+            cond,
+        }
+    }
+}

@@ -1,0 +1,982 @@
+//! Questions about every site or every token (`exists`, `forall`, `minimum`, `some`, filtered
+//! sets, the values a choice ranges over), compiled to bit-set operations on the board's
+//! indexes: a condition is split into the tests an index answers (a site's kind, its owner,
+//! whether it holds pieces or tokens, the owner of its top token, a fixed set, a fixed value of
+//! the site compared with a number; a token's owner, side, area, site) and the rest. The
+//! candidates are the intersection of the indexed sets, computed a word at a time; only they
+//! are tried with the rest of the condition.
+
+use super::expr::player_ref;
+use super::{Compiler, Num, Tables, num};
+use crate::engine::bits;
+use crate::engine::state::{Board, Fault, Regs, raise};
+use crate::engine::tokens::{ON_BOARD, UNPLACED};
+use crate::ir::*;
+use crate::optimize::uses;
+use std::sync::Arc;
+
+/// At most this many indexed tests in one question (the others are tried one site at a time).
+pub(crate) const MAX_OPS: usize = 8;
+
+/// The sites a question starts from.
+pub(crate) enum Base {
+    /// every site
+    All,
+    /// a fixed set
+    Bits(Vec<u64>),
+}
+
+/// An indexed test of a site.
+enum SiteOp {
+    /// a set of the board's index arena (at this offset), or its complement
+    Index { at: usize, neg: bool },
+    /// the sites owned by a player (mover, opponent or fixed), or not
+    Owner { who: PlayerRef, neg: bool },
+    /// the sites whose top token belongs to a player computed before the question, or not
+    TopOwner { who: Num, neg: bool },
+    /// a fixed value of the site compared with a number computed before the question:
+    /// `lower[i]` holds the sites whose value is at most `keys[i]` (keys increasing); the set
+    /// is built in the scratch words at `scratch`
+    Key {
+        keys: Vec<i64>,
+        lower: Vec<Vec<u64>>,
+        op: Op,
+        rhs: Num,
+        scratch: usize,
+    },
+}
+
+/// Where the words of an indexed test are now: a set and the mask that complements it, or
+/// scratch words.
+#[derive(Clone, Copy)]
+enum Src<'a> {
+    Words(&'a [u64], u64),
+    Scratch(usize),
+}
+
+/// A condition over the sites bound to a variable: a fixed base, indexed tests, and the rest.
+pub(crate) struct SiteQuery {
+    t: Arc<Tables>,
+    var: VarId,
+    base: Vec<u64>,
+    ops: Vec<SiteOp>,
+    rest: Option<Num>,
+}
+
+impl SiteQuery {
+    /// Calls `f` on every site of the question, in increasing order, until it returns false.
+    #[inline]
+    pub(crate) fn for_each(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
+    ) -> bool {
+        let w = self.t.layout.w;
+        let mut sets = [Src::Scratch(0); MAX_OPS];
+        let n = self.ops.len();
+        for (i, op) in self.ops.iter().enumerate() {
+            match self.resolve(op, b, r) {
+                Some(s) => sets[i] = s,
+                None => return true,
+            }
+        }
+        r.work += w as u64;
+        for i in 0..w {
+            let mut word = self.base[i];
+            for s in &sets[..n] {
+                word &= match *s {
+                    Src::Words(set, x) => set[i] ^ x,
+                    Src::Scratch(at) => r.scratch[at + i],
+                };
+            }
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let s = i * 64 + bit;
+                r.work += 1;
+                if let Some(rest) = &self.rest {
+                    r.set(self.var, s as i64);
+                    if rest(b, r) == 0 {
+                        continue;
+                    }
+                }
+                if !f(b, r, s) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The words of an indexed test now; `None` when it holds for no site.
+    #[inline]
+    fn resolve<'a>(&'a self, op: &'a SiteOp, b: &'a Board, r: &mut Regs) -> Option<Src<'a>> {
+        let l = &self.t.layout;
+        let neg_mask = |neg: bool| if neg { !0u64 } else { 0 };
+        match op {
+            SiteOp::Index { at, neg } => Some(Src::Words(l.get(&b.bits, *at), neg_mask(*neg))),
+            SiteOp::Owner { who, neg } => {
+                let p = player_ref(*who, b, self.t.sides);
+                if p != -1 && self.t.player(p).is_none() {
+                    // an owner no site can have
+                    return neg.then_some(Src::Words(&self.t.all_sites, 0));
+                }
+                Some(Src::Words(l.get(&b.bits, l.owner(p as i8)), neg_mask(*neg)))
+            }
+            SiteOp::TopOwner { who, neg } => {
+                let p = who(b, r);
+                if p == -1 {
+                    // owner(top(s)) == none: the sites without tokens
+                    return Some(Src::Words(l.get(&b.bits, l.tokens_here()), neg_mask(!*neg)));
+                }
+                match self.t.player(p) {
+                    Some(p) => Some(Src::Words(l.get(&b.bits, l.top_owner(p)), neg_mask(*neg))),
+                    None => neg.then_some(Src::Words(&self.t.all_sites, 0)),
+                }
+            }
+            SiteOp::Key {
+                keys,
+                lower,
+                op,
+                rhs,
+                scratch,
+            } => {
+                let c = rhs(b, r);
+                // The sites with a value at most c, and those with a value below c.
+                let at_most = keys.partition_point(|&k| k <= c);
+                let below = keys.partition_point(|&k| k < c);
+                let zeros = &self.t.zeros[..l.w];
+                let le = if at_most == 0 {
+                    zeros
+                } else {
+                    &lower[at_most - 1]
+                };
+                let lt = if below == 0 { zeros } else { &lower[below - 1] };
+                let out = &mut r.scratch[*scratch..*scratch + l.w];
+                for i in 0..l.w {
+                    out[i] = match op {
+                        Op::Le => le[i],
+                        Op::Lt => lt[i],
+                        Op::Gt => !le[i],
+                        Op::Ge => !lt[i],
+                        Op::Eq => le[i] & !lt[i],
+                        _ => !(le[i] & !lt[i]),
+                    };
+                }
+                Some(Src::Scratch(*scratch))
+            }
+        }
+    }
+
+    /// Whether a site satisfies the question.
+    pub(crate) fn contains(&self, b: &Board, r: &mut Regs, s: usize) -> bool {
+        if !bits::test(&self.base, s) {
+            return false;
+        }
+        for op in &self.ops {
+            let word = match self.resolve(op, b, r) {
+                None => return false,
+                Some(Src::Words(set, x)) => set[s / 64] ^ x,
+                Some(Src::Scratch(at)) => r.scratch[at + s / 64],
+            };
+            if word >> (s % 64) & 1 == 0 {
+                return false;
+            }
+        }
+        match &self.rest {
+            Some(rest) => {
+                r.set(self.var, s as i64);
+                rest(b, r) != 0
+            }
+            None => true,
+        }
+    }
+
+    /// Whether some site satisfies the question.
+    #[inline]
+    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
+        !self.for_each(b, r, &mut |_, _, _| false)
+    }
+
+    /// The first site of the question, or -1.
+    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
+        let mut found = -1;
+        self.for_each(b, r, &mut |_, _, s| {
+            found = s as i64;
+            false
+        });
+        found
+    }
+
+    /// `minimum`, `maximum` or `total` of a value over the sites (0 when there is none).
+    pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &SiteValue) -> i64 {
+        let mut acc: Option<i64> = None;
+        let var = self.var;
+        self.for_each(b, r, &mut |b, r, s| {
+            let v = match x {
+                SiteValue::Fixed(keys) => keys[s],
+                SiteValue::Computed(x) => {
+                    r.set(var, s as i64);
+                    x(b, r)
+                }
+            };
+            acc = Some(kind.add(b, acc, v));
+            true
+        });
+        acc.unwrap_or(0)
+    }
+}
+
+/// A value of a site: fixed (a table) or computed.
+pub(crate) enum SiteValue {
+    Fixed(Vec<i64>),
+    Computed(Num),
+}
+
+/// `minimum`, `maximum`, `total`.
+#[derive(Clone, Copy)]
+pub(crate) enum AggKind {
+    Min,
+    Max,
+    Sum,
+}
+
+impl From<AggOp> for AggKind {
+    fn from(op: AggOp) -> Self {
+        match op {
+            AggOp::Min => AggKind::Min,
+            AggOp::Max => AggKind::Max,
+            AggOp::Sum => AggKind::Sum,
+        }
+    }
+}
+
+impl AggKind {
+    #[inline(always)]
+    fn add(self, b: &Board, acc: Option<i64>, v: i64) -> i64 {
+        match (self, acc) {
+            (_, None) => v,
+            (AggKind::Min, Some(a)) => a.min(v),
+            (AggKind::Max, Some(a)) => a.max(v),
+            (AggKind::Sum, Some(a)) => a.checked_add(v).unwrap_or_else(|| {
+                raise(&b.fault, Fault::Overflow);
+                0
+            }),
+        }
+    }
+}
+
+/// An indexed test of a token.
+enum TokOp {
+    /// the tokens of a player computed before the question (by side with `side`), or not
+    Owner { who: Num, side: bool, neg: bool },
+    /// the tokens on the board, in an area, or not placed, or not
+    Area { area: u8, neg: bool },
+    /// the tokens at a site computed before the question (built in the scratch words)
+    At { site: Num, scratch: usize },
+    /// every token but one computed before the question (built in the scratch words)
+    Not { token: Num, scratch: usize },
+}
+
+/// A condition over the tokens bound to a variable.
+pub(crate) struct TokQuery {
+    t: Arc<Tables>,
+    var: VarId,
+    ops: Vec<TokOp>,
+    rest: Option<Num>,
+}
+
+impl TokQuery {
+    /// Calls `f` on every token of the question, in increasing order, until it returns false.
+    pub(crate) fn for_each(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
+    ) -> bool {
+        let t = &self.t;
+        let tw = t.tw;
+        let mut sets = [Src::Scratch(0); MAX_OPS];
+        let n = self.ops.len();
+        let neg_mask = |neg: bool| if neg { !0u64 } else { 0 };
+        for (i, op) in self.ops.iter().enumerate() {
+            sets[i] = match op {
+                TokOp::Owner { who, side, neg } => {
+                    let p = who(b, r);
+                    let list = if *side {
+                        &t.tok_of_side
+                    } else {
+                        &t.tok_of_player
+                    };
+                    match usize::try_from(p).ok().and_then(|p| list.get(p)) {
+                        Some(set) => Src::Words(set, neg_mask(*neg)),
+                        None if *neg => Src::Words(&t.tok_all, 0),
+                        None => return true,
+                    }
+                }
+                TokOp::Area { area, neg } => Src::Words(b.toks.in_area(*area), neg_mask(*neg)),
+                TokOp::At { site, scratch } => {
+                    let s = site(b, r);
+                    let out = &mut r.scratch[*scratch..*scratch + tw];
+                    out.iter_mut().for_each(|w| *w = 0);
+                    if let Some(s) = t.site(s) {
+                        for x in b.toks.at(s as u16) {
+                            out[x / 64] |= 1 << (x % 64);
+                        }
+                    }
+                    Src::Scratch(*scratch)
+                }
+                TokOp::Not { token, scratch } => {
+                    let x = token(b, r);
+                    let out = &mut r.scratch[*scratch..*scratch + tw];
+                    out.iter_mut().for_each(|w| *w = !0);
+                    if let Some(x) = t.token(x) {
+                        out[x / 64] &= !(1 << (x % 64));
+                    }
+                    Src::Scratch(*scratch)
+                }
+            };
+        }
+        r.work += tw as u64;
+        for i in 0..tw {
+            let mut word = t.tok_all[i];
+            for s in &sets[..n] {
+                word &= match *s {
+                    Src::Words(set, x) => set[i] ^ x,
+                    Src::Scratch(at) => r.scratch[at + i],
+                };
+            }
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let x = i * 64 + bit;
+                r.work += 1;
+                r.set(self.var, x as i64);
+                if let Some(rest) = &self.rest
+                    && rest(b, r) == 0
+                {
+                    continue;
+                }
+                if !f(b, r, x) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
+        !self.for_each(b, r, &mut |_, _, _| false)
+    }
+
+    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
+        let mut found = -1;
+        self.for_each(b, r, &mut |_, _, x| {
+            found = x as i64;
+            false
+        });
+        found
+    }
+
+    pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &Num) -> i64 {
+        let mut acc: Option<i64> = None;
+        self.for_each(b, r, &mut |b, r, _| {
+            let v = x(b, r);
+            acc = Some(kind.add(b, acc, v));
+            true
+        });
+        acc.unwrap_or(0)
+    }
+}
+
+/// A set of sites, compiled.
+pub(crate) enum CSet {
+    /// sites in increasing order, each once
+    Query(SiteQuery),
+    /// a fixed list, in its order (repeats kept)
+    Fixed(Vec<u16>),
+    One(Num),
+    Union(Vec<CSet>),
+    Diff(Box<CSet>, Box<CSet>),
+    Filter(VarId, Box<CSet>, Num),
+    Run(Num, Num, Num, Arc<Tables>),
+    /// `neighbours(s)` (false) or `jumps(s)` (true)
+    Near(Num, bool, Arc<Tables>),
+    Empty,
+}
+
+impl CSet {
+    /// Calls `f` on each site of the set (in order, repeats possible) until it returns false.
+    /// Returns false when stopped early.
+    pub(crate) fn for_each(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
+    ) -> bool {
+        match self {
+            CSet::Query(q) => q.for_each(b, r, f),
+            CSet::Fixed(list) => {
+                r.work += list.len() as u64;
+                list.iter().all(|&s| f(b, r, s as usize))
+            }
+            CSet::One(e) => {
+                let s = e(b, r);
+                match usize::try_from(s).ok().filter(|&s| s < b.kinds.len()) {
+                    Some(s) => f(b, r, s),
+                    None => true,
+                }
+            }
+            CSet::Union(items) => items.iter().all(|i| i.for_each(b, r, f)),
+            CSet::Diff(a, c) => a.for_each(b, r, &mut |b, r, s| {
+                if c.contains(b, r, s as i64) {
+                    true
+                } else {
+                    f(b, r, s)
+                }
+            }),
+            CSet::Filter(v, base, c) => base.for_each(b, r, &mut |b, r, s| {
+                r.set(*v, s as i64);
+                if c(b, r) != 0 { f(b, r, s) } else { true }
+            }),
+            CSet::Near(x, far, t) => {
+                let Some(q) = t.site(x(b, r)) else {
+                    return true;
+                };
+                if *far {
+                    t.far[q].iter().all(|&(s, _)| f(b, r, s as usize))
+                } else {
+                    t.near[q].iter().all(|&s| f(b, r, s as usize))
+                }
+            }
+            CSet::Run(start, d, n, t) => {
+                let mut s = start(b, r);
+                let d = d(b, r);
+                let n = n(b, r);
+                if n > t.nsites as i64 {
+                    raise(&b.fault, Fault::RunTooLong);
+                    return true;
+                }
+                for _ in 0..n {
+                    let Some(site) = t.site(s) else {
+                        return true;
+                    };
+                    if !f(b, r, site) {
+                        return false;
+                    }
+                    s = t.walk(s, d, 1);
+                }
+                true
+            }
+            CSet::Empty => true,
+        }
+    }
+
+    /// Whether the set holds a site (-1 and values outside the board: no).
+    pub(crate) fn contains(&self, b: &Board, r: &mut Regs, site: i64) -> bool {
+        let Some(s) = usize::try_from(site).ok().filter(|&s| s < b.kinds.len()) else {
+            return false;
+        };
+        match self {
+            CSet::Query(q) => q.contains(b, r, s),
+            CSet::Fixed(list) => list.contains(&(s as u16)),
+            CSet::One(e) => e(b, r) == site,
+            CSet::Union(items) => items.iter().any(|i| i.contains(b, r, site)),
+            CSet::Diff(a, c) => a.contains(b, r, site) && !c.contains(b, r, site),
+            CSet::Filter(v, base, c) => {
+                base.contains(b, r, site) && {
+                    r.set(*v, site);
+                    c(b, r) != 0
+                }
+            }
+            CSet::Run(..) | CSet::Near(..) => !self.for_each(b, r, &mut |_, _, x| x != s),
+            CSet::Empty => false,
+        }
+    }
+
+    /// The number of sites (repeats counted).
+    pub(crate) fn size(&self, b: &Board, r: &mut Regs) -> i64 {
+        let mut n = 0;
+        self.for_each(b, r, &mut |_, _, _| {
+            n += 1;
+            true
+        });
+        n
+    }
+}
+
+/// The conjuncts of a condition.
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::All(items) => items.iter().collect(),
+        Expr::And(a, c) => {
+            let mut v = conjuncts(a);
+            v.extend(conjuncts(c));
+            v
+        }
+        other => vec![other],
+    }
+}
+
+fn is_var(e: &Expr, v: VarId) -> bool {
+    matches!(e, Expr::Var(x) if *x == v)
+}
+
+/// `count OP c` as "holds pieces" (false) or "holds none" (true), when it is one of those.
+fn emptiness(op: Op, c: i64) -> Option<bool> {
+    match (op, c) {
+        (Op::Gt, 0) | (Op::Ne, 0) | (Op::Ge, 1) => Some(false),
+        (Op::Eq, 0) | (Op::Le, 0) | (Op::Lt, 1) => Some(true),
+        _ => None,
+    }
+}
+
+fn flip(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Gt,
+        Op::Le => Op::Ge,
+        Op::Gt => Op::Lt,
+        Op::Ge => Op::Le,
+        other => other,
+    }
+}
+
+fn negate(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Ge,
+        Op::Le => Op::Gt,
+        Op::Gt => Op::Le,
+        Op::Ge => Op::Lt,
+        Op::Eq => Op::Ne,
+        Op::Ne => Op::Eq,
+        other => other,
+    }
+}
+
+fn is_comparison(op: Op) -> bool {
+    matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge)
+}
+
+impl Compiler {
+    /// Whether an expression depends only on site variable `v` and the board's fixed tables.
+    pub(crate) fn is_fixed(&self, e: &Expr, v: VarId) -> bool {
+        let f = |x: &Expr| self.is_fixed(x, v);
+        match e {
+            Expr::Const(_) => true,
+            Expr::Var(x) => *x == v,
+            Expr::InRegion(s, _)
+            | Expr::Opposite(s)
+            | Expr::Not(s)
+            | Expr::Neg(s)
+            | Expr::Abs(s)
+            | Expr::CoordX(s)
+            | Expr::CoordY(s)
+            | Expr::OriginalOwner(s)
+            | Expr::BinConst(_, s, _) => f(s),
+            Expr::Bin(_, x, y) | Expr::And(x, y) | Expr::Or(x, y) | Expr::Between(x, y) => {
+                f(x) && f(y)
+            }
+            Expr::Next(s, d, n) => f(s) && f(d) && f(n),
+            Expr::All(items) | Expr::Any(items) => items.iter().all(f),
+            Expr::If(c, x, y) => f(c) && f(x) && f(y),
+            _ => false,
+        }
+    }
+
+    /// The value of a fixed expression for `v = site` (None where it has none).
+    pub(crate) fn fixed_value(&self, e: &Expr, v: VarId, site: i64) -> Option<i64> {
+        let t = &self.t;
+        let ev = |x: &Expr| self.fixed_value(x, v, site);
+        Some(match e {
+            Expr::Const(c) => *c,
+            Expr::Var(x) if *x == v => site,
+            Expr::InRegion(s, reg) => t
+                .site(ev(s)?)
+                .is_some_and(|s| bits::test(&t.regions[reg.0 as usize], s))
+                as i64,
+            Expr::Opposite(s) => match t.site(ev(s)?) {
+                Some(s) if t.opposite[s] != u16::MAX => t.opposite[s] as i64,
+                _ => -1,
+            },
+            Expr::CoordX(s) => t.site(ev(s)?).map_or(-1, |s| t.x[s]),
+            Expr::CoordY(s) => t.site(ev(s)?).map_or(-1, |s| t.y[s]),
+            Expr::OriginalOwner(s) => t.site(ev(s)?).map_or(-1, |s| t.original_owner[s]),
+            Expr::Between(a, c) => t.between(ev(a)?, ev(c)?),
+            Expr::Next(s, d, n) => t.walk(ev(s)?, ev(d)?, ev(n)?),
+            Expr::Not(x) => (ev(x)? == 0) as i64,
+            Expr::Neg(x) => ev(x)?.checked_neg()?,
+            Expr::Abs(x) => ev(x)?.checked_abs()?,
+            Expr::BinConst(op, x, c) => crate::optimize::apply(*op, ev(x)?, *c)?,
+            Expr::Bin(op, x, y) => crate::optimize::apply(*op, ev(x)?, ev(y)?)?,
+            Expr::And(x, y) => (ev(x)? != 0 && ev(y)? != 0) as i64,
+            Expr::Or(x, y) => (ev(x)? != 0 || ev(y)? != 0) as i64,
+            Expr::All(items) => {
+                for i in items {
+                    if ev(i)? == 0 {
+                        return Some(0);
+                    }
+                }
+                1
+            }
+            Expr::Any(items) => {
+                for i in items {
+                    if ev(i)? != 0 {
+                        return Some(1);
+                    }
+                }
+                0
+            }
+            Expr::If(c, x, y) => {
+                if ev(c)? != 0 {
+                    ev(x)?
+                } else {
+                    ev(y)?
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// The value of a fixed expression at every site (None if one has none).
+    fn fixed_values(&self, e: &Expr, v: VarId) -> Option<Vec<i64>> {
+        (0..self.t.nsites)
+            .map(|s| self.fixed_value(e, v, s as i64))
+            .collect()
+    }
+
+    /// A question over the sites bound to `var`: the sites of `base` where `cond` holds.
+    pub(crate) fn sites(&mut self, var: VarId, base: Base, cond: Option<&Expr>) -> SiteQuery {
+        let mut base = match base {
+            Base::All => self.t.all_sites.clone(),
+            Base::Bits(b) => b,
+        };
+        let mut ops = vec![];
+        let mut rest: Vec<Expr> = vec![];
+        for c in cond.map(conjuncts).unwrap_or_default() {
+            if self.is_fixed(c, var)
+                && let Some(vals) = self.fixed_values(c, var)
+            {
+                // A fixed test: it narrows the base once, now.
+                for (s, x) in vals.iter().enumerate() {
+                    if *x == 0 {
+                        base[s / 64] &= !(1 << (s % 64));
+                    }
+                }
+                continue;
+            }
+            let before = ops.len();
+            match self.site_ops(var, c, &mut ops) {
+                Some(r) if ops.len() <= MAX_OPS => rest.extend(r),
+                _ => {
+                    ops.truncate(before);
+                    rest.push(c.clone());
+                }
+            }
+        }
+        let rest = match rest.len() {
+            0 => None,
+            1 => Some(self.num(&rest[0])),
+            _ => Some(self.num(&Expr::All(rest))),
+        };
+        SiteQuery {
+            t: self.t.clone(),
+            var,
+            base,
+            ops,
+            rest,
+        }
+    }
+
+    /// The indexed tests of one conjunct about site `v` (pushed on `ops`) and what is left of
+    /// it; `None` when no index answers it.
+    fn site_ops(&mut self, v: VarId, e: &Expr, ops: &mut Vec<SiteOp>) -> Option<Option<Expr>> {
+        let l = self.t.layout.clone();
+        let nonempty = |neg| SiteOp::Index {
+            at: l.nonempty(),
+            neg,
+        };
+        match e {
+            Expr::SiteTest(t) if t.var == v => {
+                let mut left = SiteTest {
+                    var: v,
+                    kind: None,
+                    owner: None,
+                    count: None,
+                };
+                if let Some((k, neg)) = t.kind {
+                    ops.push(SiteOp::Index { at: l.kind(k), neg });
+                }
+                if let Some((who, neg)) = t.owner {
+                    ops.push(SiteOp::Owner { who, neg });
+                }
+                match t.count {
+                    Some((op, CountRhs::Const(c))) if emptiness(op, c).is_some() => {
+                        ops.push(nonempty(emptiness(op, c) == Some(true)))
+                    }
+                    other => left.count = other,
+                }
+                Some(left.count.is_some().then(|| Expr::SiteTest(Box::new(left))))
+            }
+            Expr::KindIs(x, k, neg) if *x == v => {
+                ops.push(SiteOp::Index {
+                    at: l.kind(*k),
+                    neg: *neg,
+                });
+                Some(None)
+            }
+            Expr::OwnerIs(x, who, neg) if *x == v => {
+                ops.push(SiteOp::Owner {
+                    who: *who,
+                    neg: *neg,
+                });
+                Some(None)
+            }
+            Expr::BinConst(op, x, c) if matches!(**x, Expr::CountVar(y) if y == v) => {
+                ops.push(nonempty(emptiness(*op, *c)?));
+                Some(None)
+            }
+            Expr::BinConst(op @ (Op::Eq | Op::Ne), x, -1) if matches!(&**x, Expr::Top(s) if is_var(s, v)) =>
+            {
+                ops.push(SiteOp::Index {
+                    at: l.tokens_here(),
+                    neg: *op == Op::Eq,
+                });
+                Some(None)
+            }
+            Expr::Bin(op @ (Op::Eq | Op::Ne), x, p)
+                if matches!(&**x, Expr::TokOwner(t) if matches!(&**t, Expr::Top(s) if is_var(s, v)))
+                    && !uses(p, v) =>
+            {
+                let who = self.num(p);
+                ops.push(SiteOp::TopOwner {
+                    who,
+                    neg: *op == Op::Ne,
+                });
+                Some(None)
+            }
+            Expr::Not(inner) => {
+                let mut one = vec![];
+                match self.site_ops(v, inner, &mut one)? {
+                    None if one.len() == 1 => {
+                        let op = one.pop()?;
+                        ops.push(match op {
+                            SiteOp::Index { at, neg } => SiteOp::Index { at, neg: !neg },
+                            SiteOp::Owner { who, neg } => SiteOp::Owner { who, neg: !neg },
+                            SiteOp::TopOwner { who, neg } => SiteOp::TopOwner { who, neg: !neg },
+                            SiteOp::Key {
+                                keys,
+                                lower,
+                                op,
+                                rhs,
+                                scratch,
+                            } => SiteOp::Key {
+                                keys,
+                                lower,
+                                op: negate(op),
+                                rhs,
+                                scratch,
+                            },
+                        });
+                        Some(None)
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Bin(op, x, y) if is_comparison(*op) => {
+                if self.is_fixed(x, v) && !uses(y, v) {
+                    self.key(v, x, *op, y, ops)
+                } else if self.is_fixed(y, v) && !uses(x, v) {
+                    self.key(v, y, flip(*op), x, ops)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `f(v) OP rhs` with f fixed: sets of sites by value, prepared now.
+    fn key(
+        &mut self,
+        v: VarId,
+        f: &Expr,
+        op: Op,
+        rhs: &Expr,
+        ops: &mut Vec<SiteOp>,
+    ) -> Option<Option<Expr>> {
+        let vals = self.fixed_values(f, v)?;
+        let mut keys = vals.clone();
+        keys.sort_unstable();
+        keys.dedup();
+        let w = self.t.layout.w;
+        if keys.len() * w > 1 << 16 {
+            return None;
+        }
+        let lower: Vec<Vec<u64>> = keys
+            .iter()
+            .map(|&k| bits::from_fn(self.t.nsites, |s| vals[s] <= k))
+            .collect();
+        let rhs = self.num(rhs);
+        let scratch = self.scratch(w);
+        ops.push(SiteOp::Key {
+            keys,
+            lower,
+            op,
+            rhs,
+            scratch,
+        });
+        Some(None)
+    }
+
+    /// A question over the tokens bound to `var`.
+    pub(crate) fn tokens(&mut self, var: VarId, cond: &Expr) -> TokQuery {
+        let mut ops = vec![];
+        let mut rest = vec![];
+        for c in conjuncts(cond) {
+            match self.tok_op(var, c) {
+                Some(op) if ops.len() < MAX_OPS => ops.push(op),
+                _ => rest.push(c.clone()),
+            }
+        }
+        let rest = match rest.len() {
+            0 => None,
+            1 => Some(self.num(&rest[0])),
+            _ => Some(self.num(&Expr::All(rest))),
+        };
+        TokQuery {
+            t: self.t.clone(),
+            var,
+            ops,
+            rest,
+        }
+    }
+
+    /// The indexed test of one conjunct about token `v`, if an index answers it.
+    fn tok_op(&mut self, v: VarId, e: &Expr) -> Option<TokOp> {
+        let owner_of = |x: &Expr| matches!(x, Expr::TokOwner(t) if is_var(t, v));
+        let side_of = |x: &Expr| matches!(x, Expr::SideOf(o) if owner_of(o));
+        match e {
+            Expr::Bin(op @ (Op::Eq | Op::Ne), x, y) => {
+                let neg = *op == Op::Ne;
+                let (x, y) = if uses(x, v) { (x, y) } else { (y, x) };
+                if uses(y, v) {
+                    return None;
+                }
+                if owner_of(x) || side_of(x) {
+                    let who = self.num(y);
+                    Some(TokOp::Owner {
+                        who,
+                        side: side_of(x),
+                        neg,
+                    })
+                } else if !neg && matches!(&**x, Expr::TokSite(t) if is_var(t, v)) {
+                    let site = self.num(y);
+                    let scratch = self.scratch(self.t.tw);
+                    Some(TokOp::At { site, scratch })
+                } else if neg && is_var(x, v) {
+                    let token = self.num(y);
+                    let scratch = self.scratch(self.t.tw);
+                    Some(TokOp::Not { token, scratch })
+                } else {
+                    None
+                }
+            }
+            Expr::BinConst(op @ (Op::Eq | Op::Ne), x, c) => match &**x {
+                Expr::TokSite(t) if is_var(t, v) && *c == -1 => Some(TokOp::Area {
+                    area: ON_BOARD,
+                    neg: *op == Op::Eq,
+                }),
+                Expr::TokArea(t) if is_var(t, v) && (0..UNPLACED as i64).contains(c) => {
+                    Some(TokOp::Area {
+                        area: *c as u8,
+                        neg: *op == Op::Ne,
+                    })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A value of the site in `v`: a table when it is fixed.
+    pub(crate) fn site_value(&mut self, v: VarId, x: &Expr) -> SiteValue {
+        if self.is_fixed(x, v)
+            && let Some(vals) = self.fixed_values(x, v)
+        {
+            return SiteValue::Fixed(vals);
+        }
+        SiteValue::Computed(self.num(x))
+    }
+
+    /// The fixed set a set expression names, if it is a set of sites in increasing order.
+    fn base_of(&self, s: &SetExpr) -> Option<Vec<u64>> {
+        match s {
+            SetExpr::All => Some(self.t.all_sites.clone()),
+            SetExpr::Region(r) => Some(self.t.regions[r.0 as usize].clone()),
+            SetExpr::List(sites) if sites.windows(2).all(|w| w[0] < w[1]) => {
+                Some(bits::from_fn(self.t.nsites, |s| {
+                    sites.binary_search(&(s as u16)).is_ok()
+                }))
+            }
+            SetExpr::Empty => Some(self.t.zeros[..self.t.layout.w].to_vec()),
+            _ => None,
+        }
+    }
+
+    /// Compiles a set of sites.
+    pub(crate) fn set(&mut self, s: &SetExpr) -> CSet {
+        if let Some(base) = self.base_of(s) {
+            return CSet::Query(self.sites(0, Base::Bits(base), None));
+        }
+        match s {
+            SetExpr::List(sites) => CSet::Fixed(sites.clone()),
+            SetExpr::One(e) => CSet::One(self.num(e)),
+            SetExpr::Union(items) => CSet::Union(items.iter().map(|i| self.set(i)).collect()),
+            SetExpr::Diff(a, c) => CSet::Diff(Box::new(self.set(a)), Box::new(self.set(c))),
+            SetExpr::Filter(v, base, c) => match self.base_of(base) {
+                Some(bits) => CSet::Query(self.sites(*v, Base::Bits(bits), Some(c))),
+                None => CSet::Filter(*v, Box::new(self.set(base)), self.num(c)),
+            },
+            SetExpr::Run(a, d, n) => {
+                let (a, d, n) = (self.num(a), self.num(d), self.num(n));
+                CSet::Run(a, d, n, self.t.clone())
+            }
+            SetExpr::Neighbours(x) => CSet::Near(self.num(x), false, self.t.clone()),
+            SetExpr::Jumps(x) => CSet::Near(self.num(x), true, self.t.clone()),
+            SetExpr::All | SetExpr::Region(_) | SetExpr::Empty => CSet::Empty,
+        }
+    }
+
+    /// `exists v in SET where c`.
+    pub(crate) fn exists(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
+        if let Some(base) = self.base_of(set) {
+            let q = self.sites(v, Base::Bits(base), Some(c));
+            return num(move |b, r| q.exists(b, r) as i64);
+        }
+        let set = self.set(set);
+        let c = self.num(c);
+        num(move |b, r| {
+            !set.for_each(b, r, &mut |b, r, s| {
+                r.set(v, s as i64);
+                c(b, r) == 0
+            }) as i64
+        })
+    }
+
+    /// `forall v in SET: c`.
+    pub(crate) fn forall(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
+        if let Some(base) = self.base_of(set) {
+            let q = self.sites(v, Base::Bits(base), Some(&Expr::Not(Box::new(c.clone()))));
+            return num(move |b, r| !q.exists(b, r) as i64);
+        }
+        let set = self.set(set);
+        let c = self.num(c);
+        num(move |b, r| {
+            set.for_each(b, r, &mut |b, r, s| {
+                r.set(v, s as i64);
+                c(b, r) != 0
+            }) as i64
+        })
+    }
+}

@@ -1,0 +1,192 @@
+//! The fixed tables of a game that compiled code reads during play: the board's graph, ring,
+//! tracks and coordinates as flat arrays indexed by site, and fixed sets of sites and tokens as
+//! bit sets.
+
+use crate::engine::bits::{self, Layout};
+use crate::ir::{Game as Ir, TrackInfo};
+
+const NONE: u16 = u16::MAX;
+
+pub(crate) struct Tables {
+    pub(crate) nsites: usize,
+    pub(crate) nk: usize,
+    pub(crate) players: usize,
+    pub(crate) sides: usize,
+    pub(crate) layout: Layout,
+    /// every site, as a set (the bits past the last site are clear)
+    pub(crate) all_sites: Vec<u64>,
+    /// no site (and no token), as a set
+    pub(crate) zeros: Vec<u64>,
+    /// next site along the ring in each direction (`u16::MAX` off the ring)
+    pub(crate) next: [Vec<u16>; 2],
+    pub(crate) opposite: Vec<u16>,
+    /// each region as a set of sites
+    pub(crate) regions: Vec<Vec<u64>>,
+    /// for each site, the sites one step away along a line, in the order of the lines
+    pub(crate) near: Vec<Vec<u16>>,
+    /// for each site, (the site two steps away along a line, the site between), in that order
+    pub(crate) far: Vec<Vec<(u16, u16)>>,
+    pub(crate) x: Vec<i64>,
+    pub(crate) y: Vec<i64>,
+    pub(crate) original_owner: Vec<i64>,
+    /// each side's track
+    pub(crate) tracks: Vec<Option<TrackInfo>>,
+    pub(crate) tok_owner: Vec<u8>,
+    pub(crate) tok_kind: Vec<u8>,
+    /// the position before its side's track, for each token
+    pub(crate) tok_before: Vec<i32>,
+    pub(crate) ntokens: usize,
+    /// words of a set of tokens
+    pub(crate) tw: usize,
+    /// every token, as a set
+    pub(crate) tok_all: Vec<u64>,
+    /// the tokens of each player, of each side
+    pub(crate) tok_of_player: Vec<Vec<u64>>,
+    pub(crate) tok_of_side: Vec<Vec<u64>>,
+    /// the value of each piece kind
+    pub(crate) values: Vec<i64>,
+}
+
+impl Tables {
+    pub(crate) fn new(g: &Ir) -> Self {
+        let n = g.sites.len();
+        let nt = g.tokens.len();
+        let sides = g.sides.len().max(1);
+        let near = (0..n)
+            .map(|s| {
+                g.step
+                    .iter()
+                    .map(|st| st[s])
+                    .filter(|&t| t != NONE)
+                    .collect()
+            })
+            .collect();
+        let far = (0..n)
+            .map(|s| {
+                g.step
+                    .iter()
+                    .filter_map(|st| {
+                        let b = st[s];
+                        (b != NONE && st[b as usize] != NONE).then(|| (st[b as usize], b))
+                    })
+                    .collect()
+            })
+            .collect();
+        Tables {
+            nsites: n,
+            nk: g.pieces.len(),
+            players: g.players.len(),
+            sides,
+            layout: Layout::new(n, g.players.len()),
+            all_sites: bits::from_fn(n, |_| true),
+            zeros: vec![0; bits::words(n.max(nt))],
+            next: g.next.clone(),
+            opposite: g.opposite.clone(),
+            regions: g
+                .regions
+                .iter()
+                .map(|(_, m)| bits::from_fn(n, |s| m[s]))
+                .collect(),
+            near,
+            far,
+            x: g.sites.iter().map(|s| s.x).collect(),
+            y: g.sites.iter().map(|s| s.y).collect(),
+            original_owner: g
+                .sites
+                .iter()
+                .map(|s| s.owner.map(|p| p.0 as i64).unwrap_or(-1))
+                .collect(),
+            tracks: g.tracks.clone(),
+            tok_owner: g.tokens.iter().map(|t| t.owner.0).collect(),
+            tok_kind: g.tokens.iter().map(|t| t.kind.0).collect(),
+            tok_before: g.tokens.iter().map(|t| g.before_track(t.owner)).collect(),
+            ntokens: nt,
+            tw: bits::words(nt),
+            tok_all: bits::from_fn(nt, |_| true),
+            tok_of_player: (0..g.players.len())
+                .map(|p| bits::from_fn(nt, |t| g.tokens[t].owner.0 as usize == p))
+                .collect(),
+            tok_of_side: (0..sides)
+                .map(|s| bits::from_fn(nt, |t| g.tokens[t].owner.0 as usize % sides == s))
+                .collect(),
+            values: g.pieces.iter().map(|p| p.value).collect(),
+        }
+    }
+
+    /// A site index, if the value names a site.
+    #[inline(always)]
+    pub(crate) fn site(&self, v: i64) -> Option<usize> {
+        usize::try_from(v).ok().filter(|&s| s < self.nsites)
+    }
+
+    /// A token index, if the value names a token.
+    #[inline(always)]
+    pub(crate) fn token(&self, v: i64) -> Option<usize> {
+        usize::try_from(v).ok().filter(|&t| t < self.ntokens)
+    }
+
+    /// A player index, if the value names a player.
+    #[inline(always)]
+    pub(crate) fn player(&self, v: i64) -> Option<usize> {
+        usize::try_from(v).ok().filter(|&p| p < self.players)
+    }
+
+    /// The track of a player's side.
+    #[inline(always)]
+    pub(crate) fn track_of(&self, p: usize) -> Option<&TrackInfo> {
+        self.tracks.get(p % self.sides)?.as_ref()
+    }
+
+    /// The first position of site `s` on the track of player `p` (-1 if it is not on it).
+    #[inline(always)]
+    pub(crate) fn track_pos(&self, p: usize, s: usize) -> i64 {
+        match self.track_of(p).and_then(|t| t.pos_of.get(s)) {
+            Some(&x) if x >= 0 => x as i64,
+            _ => -1,
+        }
+    }
+
+    /// `next(s, d, n)`: n steps along the ring (backward for a negative n), going round it as
+    /// often as needed; -1 where the ring stops.
+    pub(crate) fn walk(&self, site: i64, dir: i64, steps: i64) -> i64 {
+        let Some(mut s) = self.site(site) else {
+            return -1;
+        };
+        let d = usize::from(dir != 0);
+        let (d, mut n) = if steps < 0 {
+            (1 - d, steps.unsigned_abs())
+        } else {
+            (d, steps as u64)
+        };
+        let start = s;
+        let mut walked = 0u64;
+        while n > 0 {
+            let x = self.next[d][s];
+            if x == NONE {
+                return -1;
+            }
+            s = x as usize;
+            n -= 1;
+            walked += 1;
+            if s == start {
+                // Round the whole ring: only the rest of the steps matter.
+                n %= walked;
+            }
+        }
+        s as i64
+    }
+
+    /// The site between `a` and `c` on a line, one step from each (-1 if none).
+    #[inline(always)]
+    pub(crate) fn between(&self, a: i64, c: i64) -> i64 {
+        let (Some(a), Some(c)) = (self.site(a), self.site(c)) else {
+            return -1;
+        };
+        for &(to, mid) in &self.far[a] {
+            if to as usize == c {
+                return mid as i64;
+            }
+        }
+        -1
+    }
+}

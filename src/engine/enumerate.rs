@@ -1,0 +1,119 @@
+//! The legal decisions of a choice, in a fixed order: alternative by alternative, the values of
+//! each in increasing order (sites, tokens) or in the order written (values, sets).
+
+use super::compile::{CAlt, Gen};
+use super::state::{Board, Regs};
+use super::tokens::UNPLACED;
+use super::{Decision, Game, State};
+
+impl Game {
+    pub(crate) fn enumerate(&self, st: &mut State, id: u32) {
+        let mut moves = std::mem::take(&mut st.moves);
+        moves.clear();
+        let (b, r) = (&st.b, &mut st.r);
+        for (ai, alt) in self.prog.choices[id as usize].alts.iter().enumerate() {
+            if alt.guards.iter().any(|g| g(b, r) == 0) {
+                continue;
+            }
+            for (tmp, e) in &alt.pre {
+                let v = e(b, r);
+                r.set(*tmp, v);
+            }
+            let ai = ai as u8;
+            match &alt.values {
+                Gen::Unit => offer(alt, ai, b, r, 0, &mut moves),
+                Gen::Sites(q) => {
+                    q.for_each(b, r, &mut |b, r, s| {
+                        offer(alt, ai, b, r, s as i64, &mut moves);
+                        true
+                    });
+                }
+                Gen::Set(set) => {
+                    set.for_each(b, r, &mut |b, r, s| {
+                        offer(alt, ai, b, r, s as i64, &mut moves);
+                        true
+                    });
+                }
+                Gen::Values(vals) => {
+                    for &v in vals {
+                        offer(alt, ai, b, r, v, &mut moves);
+                    }
+                }
+                Gen::Tokens(q) => {
+                    q.for_each(b, r, &mut |b, r, x| {
+                        if !self.has_twin_before(b, x) {
+                            offer(alt, ai, b, r, x as i64, &mut moves);
+                        }
+                        true
+                    });
+                }
+            }
+        }
+        st.moves = moves;
+    }
+
+    /// Whether a token has an interchangeable token of lower index (the choice then offers
+    /// only the first of them): alone on its site, a token has no twin.
+    fn has_twin_before(&self, b: &Board, x: usize) -> bool {
+        let toks = &b.toks;
+        let site = toks.site[x];
+        if site != u16::MAX {
+            if toks.top[site as usize] == toks.bottom[site as usize] {
+                return false;
+            }
+            return toks.at(site).any(|u| u < x && toks.same_place(self, x, u));
+        }
+        let area = if toks.area[x] == UNPLACED {
+            UNPLACED
+        } else {
+            toks.area[x]
+        };
+        let mut twin = false;
+        super::bits::for_each(toks.in_area(area), |u| {
+            if u >= x {
+                return false;
+            }
+            if toks.same_place(self, x, u) {
+                twin = true;
+                return false;
+            }
+            true
+        });
+        twin
+    }
+}
+
+/// Offers the decision of value `value` (with a second variable: one for each of its values)
+/// where the rest of the alternative's condition holds.
+#[inline]
+fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Vec<Decision>) {
+    if let Some(v) = alt.var {
+        r.set(v, value);
+    }
+    match &alt.to {
+        // Two values: the second ranges over a set that may depend on the first.
+        Some((v2, set)) => {
+            if alt.first.as_ref().is_some_and(|c| c(b, r) == 0) {
+                return;
+            }
+            set.for_each(b, r, &mut |b, r, s| {
+                r.set(*v2, s as i64);
+                if alt.cond.as_ref().is_none_or(|c| c(b, r) != 0) {
+                    moves.push(Decision::Alt {
+                        alt: ai,
+                        value: ((value as i32) << 16) | s as i32,
+                    });
+                }
+                true
+            });
+        }
+        None => {
+            if alt.cond.as_ref().is_none_or(|c| c(b, r) != 0) {
+                moves.push(Decision::Alt {
+                    alt: ai,
+                    value: value as i32,
+                });
+            }
+        }
+    }
+}

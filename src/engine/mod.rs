@@ -1,0 +1,246 @@
+//! The engine: a [`Game`] compiled for play, the [`State`] of a game, and the interpreter of its
+//! turn program.
+//!
+//! A turn is a program; it runs until a decision point (a `choose`, the order of drops in a
+//! lap), a chance event, or the end of the game. The legal decisions are computed once, when the
+//! point is reached, into a buffer the state keeps, so a playout allocates nothing per move once
+//! the buffers have grown.
+//!
+//! The parts, in the order a turn meets them: [`compile`] (the IR compiled once into closures
+//! and bit-set queries), [`state`] (the position and its incremental indexes), [`run`] (the
+//! interpreter loop and the effects of statements), [`enumerate`] (the legal decisions),
+//! [`sow`] (sowing), [`tokens`] (individual pieces and stacks).
+
+pub(crate) mod bits;
+pub(crate) mod compile;
+mod enumerate;
+mod run;
+mod sow;
+pub(crate) mod state;
+pub mod tokens;
+
+pub use state::{Decision, EndReason, Fault, IllegalMove, Outcome, Pending, State};
+pub use tokens::Tokens;
+
+use crate::ir;
+use compile::Program;
+use state::{Board, Regs};
+use std::sync::Arc;
+
+/// Work allowed between two decisions (instructions, drops, and sites or tokens visited by
+/// questions about every site or token) before the game is stopped: a description whose loop
+/// never reaches a decision cannot hang ludic.
+pub const WORK_LIMIT: u64 = 50_000_000;
+/// Laps allowed in one sowing before it is ended as a cycle.
+pub const LAP_LIMIT: usize = 10_000;
+
+/// A game ready to play: what the checker proved consistent ([`ir::Game`], whose fields and
+/// methods it offers directly) and its compiled program.
+#[derive(Clone)]
+pub struct Game {
+    ir: ir::Game,
+    pub(crate) prog: Arc<Program>,
+}
+
+impl std::ops::Deref for Game {
+    type Target = ir::Game;
+    fn deref(&self) -> &ir::Game {
+        &self.ir
+    }
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game").field("ir", &self.ir).finish()
+    }
+}
+
+impl Game {
+    /// Compiles a checked game for play.
+    pub fn new(ir: ir::Game) -> Self {
+        let prog = Arc::new(compile::compile(&ir));
+        Game { ir, prog }
+    }
+
+    /// The IR the game was compiled from.
+    pub fn ir(&self) -> &ir::Game {
+        &self.ir
+    }
+
+    /// The position before the start program runs: an empty board.
+    pub(crate) fn empty(&self) -> State {
+        let g = &self.ir;
+        let t = &self.prog.t;
+        let nk = g.pieces.len();
+        let mut b = Board {
+            nk,
+            counts: vec![0; g.sites.len() * nk],
+            total: vec![0; g.sites.len()],
+            kinds: g.sites.iter().map(|s| s.kind).collect(),
+            owners: g
+                .sites
+                .iter()
+                .map(|s| s.owner.map(|p| p.0 as i8).unwrap_or(-1))
+                .collect(),
+            bank: vec![0; g.players.len() * nk],
+            mover: 0,
+            sow_dir: 0,
+            round: 0,
+            round_first: 0,
+            tallies: g.initial_tallies(),
+            toks: Tokens::new(g),
+            bits: vec![0; t.layout.len()],
+            fault: std::cell::Cell::new(None),
+        };
+        b.reindex(g, &t.layout);
+        State {
+            b,
+            r: Regs {
+                vars: vec![0; g.nvars.max(1)],
+                scratch: vec![0; self.prog.scratch.max(1)],
+                work: 0,
+            },
+            turn: 0,
+            pc: 0,
+            hand: vec![0; nk],
+            plan: Vec::with_capacity(64),
+            planning: false,
+            cursor: 0,
+            lap_keys: Vec::with_capacity(64),
+            lap_snaps: Vec::with_capacity(1024),
+            scratch: Vec::with_capacity(g.sites.len()),
+            pending: Pending::Choice(0),
+            moves: Vec::with_capacity(32),
+            cycles_cut: 0,
+            passes: 0,
+            last_passer: 0,
+            loops: vec![(Vec::new(), 0); g.loops],
+            throw_var: 0,
+            last_throw: None,
+            round_turn0: 0,
+            limit_reached: false,
+        }
+    }
+
+    /// The start position: the start program has run up to the first decision or chance event.
+    pub fn start(&self) -> State {
+        let mut st = self.empty();
+        self.run(&mut st);
+        st
+    }
+
+    /// Whether the state is in the `between rounds` program (its decisions are between rounds).
+    pub fn is_between_rounds(&self, st: &State) -> bool {
+        self.between_start.is_some_and(|b| st.pc >= b) && !st.is_over()
+    }
+
+    /// Plays a decision after checking that it is legal; an illegal one leaves the state unchanged.
+    pub fn play(&self, st: &mut State, d: Decision) -> Result<(), IllegalMove> {
+        match st.pending {
+            Pending::Over(_) => return Err(IllegalMove::GameOver),
+            Pending::ChanceFirst | Pending::Throw(_) => return Err(IllegalMove::ChancePending),
+            _ => {}
+        }
+        if !st.moves.contains(&d) {
+            return Err(IllegalMove::NotLegal(self.notation_of(st, d)));
+        }
+        self.play_unchecked(st, d);
+        Ok(())
+    }
+
+    /// Plays a decision taken from [`State::moves`] (not checked again).
+    pub fn play_unchecked(&self, st: &mut State, d: Decision) {
+        st.r.work = 0;
+        match (st.pending, d) {
+            (Pending::Choice(id), Decision::Alt { alt, value }) => {
+                let a = &self.choices[id as usize].alts[alt as usize];
+                match (a.var, &a.to) {
+                    (Some(v), Some((v2, _))) => {
+                        st.r.set(v, (value >> 16) as i64);
+                        st.r.set(*v2, (value & 0xffff) as i64);
+                    }
+                    (Some(v), None) => st.r.set(v, value as i64),
+                    _ => {}
+                }
+                st.pc = a.target;
+            }
+            (Pending::Drop(k), Decision::Drop { slot }) => {
+                if let Some(p) = st.plan.get_mut(slot as usize) {
+                    *p = k.0;
+                }
+            }
+            _ => return,
+        }
+        self.run(st);
+    }
+
+    /// The possible outcomes of the pending chance event, with their probabilities.
+    pub fn chance_outcomes(&self, st: &State) -> Vec<(i64, f64)> {
+        match st.pending {
+            Pending::ChanceFirst => {
+                let n = self.players.len();
+                (0..n as i64).map(|p| (p, 1.0 / n as f64)).collect()
+            }
+            Pending::Throw(d) => self.dice[d as usize]
+                .outcomes
+                .iter()
+                .enumerate()
+                .map(|(i, o)| (i as i64, o.prob))
+                .collect(),
+            _ => vec![],
+        }
+    }
+
+    /// The outcome of the pending chance event that a uniform number `x` in [0, 1) draws (the
+    /// first whose cumulative probability exceeds `x`), without allocating; -1 when no chance
+    /// event is pending.
+    pub fn draw_chance(&self, st: &State, x: f64) -> i64 {
+        let cum = match st.pending {
+            Pending::ChanceFirst => &self.prog.first.cum,
+            Pending::Throw(d) => &self.prog.dice[d as usize].cum,
+            _ => return -1,
+        };
+        match cum.iter().position(|&c| x < c) {
+            Some(i) => i as i64,
+            None => cum.len() as i64 - 1,
+        }
+    }
+
+    /// Applies the outcome of the pending chance event.
+    pub fn play_chance(&self, st: &mut State, outcome: i64) -> Result<(), IllegalMove> {
+        match st.pending {
+            Pending::ChanceFirst if (0..self.players.len() as i64).contains(&outcome) => {
+                st.b.mover = outcome as u8;
+                st.b.round_first = outcome as u8;
+                st.pc += 1;
+                st.r.work = 0;
+                self.run(st);
+                Ok(())
+            }
+            Pending::ChanceFirst => Err(IllegalMove::NotOutcome(outcome.to_string())),
+            Pending::Throw(d) => match usize::try_from(outcome)
+                .ok()
+                .and_then(|i| self.dice[d as usize].outcomes.get(i))
+            {
+                Some(o) => {
+                    st.r.set(st.throw_var, o.value);
+                    st.last_throw = Some((d, outcome as u16));
+                    st.pc += 1;
+                    st.r.work = 0;
+                    self.run(st);
+                    Ok(())
+                }
+                None => Err(IllegalMove::NotOutcome(outcome.to_string())),
+            },
+            Pending::Over(_) => Err(IllegalMove::GameOver),
+            _ => Err(IllegalMove::NotOutcome(outcome.to_string())),
+        }
+    }
+
+    /// Runs the program from where the state is (after building a position by hand).
+    pub(crate) fn resume(&self, st: &mut State) {
+        st.b.reindex(&self.ir, &self.prog.t.layout);
+        st.r.work = 0;
+        self.run(st);
+    }
+}

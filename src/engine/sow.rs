@@ -1,0 +1,238 @@
+//! Sowing: picking up a site, the order of drops in a lap (which the sower may choose), the
+//! drops along the ring, and the cycle rule.
+
+use super::compile::CSet;
+use super::state::{Fault, raise};
+use super::{Decision, Game, LAP_LIMIT, Pending, State};
+use crate::ir::{PieceKind, SiteKind};
+
+const NONE: u16 = u16::MAX;
+
+impl Game {
+    pub(crate) fn pick_up(&self, st: &mut State, s: usize) {
+        let l = &self.prog.t.layout;
+        for k in 0..self.pieces.len() {
+            let c = st.b.counts[s * st.b.nk + k];
+            if c > 0 {
+                st.b.set_counters(l, s, k, 0);
+                match st.hand[k].checked_add(c) {
+                    Some(h) => st.hand[k] = h,
+                    None => raise(&st.b.fault, Fault::TooManyPieces),
+                }
+            }
+        }
+    }
+
+    pub(crate) fn put_back(&self, st: &mut State) {
+        if st.cursor == NONE {
+            return;
+        }
+        let l = &self.prog.t.layout;
+        let s = st.cursor as usize;
+        for k in 0..self.pieces.len() {
+            let c = std::mem::take(&mut st.hand[k]);
+            if c > 0 {
+                st.b.add_counters(l, s, k, c);
+            }
+        }
+    }
+
+    /// Records the position at the start of a lap; true when it was seen before in this sowing.
+    /// A cheap key (cursor, pieces in hand, pieces on the board) is compared first; the whole
+    /// position only when the keys are equal.
+    pub(crate) fn lap_repeats(&self, st: &mut State) -> bool {
+        if st.lap_keys.len() >= LAP_LIMIT {
+            return true;
+        }
+        let on_board: u64 = st.b.counts.iter().map(|&c| c as u64).sum();
+        let in_hand: u64 = st.hand.iter().map(|&c| c as u64).sum();
+        let key =
+            (st.cursor as u64) | (in_hand.min(0xff_ffff) << 16) | (on_board.min(0xff_ffff) << 40);
+        let len = st.b.counts.len() + st.hand.len();
+        let start = st.lap_snaps.len();
+        for (i, &old) in st.lap_keys.iter().enumerate() {
+            if old == key
+                && st.lap_snaps[i * len..i * len + st.b.counts.len()] == st.b.counts[..]
+                && st.lap_snaps[i * len + st.b.counts.len()..(i + 1) * len] == st.hand[..]
+            {
+                return true;
+            }
+        }
+        st.lap_snaps.extend_from_slice(&st.b.counts);
+        st.lap_snaps.extend_from_slice(&st.hand);
+        debug_assert_eq!(st.lap_snaps.len(), start + len);
+        st.lap_keys.push(key);
+        false
+    }
+
+    /// Prepares the drop order of the lap: the plain pieces (the first kind) in the remaining
+    /// steps, the others placed by the sower when `orders` is set and more than one order exists.
+    pub(crate) fn init_plan(&self, st: &mut State, orders: bool) {
+        let total: usize = st.hand.iter().map(|&c| c as usize).sum();
+        st.plan.clear();
+        let kinds_in_hand = st.hand.iter().filter(|&&c| c > 0).count();
+        if orders && kinds_in_hand > 1 {
+            st.plan.resize(total, u8::MAX);
+            st.planning = true;
+        }
+        // Otherwise the plan stays empty: the lap drops the kinds in their order.
+    }
+
+    /// Places the next non-plain piece of the plan. Returns true when a decision is needed
+    /// (the legal slots are in `moves`); false when the plan is complete.
+    pub(crate) fn plan_step(&self, st: &mut State) -> bool {
+        loop {
+            let mut next_kind = None;
+            for k in 1..self.pieces.len() {
+                let placed = st.plan.iter().filter(|&&x| x as usize == k).count();
+                if placed < st.hand[k] as usize {
+                    next_kind = Some((k, st.hand[k] as usize - placed));
+                    break;
+                }
+            }
+            let Some((k, remaining)) = next_kind else {
+                for p in st.plan.iter_mut() {
+                    if *p == u8::MAX {
+                        *p = 0;
+                    }
+                }
+                st.planning = false;
+                return false;
+            };
+            let min_slot = st
+                .plan
+                .iter()
+                .rposition(|&x| x as usize == k)
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            st.moves.clear();
+            let n = st.plan.len();
+            for slot in min_slot..n {
+                if st.plan[slot] != u8::MAX {
+                    continue;
+                }
+                let free_after = st.plan[slot + 1..]
+                    .iter()
+                    .filter(|&&x| x == u8::MAX)
+                    .count();
+                if free_after + 1 >= remaining {
+                    st.moves.push(Decision::Drop { slot: slot as u16 });
+                }
+            }
+            // One possible slot (or none, which cannot happen): nothing to choose.
+            if st.moves.len() <= 1 {
+                if let Some(Decision::Drop { slot }) = st.moves.first().copied() {
+                    st.plan[slot as usize] = k as u8;
+                } else {
+                    st.planning = false;
+                    return false;
+                }
+                st.moves.clear();
+                continue;
+            }
+            st.pending = Pending::Drop(PieceKind(k as u8));
+            return true;
+        }
+    }
+
+    /// Sows the hand along the ring, one piece a site, from the site after the cursor.
+    /// Returns the site of the last drop (-1 if nothing was dropped).
+    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&CSet>) -> i64 {
+        let mut last = -1i64;
+        let mut ok = st.cursor != NONE;
+        if st.plan.is_empty() {
+            for k in 0..self.pieces.len() {
+                if ok && st.hand[k] > 0 {
+                    ok = match skip {
+                        None => self.drop_run(st, k, &mut last),
+                        Some(_) => {
+                            let mut ok = true;
+                            while ok && st.hand[k] > 0 {
+                                ok = self.drop_one(st, k, skip, &mut last);
+                            }
+                            ok
+                        }
+                    };
+                }
+            }
+        } else {
+            let plan = std::mem::take(&mut st.plan);
+            for &k in &plan {
+                if ok && st.hand[k as usize] > 0 {
+                    ok = self.drop_one(st, k as usize, skip, &mut last);
+                }
+            }
+            st.plan = plan;
+            st.plan.clear();
+        }
+        // Anything left in hand (the ring ended) stays where the sowing stopped.
+        if !ok && st.hand.iter().any(|&c| c > 0) {
+            self.put_back(st);
+        }
+        last
+    }
+
+    /// Drops every piece of kind `k` in hand, one a site (no sites skipped): the common case.
+    fn drop_run(&self, st: &mut State, k: usize, last: &mut i64) -> bool {
+        let next = &self.prog.t.next[st.b.sow_dir as usize];
+        let mut cur = st.cursor;
+        let mut n = st.hand[k];
+        let mut ok = true;
+        while n > 0 {
+            let c = next[cur as usize];
+            if c == NONE {
+                ok = false;
+                break;
+            }
+            cur = c;
+            n -= 1;
+            self.deposit(st, c as usize, k);
+        }
+        let dropped = st.hand[k] - n;
+        st.r.work += dropped as u64;
+        st.hand[k] = n;
+        if dropped > 0 {
+            *last = cur as i64;
+        }
+        st.cursor = cur;
+        ok
+    }
+
+    /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the
+    /// owner's captures at once.
+    #[inline(always)]
+    fn deposit(&self, st: &mut State, s: usize, k: usize) {
+        let owner = st.b.owners[s];
+        if st.b.kinds[s] == SiteKind::Store && owner >= 0 {
+            st.b.bank_add(owner as usize * st.b.nk + k, 1);
+        } else {
+            st.b.add_counters(&self.prog.t.layout, s, k, 1);
+        }
+    }
+
+    /// Drops one piece of kind `k` on the next site; false when the ring has no next site.
+    fn drop_one(&self, st: &mut State, k: usize, skip: Option<&CSet>, last: &mut i64) -> bool {
+        let t = &self.prog.t;
+        let d = st.b.sow_dir as usize;
+        let mut c = t.next[d][st.cursor as usize];
+        if let Some(skip) = skip {
+            let mut guard = 0;
+            while c != NONE && guard <= t.nsites && skip.contains(&st.b, &mut st.r, c as i64) {
+                c = t.next[d][c as usize];
+                guard += 1;
+            }
+            if guard > t.nsites {
+                c = NONE;
+            }
+        }
+        if c == NONE {
+            return false;
+        }
+        st.r.work += 1;
+        st.cursor = c;
+        st.hand[k] -= 1;
+        self.deposit(st, c as usize, k);
+        *last = c as i64;
+        true
+    }
+}

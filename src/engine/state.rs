@@ -1,0 +1,397 @@
+//! The position and what the game waits for: [`State`], [`Board`] (the part that expressions
+//! read, with its incremental indexes) and [`Regs`] (the variables of the turn program).
+
+use super::bits::Layout;
+use super::tokens::Tokens;
+use crate::ir::{Game as Ir, PieceKind, Player, SiteId, SiteKind, TallyInfo, VarId};
+use std::cell::Cell;
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// the game's own rules ended it
+    Rules,
+    /// `limit … turns` was reached: a draw
+    TurnLimit,
+    /// the description ran too long without a decision (a loop in the rules): a draw
+    StepLimit,
+    /// the rules asked for something the engine cannot do with game numbers (a division by
+    /// zero, a number too large, more pieces than a player holds): the game stops, a draw
+    Fault(Fault),
+}
+
+impl EndReason {
+    /// A short machine-readable name: `rules`, `turn_limit`, `step_limit`, `fault`.
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::Rules => "rules",
+            EndReason::TurnLimit => "turn_limit",
+            EndReason::StepLimit => "step_limit",
+            EndReason::Fault(_) => "fault",
+        }
+    }
+}
+
+/// What the rules asked that the engine refuses to do silently (each ends the game, reported).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Fault {
+    #[error("a number went beyond the 64-bit range")]
+    Overflow,
+    #[error("the rules divided by zero")]
+    DivisionByZero,
+    #[error("the rules asked for a negative number of pieces")]
+    NegativeCount,
+    #[error("a site, a hand or a holding would hold more than 4294967295 pieces")]
+    TooManyPieces,
+    #[error("the rules took more pieces from a player than he holds")]
+    NotEnoughHeld,
+    #[error("the rules placed more tokens than remain unplaced")]
+    NotEnoughTokens,
+    #[error("a run is longer than the board")]
+    RunTooLong,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<Player>,
+    pub reason: EndReason,
+}
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// a decision of the mover at a `choose` (index into `Game::choices`)
+    Choice(u32),
+    /// the mover places a piece of this kind in the lap about to be sown
+    Drop(PieceKind),
+    /// a chance event: who plays first
+    ChanceFirst,
+    /// a chance event: a throw of these dice (index into `Game::dice`)
+    Throw(u16),
+    /// the game is over
+    Over(Outcome),
+}
+
+/// A decision of a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// an alternative of a choice with the value of its variable (a site, a direction, …)
+    Alt { alt: u8, value: i32 },
+    /// the step of the lap at which the pending piece is dropped (0-based)
+    Drop { slot: u16 },
+}
+
+/// Why a decision was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("the game is over")]
+    GameOver,
+    #[error("a chance event is pending, not a decision")]
+    ChancePending,
+    #[error("`{0}` is not a legal decision here")]
+    NotLegal(String),
+    #[error("`{0}` is not a possible outcome here")]
+    NotOutcome(String),
+}
+
+/// The part of the position that expressions read: pieces, kinds, owners, holdings, tokens,
+/// tallies, and the indexes kept up to date with them (sets of sites by kind, by owner, with
+/// pieces, with tokens, by the owner of their top token), so that a question about every site
+/// is a few operations on bit sets.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub(crate) nk: usize,
+    /// pieces per site and kind: `counts[site * nk + kind]`
+    pub(crate) counts: Vec<u32>,
+    /// every piece at a site: its counters of all kinds and its tokens
+    pub(crate) total: Vec<u32>,
+    pub(crate) kinds: Vec<SiteKind>,
+    /// the owner of each site now (-1 for none)
+    pub(crate) owners: Vec<i8>,
+    /// captured pieces per player and kind: `bank[player * nk + kind]`
+    pub(crate) bank: Vec<u32>,
+    pub(crate) mover: u8,
+    pub(crate) sow_dir: u8,
+    pub(crate) round: u32,
+    pub(crate) round_first: u8,
+    pub(crate) tallies: Vec<i64>,
+    pub(crate) toks: Tokens,
+    /// the site indexes, laid out by [`Layout`]
+    pub(crate) bits: Vec<u64>,
+    /// set when the rules asked for something the engine refuses to do (the game then stops)
+    pub(crate) fault: Cell<Option<Fault>>,
+}
+
+impl PartialEq for Board {
+    fn eq(&self, o: &Self) -> bool {
+        self.counts == o.counts
+            && self.kinds == o.kinds
+            && self.owners == o.owners
+            && self.bank == o.bank
+            && self.mover == o.mover
+            && self.sow_dir == o.sow_dir
+            && self.round == o.round
+            && self.round_first == o.round_first
+            && self.tallies == o.tallies
+            && self.toks == o.toks
+            && self.fault == o.fault
+    }
+}
+impl Eq for Board {}
+
+/// The variables of the turn program, and the work done since the last decision.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Regs {
+    pub(crate) vars: Vec<i64>,
+    /// bit sets built during a query (each query has its slot)
+    pub(crate) scratch: Vec<u64>,
+    /// sites, tokens and instructions visited since the last decision (see `WORK_LIMIT`)
+    pub(crate) work: u64,
+}
+
+impl Regs {
+    #[inline(always)]
+    pub(crate) fn var(&self, v: VarId) -> i64 {
+        self.vars[v as usize]
+    }
+    #[inline(always)]
+    pub(crate) fn set(&mut self, v: VarId, x: i64) {
+        self.vars[v as usize] = x;
+    }
+}
+
+/// A position, with the point of the turn program it is at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub(crate) b: Board,
+    pub(crate) r: Regs,
+    /// turns completed
+    pub(crate) turn: u32,
+    pub(crate) pc: u32,
+    /// pieces picked up and not yet sown, per kind
+    pub(crate) hand: Vec<u32>,
+    /// the order of drops in the lap being planned (kind per step, 255 = not chosen yet)
+    pub(crate) plan: Vec<u8>,
+    pub(crate) planning: bool,
+    pub(crate) cursor: u16,
+    pub(crate) lap_keys: Vec<u64>,
+    pub(crate) lap_snaps: Vec<u32>,
+    pub(crate) scratch: Vec<u16>,
+    pub(crate) pending: Pending,
+    /// the legal decisions at the pending point
+    pub(crate) moves: Vec<Decision>,
+    /// sowings ended because their position repeated (or ran past the lap limit)
+    pub(crate) cycles_cut: u32,
+    /// turns passed for want of a legal decision, and the last player who passed
+    pub(crate) passes: u32,
+    pub(crate) last_passer: u8,
+    /// the elements of each `for` loop being run, and how far it is
+    pub(crate) loops: Vec<(Vec<u16>, usize)>,
+    /// the variable that receives the pending throw, and the last throw (dice, outcome)
+    pub(crate) throw_var: VarId,
+    pub(crate) last_throw: Option<(u16, u16)>,
+    /// the turns completed when this round began (the turn limit counts the round's turns)
+    pub(crate) round_turn0: u32,
+    /// the round's last allowed turn is over: the game ends as a draw at the next decision or
+    /// chance event, unless the rules end it (or the round) first
+    pub(crate) limit_reached: bool,
+}
+
+impl State {
+    pub fn pending(&self) -> Pending {
+        self.pending
+    }
+    /// The legal decisions now, in a fixed order (empty at a chance event or at the end).
+    pub fn moves(&self) -> &[Decision] {
+        &self.moves
+    }
+    pub fn mover(&self) -> Player {
+        Player(self.b.mover)
+    }
+    /// The round being played (1 for the first).
+    pub fn round(&self) -> u32 {
+        self.b.round
+    }
+    /// The value of a tally by name (for a player when it is kept `per player`).
+    pub fn tally(&self, g: &Ir, name: &str, p: Option<Player>) -> Option<i64> {
+        self.tally_value(g.tallies.iter().find(|t| t.name == name)?, p)
+    }
+    /// The value of a tally (for a player when it is kept `per player`).
+    pub fn tally_value(&self, t: &TallyInfo, p: Option<Player>) -> Option<i64> {
+        let i = t.slot as usize + if t.per_player { p?.0 as usize } else { 0 };
+        self.b.tallies.get(i).copied()
+    }
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.pending {
+            Pending::Over(o) => Some(o),
+            _ => None,
+        }
+    }
+    pub fn is_over(&self) -> bool {
+        matches!(self.pending, Pending::Over(_))
+    }
+    /// The individual pieces.
+    pub fn tokens(&self) -> &Tokens {
+        &self.b.toks
+    }
+    /// The last throw: (dice, outcome).
+    pub fn last_throw(&self) -> Option<(u16, u16)> {
+        self.last_throw
+    }
+    pub fn cycles_cut(&self) -> u32 {
+        self.cycles_cut
+    }
+    /// How many times a player had no legal decision and passed, and who passed last.
+    pub fn passes(&self) -> (u32, Player) {
+        (self.passes, Player(self.last_passer))
+    }
+    /// Counters of `kind` at a site (tokens are in [`State::tokens`]).
+    pub fn count(&self, g: &Ir, site: SiteId, kind: PieceKind) -> u32 {
+        self.b.counts[site.0 as usize * g.pieces.len() + kind.0 as usize]
+    }
+    /// All counters at a site (tokens are in [`State::tokens`]).
+    pub fn total_at(&self, g: &Ir, site: SiteId) -> u32 {
+        let nk = g.pieces.len();
+        let s = site.0 as usize;
+        self.b.counts[s * nk..(s + 1) * nk].iter().sum()
+    }
+    pub fn site_kind(&self, site: SiteId) -> SiteKind {
+        self.b.kinds[site.0 as usize]
+    }
+    pub fn site_owner(&self, site: SiteId) -> Option<Player> {
+        let o = self.b.owners[site.0 as usize];
+        (o >= 0).then_some(Player(o as u8))
+    }
+    /// Captured pieces of `kind` held by `p`.
+    pub fn captured(&self, g: &Ir, p: Player, kind: PieceKind) -> u32 {
+        self.b.bank[p.0 as usize * g.pieces.len() + kind.0 as usize]
+    }
+    /// The value of everything `p` has captured.
+    pub fn score(&self, g: &Ir, p: Player) -> i64 {
+        let nk = g.pieces.len();
+        (0..nk)
+            .map(|k| self.b.bank[p.0 as usize * nk + k] as i64 * g.pieces[k].value)
+            .sum()
+    }
+    /// Pieces of each kind anywhere: on the board, captured, or in hand (conserved by sowing games).
+    pub fn totals(&self, g: &Ir) -> Vec<u64> {
+        let nk = g.pieces.len();
+        let mut t = vec![0u64; nk];
+        for (i, &c) in self.b.counts.iter().enumerate() {
+            t[i % nk] += c as u64;
+        }
+        for (i, &c) in self.b.bank.iter().enumerate() {
+            t[i % nk] += c as u64;
+        }
+        for (k, &c) in self.hand.iter().enumerate() {
+            t[k] += c as u64;
+        }
+        t
+    }
+}
+
+impl Board {
+    /// Rebuilds every index from the pieces, kinds, owners and tokens (after a position was
+    /// built by hand).
+    pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout) {
+        self.bits.iter_mut().for_each(|w| *w = 0);
+        self.toks.reindex(g);
+        for s in 0..self.kinds.len() {
+            let counters: u32 = self.counts[s * self.nk..(s + 1) * self.nk].iter().sum();
+            self.total[s] = counters + self.toks.count_at[s];
+            l.set(&mut self.bits, l.kind(self.kinds[s]), s, true);
+            l.set(&mut self.bits, l.owner(self.owners[s]), s, true);
+            l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
+            self.refresh_top(g, l, s);
+        }
+    }
+
+    /// The indexes of the top token of a site (after a change of its stack).
+    pub(crate) fn refresh_top(&mut self, g: &Ir, l: &Layout, s: usize) {
+        let top = self.toks.top[s];
+        l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
+        for p in 0..g.players.len() {
+            let here = top >= 0 && g.tokens[top as usize].owner.0 as usize == p;
+            l.set(&mut self.bits, l.top_owner(p), s, here);
+        }
+    }
+
+    /// `n` counters of kind `k` added to (`add`) or taken from a site; keeps the indexes.
+    #[inline(always)]
+    pub(crate) fn add_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
+        let i = s * self.nk + k;
+        match (self.counts[i].checked_add(n), self.total[s].checked_add(n)) {
+            (Some(c), Some(t)) => {
+                self.counts[i] = c;
+                self.total[s] = t;
+            }
+            _ => return raise(&self.fault, Fault::TooManyPieces),
+        }
+        if n > 0 {
+            l.set(&mut self.bits, l.nonempty(), s, true);
+        }
+    }
+
+    /// Sets the counters of kind `k` at a site; keeps the indexes.
+    #[inline(always)]
+    pub(crate) fn set_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
+        let i = s * self.nk + k;
+        let Some(t) = (self.total[s] - self.counts[i]).checked_add(n) else {
+            return raise(&self.fault, Fault::TooManyPieces);
+        };
+        self.counts[i] = n;
+        self.total[s] = t;
+        l.set(&mut self.bits, l.nonempty(), s, t > 0);
+    }
+
+    pub(crate) fn set_kind(&mut self, l: &Layout, s: usize, k: SiteKind) {
+        l.set(&mut self.bits, l.kind(self.kinds[s]), s, false);
+        self.kinds[s] = k;
+        l.set(&mut self.bits, l.kind(k), s, true);
+    }
+
+    pub(crate) fn set_owner(&mut self, l: &Layout, s: usize, o: i8) {
+        l.set(&mut self.bits, l.owner(self.owners[s]), s, false);
+        self.owners[s] = o;
+        l.set(&mut self.bits, l.owner(o), s, true);
+    }
+
+    /// A holding grows by `n` pieces (a fault when it would pass what a count can hold).
+    #[inline(always)]
+    pub(crate) fn bank_add(&mut self, i: usize, n: u32) {
+        match self.bank[i].checked_add(n) {
+            Some(x) => self.bank[i] = x,
+            None => raise(&self.fault, Fault::TooManyPieces),
+        }
+    }
+}
+
+/// Records a fault of the rules (the first one counts); the run loop then ends the game.
+#[cold]
+pub(crate) fn raise(fault: &Cell<Option<Fault>>, f: Fault) {
+    if fault.get().is_none() {
+        fault.set(Some(f));
+    }
+}
+
+/// A number of pieces asked by the rules, or a fault (negative, or too large for a count).
+pub(crate) fn pieces_count(fault: &Cell<Option<Fault>>, n: i64) -> Option<u32> {
+    match u32::try_from(n) {
+        Ok(n) => Some(n),
+        Err(_) => {
+            raise(
+                fault,
+                if n < 0 {
+                    Fault::NegativeCount
+                } else {
+                    Fault::TooManyPieces
+                },
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Individual pieces ("tokens"): where each one is (a site, an area off the board, or not yet
+//! placed), its position on its side's track, and the stack of each site, bottom to top, kept as
+//! a linked list so that moving a token costs the same on any board. Sets of tokens on the
+//! board, in each area and not yet placed are kept as bit sets for quantifiers.
+
+use super::bits::Layout;
+use super::bits::words;
+use super::state::Board;
+use crate::ir::Game as Ir;
+
+const NONE: u16 = u16::MAX;
+/// `area` of a token on the board.
+pub(crate) const ON_BOARD: u8 = u8::MAX;
+/// `area` of a token not placed yet.
+pub(crate) const UNPLACED: u8 = u8::MAX - 1;
+
+/// Where every token is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tokens {
+    pub(crate) site: Vec<u16>,
+    pub(crate) area: Vec<u8>,
+    pub(crate) pos: Vec<i32>,
+    pub(crate) height: Vec<u32>,
+    pub(crate) clock: u32,
+    /// the top and bottom token of each site (-1 when it holds none)
+    pub(crate) top: Vec<i16>,
+    pub(crate) bottom: Vec<i16>,
+    /// tokens at each site
+    pub(crate) count_at: Vec<u32>,
+    /// the stack of a site as a list: the token above and below each token (-1 for none)
+    above: Vec<i16>,
+    below: Vec<i16>,
+    /// words of a set of tokens
+    pub(crate) tw: usize,
+    /// sets of tokens: on the board, not placed, then one for each area
+    pub(crate) bits: Vec<u64>,
+}
+
+impl Tokens {
+    pub(crate) fn new(g: &Ir) -> Self {
+        let n = g.tokens.len();
+        let tw = words(n);
+        let mut t = Tokens {
+            site: vec![NONE; n],
+            area: vec![UNPLACED; n],
+            pos: (0..n).map(|t| g.before_track(g.tokens[t].owner)).collect(),
+            height: vec![0; n],
+            clock: 0,
+            top: vec![-1; g.sites.len()],
+            bottom: vec![-1; g.sites.len()],
+            count_at: vec![0; g.sites.len()],
+            above: vec![-1; n],
+            below: vec![-1; n],
+            tw,
+            bits: vec![0; tw * (2 + g.areas.len())],
+        };
+        for i in 0..n {
+            t.mark(i, UNPLACED, true);
+        }
+        t
+    }
+
+    /// The set of tokens in area `a` (`UNPLACED`: not placed yet).
+    #[inline(always)]
+    pub(crate) fn in_area(&self, a: u8) -> &[u64] {
+        let i = self.area_set(a);
+        &self.bits[i..i + self.tw]
+    }
+    fn area_set(&self, a: u8) -> usize {
+        match a {
+            ON_BOARD => 0,
+            UNPLACED => self.tw,
+            a => (2 + a as usize) * self.tw,
+        }
+    }
+    fn mark(&mut self, t: usize, a: u8, on: bool) {
+        let i = self.area_set(a) + t / 64;
+        if let Some(w) = self.bits.get_mut(i) {
+            if on {
+                *w |= 1 << (t % 64);
+            } else {
+                *w &= !(1 << (t % 64));
+            }
+        }
+    }
+
+    /// The tokens at a site, bottom first.
+    pub(crate) fn at(&self, s: u16) -> impl Iterator<Item = usize> + '_ {
+        let mut t = self.bottom.get(s as usize).copied().unwrap_or(-1);
+        std::iter::from_fn(move || {
+            (t >= 0).then(|| {
+                let cur = t as usize;
+                t = self.above[cur];
+                cur
+            })
+        })
+    }
+
+    /// Whether two tokens are interchangeable: same owner, kind and place.
+    pub(crate) fn same_place(&self, g: &Ir, a: usize, b: usize) -> bool {
+        g.tokens[a].owner == g.tokens[b].owner
+            && g.tokens[a].kind == g.tokens[b].kind
+            && self.site[a] == self.site[b]
+            && self.area[a] == self.area[b]
+            && self.pos[a] == self.pos[b]
+    }
+
+    /// The site of a token, if it is on the board.
+    pub fn site_of(&self, t: usize) -> Option<crate::ir::SiteId> {
+        (self.site[t] != NONE).then_some(crate::ir::SiteId(self.site[t]))
+    }
+
+    /// The area of a token, if it is in one.
+    pub fn area_of(&self, t: usize) -> Option<u8> {
+        (self.area[t] != ON_BOARD && self.area[t] != UNPLACED).then_some(self.area[t])
+    }
+
+    /// The tokens at a site, bottom first.
+    pub fn stack(&self, s: crate::ir::SiteId) -> Vec<usize> {
+        self.at(s.0).collect()
+    }
+
+    pub fn position(&self, t: usize) -> i32 {
+        self.pos[t]
+    }
+
+    /// Takes a token out of its site's stack.
+    fn unlink(&mut self, t: usize) {
+        let s = self.site[t];
+        if s == NONE {
+            return;
+        }
+        let (a, b) = (self.above[t], self.below[t]);
+        match b {
+            -1 => self.bottom[s as usize] = a,
+            b => self.above[b as usize] = a,
+        }
+        match a {
+            -1 => self.top[s as usize] = b,
+            a => self.below[a as usize] = b,
+        }
+        self.above[t] = -1;
+        self.below[t] = -1;
+        self.count_at[s as usize] -= 1;
+        self.site[t] = NONE;
+    }
+
+    /// Puts a token on top of a site's stack.
+    fn push(&mut self, t: usize, s: u16) {
+        self.clock += 1;
+        self.height[t] = self.clock;
+        let top = self.top[s as usize];
+        self.below[t] = top;
+        self.above[t] = -1;
+        match top {
+            -1 => self.bottom[s as usize] = t as i16,
+            x => self.above[x as usize] = t as i16,
+        }
+        self.top[s as usize] = t as i16;
+        self.count_at[s as usize] += 1;
+        self.site[t] = s;
+    }
+
+    fn set_area(&mut self, t: usize, a: u8) {
+        self.mark(t, self.area[t], false);
+        self.area[t] = a;
+        self.mark(t, a, true);
+    }
+
+    /// Rebuilds the stacks and sets from where each token is and its height (after a position
+    /// was built by hand).
+    pub(crate) fn reindex(&mut self, g: &Ir) {
+        let n = g.tokens.len();
+        self.top.iter_mut().for_each(|x| *x = -1);
+        self.bottom.iter_mut().for_each(|x| *x = -1);
+        self.count_at.iter_mut().for_each(|x| *x = 0);
+        self.bits.iter_mut().for_each(|w| *w = 0);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&t| self.height[t]);
+        let heights = self.height.clone();
+        let clock = self.clock;
+        for &t in &order {
+            let s = std::mem::replace(&mut self.site[t], NONE);
+            self.above[t] = -1;
+            self.below[t] = -1;
+            if s != NONE {
+                self.push(t, s);
+            }
+            let a = self.area[t];
+            self.mark(t, a, true);
+        }
+        self.height = heights;
+        self.clock = clock.max(self.height.iter().copied().max().unwrap_or(0));
+    }
+}
+
+impl Board {
+    /// Puts token `t` on top of site `s`, at track position `pos`.
+    pub(crate) fn put_token(&mut self, g: &Ir, l: &Layout, t: usize, s: u16, pos: i32) {
+        let from = self.toks.site[t];
+        self.toks.unlink(t);
+        self.toks.push(t, s);
+        self.toks.set_area(t, ON_BOARD);
+        self.toks.pos[t] = pos;
+        self.token_moved(g, l, from);
+        self.token_moved(g, l, s);
+    }
+
+    /// Takes token `t` off the board into area `a`, at position `pos` (before its track).
+    pub(crate) fn remove_token(&mut self, g: &Ir, l: &Layout, t: usize, a: u8, pos: i32) {
+        let from = self.toks.site[t];
+        self.toks.unlink(t);
+        self.toks.set_area(t, a);
+        self.toks.pos[t] = pos;
+        self.token_moved(g, l, from);
+    }
+
+    /// The indexes of a site whose stack changed.
+    fn token_moved(&mut self, g: &Ir, l: &Layout, s: u16) {
+        if s == NONE {
+            return;
+        }
+        let s = s as usize;
+        let counters: u32 = self.counts[s * self.nk..(s + 1) * self.nk].iter().sum();
+        self.total[s] = counters + self.toks.count_at[s];
+        l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
+        self.refresh_top(g, l, s);
+    }
+
+    /// The tokens above `t` on its site, lowest first (for `carry`).
+    pub(crate) fn tokens_above(&self, t: usize) -> Option<usize> {
+        let a = self.toks.above[t];
+        (a >= 0).then_some(a as usize)
+    }
+}
