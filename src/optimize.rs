@@ -96,6 +96,26 @@ fn instr(g: &Game, i: &mut Instr) {
         }
         Instr::SowLap { skip: Some(s), .. } => *s = set(g, std::mem::replace(s, SetExpr::Empty)),
         Instr::Relay { site, .. } => *site = expr(g, take(site)),
+        Instr::ForInit { cond, set: s, .. } => {
+            *cond = expr(g, take(cond));
+            *s = set(g, std::mem::replace(s, SetExpr::Empty));
+        }
+        Instr::Move { token, to, .. } => {
+            *token = expr(g, take(token));
+            *to = expr(g, take(to));
+        }
+        Instr::Send { token, .. } => *token = expr(g, take(token)),
+        Instr::PlaceTokens {
+            count, on, owner, ..
+        } => {
+            *count = expr(g, take(count));
+            if let Some(on) = on {
+                *on = set(g, std::mem::replace(on, SetExpr::Empty));
+            }
+            if let Some(o) = owner {
+                *o = expr(g, take(o));
+            }
+        }
         Instr::EndGame(EndRule::Winner(e)) | Instr::SetMover(e) | Instr::First(Some(e)) => {
             *e = expr(g, take(e))
         }

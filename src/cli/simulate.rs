@@ -1,6 +1,6 @@
 //! `ludic simulate GAME -n N`: random playouts, their results and speed.
 
-use super::{Format, OK, fmt_options, load_for_command, sample};
+use super::{Format, OK, fmt_options, load_for_command};
 use crate::check::option_map;
 use crate::engine::Game;
 use crate::engine::{EndReason, Pending};
@@ -40,8 +40,10 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
         rounds_min: u64::MAX,
         ..SimStats::default()
     };
+    let start = g.start();
+    let mut st = start.clone();
     for i in 0..n {
-        let mut st = g.start();
+        st.clone_from(&start);
         let mut moves = 0u64;
         loop {
             match st.pending() {
@@ -59,8 +61,7 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
                     break;
                 }
                 Pending::ChanceFirst | Pending::Throw(_) => {
-                    let outs = g.chance_outcomes(&st);
-                    let o = sample(&mut rng, &outs);
+                    let o = g.draw_chance(&st, rng.random());
                     let _ = g.play_chance(&mut st, o);
                 }
                 _ => {

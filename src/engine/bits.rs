@@ -86,11 +86,6 @@ impl Layout {
     pub(crate) fn top_owner(&self, p: usize) -> usize {
         self.tokens_here() + (1 + p) * self.w
     }
-    /// The set at `offset` in the arena.
-    #[inline(always)]
-    pub(crate) fn get<'a>(&self, bits: &'a [u64], offset: usize) -> &'a [u64] {
-        &bits[offset..offset + self.w]
-    }
     #[inline(always)]
     pub(crate) fn set(&self, bits: &mut [u64], offset: usize, i: usize, on: bool) {
         let w = &mut bits[offset + i / 64];

@@ -19,11 +19,16 @@ impl Game {
                 let v = e(b, r);
                 r.set(*tmp, v);
             }
+            if let Some((q, at)) = &alt.second
+                && !q.candidates(b, r, *at)
+            {
+                continue;
+            }
             let ai = ai as u8;
             match &alt.values {
                 Gen::Unit => offer(alt, ai, b, r, 0, &mut moves),
                 Gen::Sites(q) => {
-                    q.for_each(b, r, &mut |b, r, s| {
+                    q.for_each(b, r, |b, r, s| {
                         offer(alt, ai, b, r, s as i64, &mut moves);
                         true
                     });
@@ -40,7 +45,7 @@ impl Game {
                     }
                 }
                 Gen::Tokens(q) => {
-                    q.for_each(b, r, &mut |b, r, x| {
+                    q.for_each(b, r, |b, r, x| {
                         if !self.has_twin_before(b, x) {
                             offer(alt, ai, b, r, x as i64, &mut moves);
                         }
@@ -98,7 +103,12 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
             }
             set.for_each(b, r, &mut |b, r, s| {
                 r.set(*v2, s as i64);
-                if alt.cond.as_ref().is_none_or(|c| c(b, r) != 0) {
+                if alt
+                    .second
+                    .as_ref()
+                    .is_none_or(|(q, at)| q.candidate_holds(b, r, *at, s))
+                    && alt.cond.as_ref().is_none_or(|c| c(b, r) != 0)
+                {
                     moves.push(Decision::Alt {
                         alt: ai,
                         value: ((value as i32) << 16) | s as i32,

@@ -356,7 +356,7 @@ impl Game {
                 Op::ForTokens { slot, q } => {
                     let mut list = std::mem::take(&mut st.loops[*slot as usize].0);
                     list.clear();
-                    q.for_each(&st.b, &mut st.r, &mut |_, _, x| {
+                    q.for_each(&st.b, &mut st.r, |_, _, x| {
                         list.push(x as u16);
                         true
                     });

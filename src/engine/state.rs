@@ -99,7 +99,7 @@ pub enum IllegalMove {
 /// tallies, and the indexes kept up to date with them (sets of sites by kind, by owner, with
 /// pieces, with tokens, by the owner of their top token), so that a question about every site
 /// is a few operations on bit sets.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     pub(crate) nk: usize,
     /// pieces per site and kind: `counts[site * nk + kind]`
@@ -141,7 +141,7 @@ impl PartialEq for Board {
 impl Eq for Board {}
 
 /// The variables of the turn program, and the work done since the last decision.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Regs {
     pub(crate) vars: Vec<i64>,
     /// bit sets built during a query (each query has its slot)
@@ -162,7 +162,7 @@ impl Regs {
 }
 
 /// A position, with the point of the turn program it is at.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     pub(crate) b: Board,
     pub(crate) r: Regs,
@@ -197,6 +197,67 @@ pub struct State {
     /// chance event, unless the rules end it (or the round) first
     pub(crate) limit_reached: bool,
 }
+
+/// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
+/// a position into another (a playout, a search) allocates nothing once they have grown.
+macro_rules! clone_by_fields {
+    ($t:ty { $($f:ident),* $(,)? }) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                Self { $($f: self.$f.clone()),* }
+            }
+            fn clone_from(&mut self, o: &Self) {
+                $(self.$f.clone_from(&o.$f);)*
+            }
+        }
+    };
+}
+pub(crate) use clone_by_fields;
+
+clone_by_fields!(Board {
+    nk,
+    counts,
+    total,
+    kinds,
+    owners,
+    bank,
+    mover,
+    sow_dir,
+    round,
+    round_first,
+    tallies,
+    toks,
+    bits,
+    fault,
+});
+clone_by_fields!(Regs {
+    vars,
+    scratch,
+    work
+});
+clone_by_fields!(State {
+    b,
+    r,
+    turn,
+    pc,
+    hand,
+    plan,
+    planning,
+    cursor,
+    lap_keys,
+    lap_snaps,
+    scratch,
+    pending,
+    moves,
+    cycles_cut,
+    passes,
+    last_passer,
+    loops,
+    throw_var,
+    last_throw,
+    round_turn0,
+    limit_reached,
+});
 
 impl State {
     pub fn pending(&self) -> Pending {

@@ -15,7 +15,7 @@ pub(crate) const ON_BOARD: u8 = u8::MAX;
 pub(crate) const UNPLACED: u8 = u8::MAX - 1;
 
 /// Where every token is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Tokens {
     pub(crate) site: Vec<u16>,
     pub(crate) area: Vec<u8>,
@@ -35,6 +35,21 @@ pub struct Tokens {
     /// sets of tokens: on the board, not placed, then one for each area
     pub(crate) bits: Vec<u64>,
 }
+
+super::state::clone_by_fields!(Tokens {
+    site,
+    area,
+    pos,
+    height,
+    clock,
+    top,
+    bottom,
+    count_at,
+    above,
+    below,
+    tw,
+    bits,
+});
 
 impl Tokens {
     pub(crate) fn new(g: &Ir) -> Self {

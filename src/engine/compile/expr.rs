@@ -26,6 +26,30 @@ pub(crate) fn arith(b: &Board, op: Op, a: i64, c: i64) -> i64 {
     }
 }
 
+/// Binds `$get` to a closure that computes `$e` and expands `$body` with it: a variable or a
+/// constant is read in place (one closure call fewer), anything else is compiled.
+macro_rules! with_arg {
+    ($c:expr, $e:expr, |$get:ident| $body:expr) => {
+        match &**$e {
+            Expr::Var(v) => {
+                let v = *v;
+                let $get = move |_: &Board, r: &mut Regs| r.var(v);
+                $body
+            }
+            Expr::Const(k) => {
+                let k = *k;
+                let $get = move |_: &Board, _: &mut Regs| k;
+                $body
+            }
+            other => {
+                let x = $c.num(other);
+                let $get = move |b: &Board, r: &mut Regs| x(b, r);
+                $body
+            }
+        }
+    };
+}
+
 impl Compiler {
     /// Compiles an expression.
     pub(crate) fn num(&mut self, e: &Expr) -> Num {
@@ -53,12 +77,11 @@ impl Compiler {
                 })
             }
             Expr::Count(s, mask) => {
-                let s = self.num(s);
                 let mask = *mask;
-                num(move |b, r| {
+                with_arg!(self, s, |s| num(move |b, r| {
                     let s = s(b, r);
                     count_masked(&t, b, s, mask)
-                })
+                }))
             }
             Expr::CountAt(s) => {
                 let s = self.num(s);
@@ -110,16 +133,18 @@ impl Compiler {
                 })
             }
             Expr::Owner(s) => {
-                let s = self.num(s);
-                num(move |b, r| t.site(s(b, r)).map_or(-1, |s| b.owners[s] as i64))
+                with_arg!(self, s, |s| num(move |b, r| t
+                    .site(s(b, r))
+                    .map_or(-1, |s| b.owners[s] as i64)))
             }
             Expr::KindOf(s) => {
                 let s = self.num(s);
                 num(move |b, r| t.site(s(b, r)).map_or(-1, |s| b.kinds[s] as i64))
             }
             Expr::OriginalOwner(s) => {
-                let s = self.num(s);
-                num(move |b, r| t.site(s(b, r)).map_or(-1, |s| t.original_owner[s]))
+                with_arg!(self, s, |s| num(move |b, r| t
+                    .site(s(b, r))
+                    .map_or(-1, |s| t.original_owner[s])))
             }
             Expr::Next(s, d, n) => {
                 let (s, d, n) = (self.num(s), self.num(d), self.num(n));
@@ -129,11 +154,10 @@ impl Compiler {
                 })
             }
             Expr::NextSow(s) => {
-                let s = self.num(s);
-                num(move |b, r| {
+                with_arg!(self, s, |s| num(move |b, r| {
                     let s = s(b, r);
                     next1(&t, b, s)
-                })
+                }))
             }
             Expr::NextSowVar(v) => {
                 let v = *v;
@@ -141,11 +165,10 @@ impl Compiler {
             }
             Expr::SowDir => num(|b, _| b.sow_dir as i64),
             Expr::Opposite(s) => {
-                let s = self.num(s);
-                num(move |b, r| match t.site(s(b, r)) {
+                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
                     Some(s) if t.opposite[s] != u16::MAX => t.opposite[s] as i64,
                     _ => -1,
-                })
+                }))
             }
             Expr::InRegion(s, reg) => {
                 let s = self.num(s);
@@ -183,7 +206,7 @@ impl Compiler {
                 })
             }
             Expr::Bin(op, x, y) => {
-                let (x, y) = (self.num(x), self.num(y));
+                let (x, y) = (self.arg(x), self.arg(y));
                 binary(*op, x, y)
             }
             Expr::BinConst(op, x, c) => self.bin_const(*op, x, *c),
@@ -238,8 +261,9 @@ impl Compiler {
                 })
             }
             Expr::TokOwner(x) => {
-                let x = self.num(x);
-                num(move |b, r| t.token(x(b, r)).map_or(-1, |x| t.tok_owner[x] as i64))
+                with_arg!(self, x, |x| num(move |b, r| t
+                    .token(x(b, r))
+                    .map_or(-1, |x| t.tok_owner[x] as i64)))
             }
             Expr::TokSite(x) => {
                 let x = self.num(x);
@@ -249,8 +273,9 @@ impl Compiler {
                 })
             }
             Expr::TokPos(x) => {
-                let x = self.num(x);
-                num(move |b, r| t.token(x(b, r)).map_or(-1, |x| b.toks.pos[x] as i64))
+                with_arg!(self, x, |x| num(move |b, r| t
+                    .token(x(b, r))
+                    .map_or(-1, |x| b.toks.pos[x] as i64)))
             }
             Expr::TokArea(x) => {
                 let x = self.num(x);
@@ -286,12 +311,11 @@ impl Compiler {
                 })
             }
             Expr::TrackEnd(p) => {
-                let p = self.num(p);
-                num(move |b, r| {
+                with_arg!(self, p, |p| num(move |b, r| {
                     t.player(p(b, r))
                         .and_then(|p| t.track_of(p))
                         .map_or(-1, |tr| tr.first + tr.sites.len() as i64 - 1)
-                })
+                }))
             }
             Expr::Between(a, c) => {
                 let (a, c) = (self.num(a), self.num(c));
@@ -438,14 +462,42 @@ impl Compiler {
     }
 }
 
-/// A binary operator on two compiled operands (left first).
-fn binary(op: Op, x: Num, y: Num) -> Num {
+/// An operand of a binary operator: a variable or a constant read in place, or computed.
+pub(crate) enum Arg {
+    Var(VarId),
+    Const(i64),
+    Num(Num),
+}
+
+impl Arg {
+    #[inline(always)]
+    pub(crate) fn get(&self, b: &Board, r: &mut Regs) -> i64 {
+        match self {
+            Arg::Var(v) => r.var(*v),
+            Arg::Const(c) => *c,
+            Arg::Num(x) => x(b, r),
+        }
+    }
+}
+
+impl Compiler {
+    pub(crate) fn arg(&mut self, e: &Expr) -> Arg {
+        match e {
+            Expr::Var(v) => Arg::Var(*v),
+            Expr::Const(c) => Arg::Const(*c),
+            other => Arg::Num(self.num(other)),
+        }
+    }
+}
+
+/// A binary operator on two operands (left first).
+fn binary(op: Op, x: Arg, y: Arg) -> Num {
     macro_rules! op {
         ($f:expr) => {{
             let f = $f;
             num(move |b, r| {
-                let a = x(b, r);
-                let c = y(b, r);
+                let a = x.get(b, r);
+                let c = y.get(b, r);
                 f(b, a, c)
             })
         }};

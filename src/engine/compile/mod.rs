@@ -142,6 +142,9 @@ pub(crate) struct CAlt {
     pub(crate) first: Option<Num>,
     /// `to q in SET`: the second variable and its set
     pub(crate) to: Option<(VarId, CSet)>,
+    /// with a second variable: the part of the condition about it alone, as a question whose
+    /// candidates are built once per enumeration (in the scratch words at the given place)
+    pub(crate) second: Option<(SiteQuery, usize)>,
     /// the rest of the condition, tested for each value (or pair)
     pub(crate) cond: Option<Num>,
 }
@@ -390,9 +393,25 @@ impl Compiler {
             (false, Some(_)) => a.first.as_ref().map(|f| self.num(f)),
             _ => None,
         };
-        let cond = match (own, &a.to) {
-            (true, None) => None,
-            _ => a.cond.as_ref().map(|c| self.num(c)),
+        let (second, cond) = match (&a.to, a.var, &a.cond) {
+            (Some((v2, _)), Some(v), Some(c)) => {
+                // The conjuncts about the second value alone: a question over it.
+                let (alone, both): (Vec<&Expr>, Vec<&Expr>) = query::conjuncts(c)
+                    .into_iter()
+                    .partition(|x| !crate::optimize::uses(x, v));
+                let second = (!alone.is_empty()).then(|| {
+                    let alone = Expr::All(alone.into_iter().cloned().collect());
+                    let q = self.sites(*v2, Base::All, Some(&alone));
+                    (q, self.scratch(self.t.layout.w))
+                });
+                let cond = match both.len() {
+                    0 => None,
+                    _ => Some(self.num(&Expr::All(both.into_iter().cloned().collect()))),
+                };
+                (second, cond)
+            }
+            (_, _, c) if !own || a.to.is_some() => (None, c.as_ref().map(|c| self.num(c))),
+            _ => (None, None),
         };
         CAlt {
             var: a.var,
@@ -401,6 +420,7 @@ impl Compiler {
             values,
             first,
             to: a.to.as_ref().map(|(v2, s)| (*v2, self.set(s))),
+            second,
             cond,
         }
     }

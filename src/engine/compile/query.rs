@@ -16,7 +16,7 @@ use crate::optimize::uses;
 use std::sync::Arc;
 
 /// At most this many indexed tests in one question (the others are tried one site at a time).
-pub(crate) const MAX_OPS: usize = 8;
+const MAX_OPS: usize = 8;
 
 /// The sites a question starts from.
 pub(crate) enum Base {
@@ -26,17 +26,17 @@ pub(crate) enum Base {
     Bits(Vec<u64>),
 }
 
-/// An indexed test of a site.
+/// An indexed test of a site; `x` is the mask that complements its set (`!0`) or not (0).
 enum SiteOp {
-    /// a set of the board's index arena (at this offset), or its complement
-    Index { at: usize, neg: bool },
-    /// the sites owned by a player (mover, opponent or fixed), or not
-    Owner { who: PlayerRef, neg: bool },
-    /// the sites whose top token belongs to a player computed before the question, or not
-    TopOwner { who: Num, neg: bool },
+    /// a set of the board's index arena (at this offset)
+    Index { at: usize, x: u64 },
+    /// the sites owned by a player (mover, opponent or fixed)
+    Owner { who: PlayerRef, x: u64 },
+    /// the sites whose top token belongs to a player computed before the question
+    TopOwner { who: Num, x: u64 },
     /// a fixed value of the site compared with a number computed before the question:
     /// `lower[i]` holds the sites whose value is at most `keys[i]` (keys increasing); the set
-    /// is built in the scratch words at `scratch`
+    /// is built in the scratch words at `scratch` before the question
     Key {
         keys: Vec<i64>,
         lower: Vec<Vec<u64>>,
@@ -46,50 +46,110 @@ enum SiteOp {
     },
 }
 
-/// Where the words of an indexed test are now: a set and the mask that complements it, or
-/// scratch words.
-#[derive(Clone, Copy)]
-enum Src<'a> {
-    Words(&'a [u64], u64),
-    Scratch(usize),
-}
-
 /// A condition over the sites bound to a variable: a fixed base, indexed tests, and the rest.
 pub(crate) struct SiteQuery {
     t: Arc<Tables>,
     var: VarId,
     base: Vec<u64>,
     ops: Vec<SiteOp>,
+    /// whether a test builds its set before the question
+    prepared: bool,
     rest: Option<Num>,
 }
 
 impl SiteQuery {
+    /// Builds the sets of the tests that need it (before the words are read).
+    #[inline(always)]
+    fn prepare(&self, b: &Board, r: &mut Regs) {
+        if !self.prepared {
+            return;
+        }
+        let w = self.t.layout.w;
+        for op in &self.ops {
+            if let SiteOp::Key {
+                keys,
+                lower,
+                op,
+                rhs,
+                scratch,
+            } = op
+            {
+                let c = rhs(b, r);
+                // The sites with a value at most c, and those with a value below c.
+                let at_most = keys.partition_point(|&k| k <= c);
+                let below = keys.partition_point(|&k| k < c);
+                let zeros = &self.t.zeros[..w];
+                let le = if at_most == 0 {
+                    zeros
+                } else {
+                    &lower[at_most - 1]
+                };
+                let lt = if below == 0 { zeros } else { &lower[below - 1] };
+                let out = &mut r.scratch[*scratch..*scratch + w];
+                for i in 0..w {
+                    out[i] = match op {
+                        Op::Le => le[i],
+                        Op::Lt => lt[i],
+                        Op::Gt => !le[i],
+                        Op::Ge => !lt[i],
+                        Op::Eq => le[i] & !lt[i],
+                        _ => !(le[i] & !lt[i]),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Word `i` of the sites the indexed tests allow (after [`SiteQuery::prepare`]).
+    #[inline(always)]
+    fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
+        let t = &*self.t;
+        let w = t.layout.w;
+        let mut word = self.base[i];
+        for op in &self.ops {
+            word &= match op {
+                SiteOp::Index { at, x } => b.bits[at + i] ^ x,
+                SiteOp::Owner { who, x } => {
+                    let p = player_ref(*who, b, t.sides);
+                    if (p as u64) < t.players as u64 {
+                        b.bits[t.layout.owner(p as i8) + i] ^ x
+                    } else if p == -1 {
+                        b.bits[t.layout.owner(-1) + i] ^ x
+                    } else {
+                        *x // an owner no site can have
+                    }
+                }
+                SiteOp::TopOwner { who, x } => {
+                    let p = who(b, r);
+                    if (p as u64) < t.players as u64 {
+                        b.bits[t.layout.top_owner(p as usize) + i] ^ x
+                    } else if p == -1 {
+                        // owner(top(s)) == none: the sites without tokens
+                        b.bits[t.layout.tokens_here() + i] ^ !x
+                    } else {
+                        *x
+                    }
+                }
+                SiteOp::Key { scratch, .. } => r.scratch[scratch + i],
+            };
+        }
+        let _ = w;
+        word
+    }
+
     /// Calls `f` on every site of the question, in increasing order, until it returns false.
     #[inline]
-    pub(crate) fn for_each(
+    pub(crate) fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
         &self,
         b: &Board,
         r: &mut Regs,
-        f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
+        mut f: F,
     ) -> bool {
         let w = self.t.layout.w;
-        let mut sets = [Src::Scratch(0); MAX_OPS];
-        let n = self.ops.len();
-        for (i, op) in self.ops.iter().enumerate() {
-            match self.resolve(op, b, r) {
-                Some(s) => sets[i] = s,
-                None => return true,
-            }
-        }
+        self.prepare(b, r);
         r.work += w as u64;
         for i in 0..w {
-            let mut word = self.base[i];
-            for s in &sets[..n] {
-                word &= match *s {
-                    Src::Words(set, x) => set[i] ^ x,
-                    Src::Scratch(at) => r.scratch[at + i],
-                };
-            }
+            let mut word = self.word(b, r, i);
             while word != 0 {
                 let bit = word.trailing_zeros() as usize;
                 word &= word - 1;
@@ -109,80 +169,30 @@ impl SiteQuery {
         true
     }
 
-    /// The words of an indexed test now; `None` when it holds for no site.
-    #[inline]
-    fn resolve<'a>(&'a self, op: &'a SiteOp, b: &'a Board, r: &mut Regs) -> Option<Src<'a>> {
-        let l = &self.t.layout;
-        let neg_mask = |neg: bool| if neg { !0u64 } else { 0 };
-        match op {
-            SiteOp::Index { at, neg } => Some(Src::Words(l.get(&b.bits, *at), neg_mask(*neg))),
-            SiteOp::Owner { who, neg } => {
-                let p = player_ref(*who, b, self.t.sides);
-                if p != -1 && self.t.player(p).is_none() {
-                    // an owner no site can have
-                    return neg.then_some(Src::Words(&self.t.all_sites, 0));
-                }
-                Some(Src::Words(l.get(&b.bits, l.owner(p as i8)), neg_mask(*neg)))
-            }
-            SiteOp::TopOwner { who, neg } => {
-                let p = who(b, r);
-                if p == -1 {
-                    // owner(top(s)) == none: the sites without tokens
-                    return Some(Src::Words(l.get(&b.bits, l.tokens_here()), neg_mask(!*neg)));
-                }
-                match self.t.player(p) {
-                    Some(p) => Some(Src::Words(l.get(&b.bits, l.top_owner(p)), neg_mask(*neg))),
-                    None => neg.then_some(Src::Words(&self.t.all_sites, 0)),
-                }
-            }
-            SiteOp::Key {
-                keys,
-                lower,
-                op,
-                rhs,
-                scratch,
-            } => {
-                let c = rhs(b, r);
-                // The sites with a value at most c, and those with a value below c.
-                let at_most = keys.partition_point(|&k| k <= c);
-                let below = keys.partition_point(|&k| k < c);
-                let zeros = &self.t.zeros[..l.w];
-                let le = if at_most == 0 {
-                    zeros
-                } else {
-                    &lower[at_most - 1]
-                };
-                let lt = if below == 0 { zeros } else { &lower[below - 1] };
-                let out = &mut r.scratch[*scratch..*scratch + l.w];
-                for i in 0..l.w {
-                    out[i] = match op {
-                        Op::Le => le[i],
-                        Op::Lt => lt[i],
-                        Op::Gt => !le[i],
-                        Op::Ge => !lt[i],
-                        Op::Eq => le[i] & !lt[i],
-                        _ => !(le[i] & !lt[i]),
-                    };
-                }
-                Some(Src::Scratch(*scratch))
-            }
-        }
-    }
-
     /// Whether a site satisfies the question.
     pub(crate) fn contains(&self, b: &Board, r: &mut Regs, s: usize) -> bool {
         if !bits::test(&self.base, s) {
             return false;
         }
-        for op in &self.ops {
-            let word = match self.resolve(op, b, r) {
-                None => return false,
-                Some(Src::Words(set, x)) => set[s / 64] ^ x,
-                Some(Src::Scratch(at)) => r.scratch[at + s / 64],
-            };
-            if word >> (s % 64) & 1 == 0 {
-                return false;
+        self.prepare(b, r);
+        if self.word(b, r, s / 64) >> (s % 64) & 1 == 0 {
+            return false;
+        }
+        match &self.rest {
+            Some(rest) => {
+                r.set(self.var, s as i64);
+                rest(b, r) != 0
             }
+            None => true,
+        }
+    }
+
+    /// Whether a site among the candidates (see [`SiteQuery::candidates`], built at `at`)
+    /// satisfies the rest of the condition.
+    #[inline]
+    pub(crate) fn candidate_holds(&self, b: &Board, r: &mut Regs, at: usize, s: usize) -> bool {
+        if r.scratch[at + s / 64] >> (s % 64) & 1 == 0 {
+            return false;
         }
         match &self.rest {
             Some(rest) => {
@@ -196,26 +206,81 @@ impl SiteQuery {
     /// Whether some site satisfies the question.
     #[inline]
     pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        !self.for_each(b, r, &mut |_, _, _| false)
+        if self.rest.is_none() {
+            // The indexes answer alone: is any word of the intersection not empty?
+            let w = self.t.layout.w;
+            self.prepare(b, r);
+            r.work += w as u64;
+            return (0..w).any(|i| self.word(b, r, i) != 0);
+        }
+        !self.for_each(b, r, |_, _, _| false)
     }
 
     /// The first site of the question, or -1.
     pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
         let mut found = -1;
-        self.for_each(b, r, &mut |_, _, s| {
+        self.for_each(b, r, |_, _, s| {
             found = s as i64;
             false
         });
         found
     }
 
+    /// The sites the indexed tests allow (the rest of the condition not tried), into the
+    /// scratch words at `out`; false when there is none.
+    pub(crate) fn candidates(&self, b: &Board, r: &mut Regs, out: usize) -> bool {
+        let w = self.t.layout.w;
+        self.prepare(b, r);
+        r.work += w as u64;
+        let mut any = 0;
+        for i in 0..w {
+            let word = self.word(b, r, i);
+            r.scratch[out + i] = word;
+            any |= word;
+        }
+        any != 0
+    }
+
     /// `minimum`, `maximum` or `total` of a value over the sites (0 when there is none).
     pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &SiteValue) -> i64 {
+        if let (
+            AggKind::Min | AggKind::Max,
+            SiteValue::Sorted {
+                keys,
+                order,
+                scratch,
+            },
+        ) = (kind, x)
+        {
+            // A fixed value: the sites in the order of their values, the first candidate wins.
+            if !self.candidates(b, r, *scratch) {
+                return 0;
+            }
+            let mut walk = |s: &u16| {
+                let s = *s as usize;
+                r.work += 1;
+                if r.scratch[scratch + s / 64] >> (s % 64) & 1 == 0 {
+                    return None;
+                }
+                if let Some(rest) = &self.rest {
+                    r.set(self.var, s as i64);
+                    if rest(b, r) == 0 {
+                        return None;
+                    }
+                }
+                Some(keys[s])
+            };
+            let found = match kind {
+                AggKind::Min => order.iter().find_map(&mut walk),
+                _ => order.iter().rev().find_map(&mut walk),
+            };
+            return found.unwrap_or(0);
+        }
         let mut acc: Option<i64> = None;
         let var = self.var;
-        self.for_each(b, r, &mut |b, r, s| {
+        self.for_each(b, r, |b, r, s| {
             let v = match x {
-                SiteValue::Fixed(keys) => keys[s],
+                SiteValue::Sorted { keys, .. } => keys[s],
                 SiteValue::Computed(x) => {
                     r.set(var, s as i64);
                     x(b, r)
@@ -228,9 +293,14 @@ impl SiteQuery {
     }
 }
 
-/// A value of a site: fixed (a table) or computed.
+/// A value of a site: fixed (a table, with the sites in increasing order of their values and
+/// scratch words for the candidates) or computed.
 pub(crate) enum SiteValue {
-    Fixed(Vec<i64>),
+    Sorted {
+        keys: Vec<i64>,
+        order: Vec<u16>,
+        scratch: usize,
+    },
     Computed(Num),
 }
 
@@ -267,12 +337,12 @@ impl AggKind {
     }
 }
 
-/// An indexed test of a token.
+/// An indexed test of a token; `x` is the mask that complements its set (`!0`) or not (0).
 enum TokOp {
-    /// the tokens of a player computed before the question (by side with `side`), or not
-    Owner { who: Num, side: bool, neg: bool },
-    /// the tokens on the board, in an area, or not placed, or not
-    Area { area: u8, neg: bool },
+    /// the tokens of a player computed before the question (by side with `side`)
+    Owner { who: Num, side: bool, x: u64 },
+    /// the tokens on the board, in an area, or not placed
+    Area { area: u8, x: u64 },
     /// the tokens at a site computed before the question (built in the scratch words)
     At { site: Num, scratch: usize },
     /// every token but one computed before the question (built in the scratch words)
@@ -288,21 +358,43 @@ pub(crate) struct TokQuery {
 }
 
 impl TokQuery {
-    /// Calls `f` on every token of the question, in increasing order, until it returns false.
-    pub(crate) fn for_each(
-        &self,
-        b: &Board,
-        r: &mut Regs,
-        f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
-    ) -> bool {
-        let t = &self.t;
-        let tw = t.tw;
-        let mut sets = [Src::Scratch(0); MAX_OPS];
-        let n = self.ops.len();
-        let neg_mask = |neg: bool| if neg { !0u64 } else { 0 };
-        for (i, op) in self.ops.iter().enumerate() {
-            sets[i] = match op {
-                TokOp::Owner { who, side, neg } => {
+    /// Builds the sets of the tests that need it (before the words are read).
+    #[inline(always)]
+    fn prepare(&self, b: &Board, r: &mut Regs) {
+        let t = &*self.t;
+        for op in &self.ops {
+            match op {
+                TokOp::At { site, scratch } => {
+                    let s = site(b, r);
+                    let out = &mut r.scratch[*scratch..*scratch + t.tw];
+                    out.iter_mut().for_each(|w| *w = 0);
+                    if let Some(s) = t.site(s) {
+                        for x in b.toks.at(s as u16) {
+                            out[x / 64] |= 1 << (x % 64);
+                        }
+                    }
+                }
+                TokOp::Not { token, scratch } => {
+                    let x = token(b, r);
+                    let out = &mut r.scratch[*scratch..*scratch + t.tw];
+                    out.iter_mut().for_each(|w| *w = !0);
+                    if let Some(x) = t.token(x) {
+                        out[x / 64] &= !(1 << (x % 64));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Word `i` of the tokens the indexed tests allow (after [`TokQuery::prepare`]).
+    #[inline(always)]
+    fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
+        let t = &*self.t;
+        let mut word = t.tok_all[i];
+        for op in &self.ops {
+            word &= match op {
+                TokOp::Owner { who, side, x } => {
                     let p = who(b, r);
                     let list = if *side {
                         &t.tok_of_side
@@ -310,43 +402,30 @@ impl TokQuery {
                         &t.tok_of_player
                     };
                     match usize::try_from(p).ok().and_then(|p| list.get(p)) {
-                        Some(set) => Src::Words(set, neg_mask(*neg)),
-                        None if *neg => Src::Words(&t.tok_all, 0),
-                        None => return true,
+                        Some(set) => set[i] ^ x,
+                        None => *x,
                     }
                 }
-                TokOp::Area { area, neg } => Src::Words(b.toks.in_area(*area), neg_mask(*neg)),
-                TokOp::At { site, scratch } => {
-                    let s = site(b, r);
-                    let out = &mut r.scratch[*scratch..*scratch + tw];
-                    out.iter_mut().for_each(|w| *w = 0);
-                    if let Some(s) = t.site(s) {
-                        for x in b.toks.at(s as u16) {
-                            out[x / 64] |= 1 << (x % 64);
-                        }
-                    }
-                    Src::Scratch(*scratch)
-                }
-                TokOp::Not { token, scratch } => {
-                    let x = token(b, r);
-                    let out = &mut r.scratch[*scratch..*scratch + tw];
-                    out.iter_mut().for_each(|w| *w = !0);
-                    if let Some(x) = t.token(x) {
-                        out[x / 64] &= !(1 << (x % 64));
-                    }
-                    Src::Scratch(*scratch)
-                }
+                TokOp::Area { area, x } => b.toks.in_area(*area)[i] ^ x,
+                TokOp::At { scratch, .. } | TokOp::Not { scratch, .. } => r.scratch[scratch + i],
             };
         }
+        word
+    }
+
+    /// Calls `f` on every token of the question, in increasing order, until it returns false.
+    #[inline]
+    pub(crate) fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        mut f: F,
+    ) -> bool {
+        let tw = self.t.tw;
+        self.prepare(b, r);
         r.work += tw as u64;
         for i in 0..tw {
-            let mut word = t.tok_all[i];
-            for s in &sets[..n] {
-                word &= match *s {
-                    Src::Words(set, x) => set[i] ^ x,
-                    Src::Scratch(at) => r.scratch[at + i],
-                };
-            }
+            let mut word = self.word(b, r, i);
             while word != 0 {
                 let bit = word.trailing_zeros() as usize;
                 word &= word - 1;
@@ -367,12 +446,18 @@ impl TokQuery {
     }
 
     pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        !self.for_each(b, r, &mut |_, _, _| false)
+        if self.rest.is_none() {
+            let tw = self.t.tw;
+            self.prepare(b, r);
+            r.work += tw as u64;
+            return (0..tw).any(|i| self.word(b, r, i) != 0);
+        }
+        !self.for_each(b, r, |_, _, _| false)
     }
 
     pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
         let mut found = -1;
-        self.for_each(b, r, &mut |_, _, x| {
+        self.for_each(b, r, |_, _, x| {
             found = x as i64;
             false
         });
@@ -381,7 +466,7 @@ impl TokQuery {
 
     pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &Num) -> i64 {
         let mut acc: Option<i64> = None;
-        self.for_each(b, r, &mut |b, r, _| {
+        self.for_each(b, r, |b, r, _| {
             let v = x(b, r);
             acc = Some(kind.add(b, acc, v));
             true
@@ -416,7 +501,7 @@ impl CSet {
         f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
     ) -> bool {
         match self {
-            CSet::Query(q) => q.for_each(b, r, f),
+            CSet::Query(q) => q.for_each(b, r, |b, r, s| f(b, r, s)),
             CSet::Fixed(list) => {
                 r.work += list.len() as u64;
                 list.iter().all(|&s| f(b, r, s as usize))
@@ -507,7 +592,7 @@ impl CSet {
 }
 
 /// The conjuncts of a condition.
-fn conjuncts(e: &Expr) -> Vec<&Expr> {
+pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
     match e {
         Expr::All(items) => items.iter().collect(),
         Expr::And(a, c) => {
@@ -683,6 +768,7 @@ impl Compiler {
             t: self.t.clone(),
             var,
             base,
+            prepared: ops.iter().any(|o| matches!(o, SiteOp::Key { .. })),
             ops,
             rest,
         }
@@ -692,9 +778,10 @@ impl Compiler {
     /// it; `None` when no index answers it.
     fn site_ops(&mut self, v: VarId, e: &Expr, ops: &mut Vec<SiteOp>) -> Option<Option<Expr>> {
         let l = self.t.layout.clone();
+        let mask = |neg: bool| if neg { !0u64 } else { 0 };
         let nonempty = |neg| SiteOp::Index {
             at: l.nonempty(),
-            neg,
+            x: mask(neg),
         };
         match e {
             Expr::SiteTest(t) if t.var == v => {
@@ -705,10 +792,13 @@ impl Compiler {
                     count: None,
                 };
                 if let Some((k, neg)) = t.kind {
-                    ops.push(SiteOp::Index { at: l.kind(k), neg });
+                    ops.push(SiteOp::Index {
+                        at: l.kind(k),
+                        x: mask(neg),
+                    });
                 }
                 if let Some((who, neg)) = t.owner {
-                    ops.push(SiteOp::Owner { who, neg });
+                    ops.push(SiteOp::Owner { who, x: mask(neg) });
                 }
                 match t.count {
                     Some((op, CountRhs::Const(c))) if emptiness(op, c).is_some() => {
@@ -721,14 +811,14 @@ impl Compiler {
             Expr::KindIs(x, k, neg) if *x == v => {
                 ops.push(SiteOp::Index {
                     at: l.kind(*k),
-                    neg: *neg,
+                    x: mask(*neg),
                 });
                 Some(None)
             }
             Expr::OwnerIs(x, who, neg) if *x == v => {
                 ops.push(SiteOp::Owner {
                     who: *who,
-                    neg: *neg,
+                    x: mask(*neg),
                 });
                 Some(None)
             }
@@ -740,7 +830,7 @@ impl Compiler {
             {
                 ops.push(SiteOp::Index {
                     at: l.tokens_here(),
-                    neg: *op == Op::Eq,
+                    x: mask(*op == Op::Eq),
                 });
                 Some(None)
             }
@@ -751,7 +841,7 @@ impl Compiler {
                 let who = self.num(p);
                 ops.push(SiteOp::TopOwner {
                     who,
-                    neg: *op == Op::Ne,
+                    x: mask(*op == Op::Ne),
                 });
                 Some(None)
             }
@@ -761,9 +851,9 @@ impl Compiler {
                     None if one.len() == 1 => {
                         let op = one.pop()?;
                         ops.push(match op {
-                            SiteOp::Index { at, neg } => SiteOp::Index { at, neg: !neg },
-                            SiteOp::Owner { who, neg } => SiteOp::Owner { who, neg: !neg },
-                            SiteOp::TopOwner { who, neg } => SiteOp::TopOwner { who, neg: !neg },
+                            SiteOp::Index { at, x } => SiteOp::Index { at, x: !x },
+                            SiteOp::Owner { who, x } => SiteOp::Owner { who, x: !x },
+                            SiteOp::TopOwner { who, x } => SiteOp::TopOwner { who, x: !x },
                             SiteOp::Key {
                                 keys,
                                 lower,
@@ -868,7 +958,7 @@ impl Compiler {
                     Some(TokOp::Owner {
                         who,
                         side: side_of(x),
-                        neg,
+                        x: if neg { !0 } else { 0 },
                     })
                 } else if !neg && matches!(&**x, Expr::TokSite(t) if is_var(t, v)) {
                     let site = self.num(y);
@@ -885,12 +975,12 @@ impl Compiler {
             Expr::BinConst(op @ (Op::Eq | Op::Ne), x, c) => match &**x {
                 Expr::TokSite(t) if is_var(t, v) && *c == -1 => Some(TokOp::Area {
                     area: ON_BOARD,
-                    neg: *op == Op::Eq,
+                    x: if *op == Op::Eq { !0 } else { 0 },
                 }),
                 Expr::TokArea(t) if is_var(t, v) && (0..UNPLACED as i64).contains(c) => {
                     Some(TokOp::Area {
                         area: *c as u8,
-                        neg: *op == Op::Ne,
+                        x: if *op == Op::Ne { !0 } else { 0 },
                     })
                 }
                 _ => None,
@@ -902,9 +992,16 @@ impl Compiler {
     /// A value of the site in `v`: a table when it is fixed.
     pub(crate) fn site_value(&mut self, v: VarId, x: &Expr) -> SiteValue {
         if self.is_fixed(x, v)
-            && let Some(vals) = self.fixed_values(x, v)
+            && let Some(keys) = self.fixed_values(x, v)
         {
-            return SiteValue::Fixed(vals);
+            let mut order: Vec<u16> = (0..keys.len() as u16).collect();
+            order.sort_by_key(|&s| keys[s as usize]);
+            let scratch = self.scratch(self.t.layout.w);
+            return SiteValue::Sorted {
+                keys,
+                order,
+                scratch,
+            };
         }
         SiteValue::Computed(self.num(x))
     }
