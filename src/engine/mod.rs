@@ -91,8 +91,9 @@ impl Game {
             toks: Tokens::new(g),
             bits: vec![0; t.layout.len()],
             fault: std::cell::Cell::new(None),
+            existing: 0,
         };
-        b.reindex(g, &t.layout);
+        b.reindex(g, &t.layout, &vec![0; nk]);
         State {
             b,
             r: Regs {
@@ -239,7 +240,7 @@ impl Game {
 
     /// Runs the program from where the state is (after building a position by hand).
     pub(crate) fn resume(&self, st: &mut State) {
-        st.b.reindex(&self.ir, &self.prog.t.layout);
+        st.b.reindex(&self.ir, &self.prog.t.layout, &st.hand);
         st.r.work = 0;
         self.run(st);
     }

@@ -11,7 +11,12 @@ const NONE: u16 = u16::MAX;
 
 impl Game {
     pub(crate) fn end_turn(&self, st: &mut State) {
-        st.b.mover = ((st.b.mover as usize + 1) % self.players.len()) as u8;
+        let next = st.b.mover as usize + 1;
+        st.b.mover = if next == self.players.len() {
+            0
+        } else {
+            next as u8
+        };
         st.turn += 1;
         st.pc = self.turn_start;
         st.planning = false;
@@ -58,7 +63,28 @@ impl Game {
 
     pub(crate) fn finish(&self, st: &mut State, winner: Option<Player>, reason: EndReason) {
         st.moves.clear();
+        // A fault of the rules stops the game whatever ended it then.
+        let (winner, reason) = match st.b.fault.get() {
+            Some(f) => (None, EndReason::Fault(f)),
+            None => (winner, reason),
+        };
         st.pending = Pending::Over(Outcome { winner, reason });
+    }
+
+    /// Where the program could loop (a jump back, a relay, the next element of a loop) and
+    /// before it stops for a decision or a chance event: false (and the game is over) when the
+    /// rules faulted or ran past the work allowed between two decisions.
+    #[inline(always)]
+    fn checkpoint(&self, st: &mut State) -> bool {
+        if st.r.work > WORK_LIMIT {
+            self.finish(st, None, EndReason::StepLimit);
+            return false;
+        }
+        if let Some(f) = st.b.fault.get() {
+            self.finish(st, None, EndReason::Fault(f));
+            return false;
+        }
+        true
     }
 
     /// Runs the program until the next decision point, chance event or the end.
@@ -66,29 +92,32 @@ impl Game {
         st.moves.clear();
         let prog = &*self.prog;
         let l = &prog.t.layout;
+        if st.is_over() {
+            st.moves.clear();
+            return;
+        }
         loop {
-            if let Pending::Over(_) = st.pending {
-                st.moves.clear();
-                return;
-            }
             st.r.work += 1;
-            if st.r.work > WORK_LIMIT {
-                self.finish(st, None, EndReason::StepLimit);
-                return;
-            }
-            if let Some(f) = st.b.fault.get() {
-                self.finish(st, None, EndReason::Fault(f));
-                return;
-            }
             let Some(op) = prog.code.get(st.pc as usize) else {
                 self.end_turn(st);
+                if !self.checkpoint(st) {
+                    return;
+                }
                 continue;
             };
             match op {
-                Op::Jump(t) => st.pc = *t,
+                Op::Jump(t) => {
+                    if *t <= st.pc && !self.checkpoint(st) {
+                        return;
+                    }
+                    st.pc = *t;
+                }
                 Op::JumpIfNot(c, t) => {
                     let v = c(&st.b, &mut st.r);
                     st.pc = if v == 0 { *t } else { st.pc + 1 };
+                    if *t <= st.pc && !self.checkpoint(st) {
+                        return;
+                    }
                 }
                 Op::SetVar(v, e) => {
                     let x = e(&st.b, &mut st.r);
@@ -145,7 +174,10 @@ impl Game {
                     self.collect(st, on);
                     let n = count(&st.b, &mut st.r);
                     let from = from.as_ref().map(|f| f(&st.b, &mut st.r));
-                    if let Some(n) = pieces_count(&st.b.fault, n) {
+                    let created = n.max(0) as u64 * st.scratch.len() as u64;
+                    if let Some(n) = pieces_count(&st.b.fault, n)
+                        && (from.is_some() || st.b.create(created))
+                    {
                         let nk = self.pieces.len();
                         for i in 0..st.scratch.len() {
                             let s = st.scratch[i] as usize;
@@ -168,11 +200,11 @@ impl Game {
                 Op::Choose(id) => {
                     self.enumerate(st, *id);
                     let otherwise = prog.choices[*id as usize].otherwise;
+                    if !self.checkpoint(st) {
+                        return;
+                    }
                     if let (true, Some(t)) = (st.moves.is_empty(), otherwise) {
                         st.pc = t; // `else { … }`
-                    } else if let Some(f) = st.b.fault.get() {
-                        self.finish(st, None, EndReason::Fault(f));
-                        return;
                     } else if self.stops_at_limit(st) {
                         return;
                     } else if st.moves.is_empty() {
@@ -180,6 +212,9 @@ impl Game {
                         st.passes += 1;
                         st.last_passer = st.b.mover;
                         self.end_turn(st);
+                        if !self.checkpoint(st) {
+                            return;
+                        }
                     } else {
                         st.pending = Pending::Choice(*id);
                         return;
@@ -219,6 +254,9 @@ impl Game {
                         self.init_plan(st, *orders);
                     }
                     if st.planning && self.plan_step(st) {
+                        if !self.checkpoint(st) {
+                            return;
+                        }
                         return;
                     }
                     let last_site = self.sow_lap(st, skip.as_ref());
@@ -232,8 +270,16 @@ impl Game {
                         st.cursor = s as u16;
                     }
                     st.pc = *lap;
+                    if !self.checkpoint(st) {
+                        return;
+                    }
                 }
-                Op::EndTurn => self.end_turn(st),
+                Op::EndTurn => {
+                    self.end_turn(st);
+                    if !self.checkpoint(st) {
+                        return;
+                    }
+                }
                 Op::EndRound => match self.between_start {
                     Some(at) => {
                         st.planning = false;
@@ -253,6 +299,9 @@ impl Game {
                     st.limit_reached = false;
                     st.planning = false;
                     st.pc = self.turn_start;
+                    if !self.checkpoint(st) {
+                        return;
+                    }
                 }
                 Op::SetMover(p) => {
                     let p = p(&st.b, &mut st.r);
@@ -318,7 +367,7 @@ impl Game {
                     return;
                 }
                 Op::Throw { dice, var } => {
-                    if self.stops_at_limit(st) {
+                    if !self.checkpoint(st) || self.stops_at_limit(st) {
                         return;
                     }
                     st.throw_var = *var;
@@ -383,6 +432,9 @@ impl Game {
                         }
                         None => st.pc = *end,
                     }
+                    if !self.checkpoint(st) {
+                        return;
+                    }
                 }
                 Op::First(p) => match p {
                     Some(p) => {
@@ -394,7 +446,7 @@ impl Game {
                         st.pc += 1;
                     }
                     None => {
-                        if !self.stops_at_limit(st) {
+                        if self.checkpoint(st) && !self.stops_at_limit(st) {
                             st.pending = Pending::ChanceFirst;
                         }
                         return;

@@ -2,7 +2,6 @@
 //! drops along the ring, and the cycle rule.
 
 use super::compile::CSet;
-use super::state::{Fault, raise};
 use super::{Decision, Game, LAP_LIMIT, Pending, State};
 use crate::ir::{PieceKind, SiteKind};
 
@@ -10,17 +9,13 @@ const NONE: u16 = u16::MAX;
 
 impl Game {
     pub(crate) fn pick_up(&self, st: &mut State, s: usize) {
-        let l = &self.prog.t.layout;
-        for k in 0..self.pieces.len() {
-            let c = st.b.counts[s * st.b.nk + k];
-            if c > 0 {
-                st.b.set_counters(l, s, k, 0);
-                match st.hand[k].checked_add(c) {
-                    Some(h) => st.hand[k] = h,
-                    None => raise(&st.b.fault, Fault::TooManyPieces),
-                }
-            }
+        let nk = st.b.nk;
+        for k in 0..nk {
+            st.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
         }
+        let l = &self.prog.t.layout;
+        st.b.total[s] = st.b.toks.count_at[s];
+        l.set(&mut st.b.bits, l.nonempty(), s, st.b.total[s] > 0);
     }
 
     pub(crate) fn put_back(&self, st: &mut State) {
@@ -38,29 +33,25 @@ impl Game {
     }
 
     /// Records the position at the start of a lap; true when it was seen before in this sowing.
-    /// A cheap key (cursor, pieces in hand, pieces on the board) is compared first; the whole
-    /// position only when the keys are equal.
+    /// A cheap key (where the hand is, and how many pieces it holds) is compared first; the
+    /// whole position only when the keys are equal.
     pub(crate) fn lap_repeats(&self, st: &mut State) -> bool {
         if st.lap_keys.len() >= LAP_LIMIT {
             return true;
         }
-        let on_board: u64 = st.b.counts.iter().map(|&c| c as u64).sum();
         let in_hand: u64 = st.hand.iter().map(|&c| c as u64).sum();
-        let key =
-            (st.cursor as u64) | (in_hand.min(0xff_ffff) << 16) | (on_board.min(0xff_ffff) << 40);
-        let len = st.b.counts.len() + st.hand.len();
-        let start = st.lap_snaps.len();
+        let key = (st.cursor as u64) | (in_hand << 16);
+        let (nc, len) = (st.b.counts.len(), st.b.counts.len() + st.hand.len());
         for (i, &old) in st.lap_keys.iter().enumerate() {
             if old == key
-                && st.lap_snaps[i * len..i * len + st.b.counts.len()] == st.b.counts[..]
-                && st.lap_snaps[i * len + st.b.counts.len()..(i + 1) * len] == st.hand[..]
+                && st.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
+                && st.lap_snaps[i * len + nc..(i + 1) * len] == st.hand[..]
             {
                 return true;
             }
         }
         st.lap_snaps.extend_from_slice(&st.b.counts);
         st.lap_snaps.extend_from_slice(&st.hand);
-        debug_assert_eq!(st.lap_snaps.len(), start + len);
         st.lap_keys.push(key);
         false
     }
@@ -68,8 +59,11 @@ impl Game {
     /// Prepares the drop order of the lap: the plain pieces (the first kind) in the remaining
     /// steps, the others placed by the sower when `orders` is set and more than one order exists.
     pub(crate) fn init_plan(&self, st: &mut State, orders: bool) {
-        let total: usize = st.hand.iter().map(|&c| c as usize).sum();
         st.plan.clear();
+        if !orders {
+            return;
+        }
+        let total: usize = st.hand.iter().map(|&c| c as usize).sum();
         let kinds_in_hand = st.hand.iter().filter(|&&c| c > 0).count();
         if orders && kinds_in_hand > 1 {
             st.plan.resize(total, u8::MAX);
@@ -174,7 +168,9 @@ impl Game {
 
     /// Drops every piece of kind `k` in hand, one a site (no sites skipped): the common case.
     fn drop_run(&self, st: &mut State, k: usize, last: &mut i64) -> bool {
-        let next = &self.prog.t.next[st.b.sow_dir as usize];
+        let t = &*self.prog.t;
+        let next = &t.next[st.b.sow_dir as usize];
+        let nonempty = t.layout.nonempty();
         let mut cur = st.cursor;
         let mut n = st.hand[k];
         let mut ok = true;
@@ -186,7 +182,7 @@ impl Game {
             }
             cur = c;
             n -= 1;
-            self.deposit(st, c as usize, k);
+            self.deposit(st, nonempty, c as usize, k);
         }
         let dropped = st.hand[k] - n;
         st.r.work += dropped as u64;
@@ -201,12 +197,12 @@ impl Game {
     /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the
     /// owner's captures at once.
     #[inline(always)]
-    fn deposit(&self, st: &mut State, s: usize, k: usize) {
+    fn deposit(&self, st: &mut State, nonempty: usize, s: usize, k: usize) {
         let owner = st.b.owners[s];
-        if st.b.kinds[s] == SiteKind::Store && owner >= 0 {
-            st.b.bank_add(owner as usize * st.b.nk + k, 1);
+        if owner >= 0 && st.b.kinds[s] == SiteKind::Store {
+            st.b.bank[owner as usize * st.b.nk + k] += 1;
         } else {
-            st.b.add_counters(&self.prog.t.layout, s, k, 1);
+            st.b.drop_counter(nonempty, s, k);
         }
     }
 
@@ -231,7 +227,7 @@ impl Game {
         st.r.work += 1;
         st.cursor = c;
         st.hand[k] -= 1;
-        self.deposit(st, c as usize, k);
+        self.deposit(st, t.layout.nonempty(), c as usize, k);
         *last = c as i64;
         true
     }

@@ -121,6 +121,10 @@ pub struct Board {
     pub(crate) bits: Vec<u64>,
     /// set when the rules asked for something the engine refuses to do (the game then stops)
     pub(crate) fault: Cell<Option<Fault>>,
+    /// pieces in existence: every counter (on the board, held, in hand) and every token. Only
+    /// `place` without `from` adds to it, and it may not pass `u32::MAX`: so no count of a site,
+    /// a hand or a holding can overflow, and sowing and capturing need no check.
+    pub(crate) existing: u64,
 }
 
 impl PartialEq for Board {
@@ -229,6 +233,7 @@ clone_by_fields!(Board {
     toks,
     bits,
     fault,
+    existing,
 });
 clone_by_fields!(Regs {
     vars,
@@ -358,9 +363,15 @@ impl State {
 impl Board {
     /// Rebuilds every index from the pieces, kinds, owners and tokens (after a position was
     /// built by hand).
-    pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout) {
+    pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout, hand: &[u32]) {
         self.bits.iter_mut().for_each(|w| *w = 0);
         self.toks.reindex(g);
+        let sum = |v: &[u32]| v.iter().map(|&c| c as u64).sum::<u64>();
+        self.existing = sum(&self.counts) + sum(&self.bank) + sum(hand) + g.tokens.len() as u64;
+        if self.existing > u32::MAX as u64 {
+            raise(&self.fault, Fault::TooManyPieces);
+            return;
+        }
         for s in 0..self.kinds.len() {
             let counters: u32 = self.counts[s * self.nk..(s + 1) * self.nk].iter().sum();
             self.total[s] = counters + self.toks.count_at[s];
@@ -381,32 +392,48 @@ impl Board {
         }
     }
 
-    /// `n` counters of kind `k` added to (`add`) or taken from a site; keeps the indexes.
+    /// `n` counters of kind `k` added to a site; keeps the indexes. (No count overflows: see
+    /// `existing`.)
     #[inline(always)]
     pub(crate) fn add_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
-        let i = s * self.nk + k;
-        match (self.counts[i].checked_add(n), self.total[s].checked_add(n)) {
-            (Some(c), Some(t)) => {
-                self.counts[i] = c;
-                self.total[s] = t;
-            }
-            _ => return raise(&self.fault, Fault::TooManyPieces),
-        }
+        self.counts[s * self.nk + k] += n;
+        self.total[s] += n;
         if n > 0 {
             l.set(&mut self.bits, l.nonempty(), s, true);
         }
+    }
+
+    /// One counter of kind `k` dropped on a site (sowing); keeps the indexes.
+    #[inline(always)]
+    pub(crate) fn drop_counter(&mut self, nonempty: usize, s: usize, k: usize) {
+        self.counts[s * self.nk + k] += 1;
+        self.total[s] += 1;
+        self.bits[nonempty + s / 64] |= 1 << (s % 64);
     }
 
     /// Sets the counters of kind `k` at a site; keeps the indexes.
     #[inline(always)]
     pub(crate) fn set_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
         let i = s * self.nk + k;
-        let Some(t) = (self.total[s] - self.counts[i]).checked_add(n) else {
-            return raise(&self.fault, Fault::TooManyPieces);
-        };
+        let t = self.total[s] - self.counts[i] + n;
         self.counts[i] = n;
         self.total[s] = t;
         l.set(&mut self.bits, l.nonempty(), s, t > 0);
+    }
+
+    /// Counters brought into the game (`place` without `from`): a fault when the pieces in
+    /// existence would pass what a count can hold.
+    pub(crate) fn create(&mut self, n: u64) -> bool {
+        match self.existing.checked_add(n) {
+            Some(e) if e <= u32::MAX as u64 => {
+                self.existing = e;
+                true
+            }
+            _ => {
+                raise(&self.fault, Fault::TooManyPieces);
+                false
+            }
+        }
     }
 
     pub(crate) fn set_kind(&mut self, l: &Layout, s: usize, k: SiteKind) {
@@ -421,13 +448,10 @@ impl Board {
         l.set(&mut self.bits, l.owner(o), s, true);
     }
 
-    /// A holding grows by `n` pieces (a fault when it would pass what a count can hold).
+    /// A holding grows by `n` pieces (no holding overflows: see `existing`).
     #[inline(always)]
     pub(crate) fn bank_add(&mut self, i: usize, n: u32) {
-        match self.bank[i].checked_add(n) {
-            Some(x) => self.bank[i] = x,
-            None => raise(&self.fault, Fault::TooManyPieces),
-        }
+        self.bank[i] += n;
     }
 }
 

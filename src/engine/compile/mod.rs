@@ -187,6 +187,31 @@ impl Compiler {
     }
 }
 
+/// Jumps to jumps go straight to where the chain ends, and a jump to `end turn` ends the turn.
+fn thread_jumps(code: &mut [Op]) {
+    let end = |code: &[Op], mut t: u32| {
+        for _ in 0..code.len() {
+            match code.get(t as usize) {
+                Some(Op::Jump(n)) if *n != t => t = *n,
+                _ => break,
+            }
+        }
+        t
+    };
+    for i in 0..code.len() {
+        let target = match &code[i] {
+            Op::Jump(t) | Op::JumpIfNot(_, t) => end(code, *t),
+            _ => continue,
+        };
+        let ends_turn = matches!(code.get(target as usize), Some(Op::EndTurn));
+        match &mut code[i] {
+            op @ Op::Jump(_) if ends_turn => *op = Op::EndTurn,
+            Op::Jump(t) | Op::JumpIfNot(_, t) => *t = target,
+            _ => {}
+        }
+    }
+}
+
 fn cumulative(probs: impl Iterator<Item = f64>) -> Chance {
     let mut acc = 0.0;
     Chance {
@@ -206,7 +231,8 @@ pub(crate) fn compile(g: &Game) -> Program {
         t: t.clone(),
         scratch: 0,
     };
-    let code = g.code.iter().map(|i| c.instr(i)).collect();
+    let mut code: Vec<Op> = g.code.iter().map(|i| c.instr(i)).collect();
+    thread_jumps(&mut code);
     let choices = g.choices.iter().map(|ch| c.choice(ch)).collect();
     let n = g.players.len();
     Program {
