@@ -16,6 +16,20 @@ pub(crate) fn fail(b: &Board, f: Fault) -> i64 {
     0
 }
 
+/// A comparison, or arithmetic on game values.
+#[inline(always)]
+pub(crate) fn compare(b: &Board, op: Op, a: i64, c: i64) -> i64 {
+    match op {
+        Op::Eq => (a == c) as i64,
+        Op::Ne => (a != c) as i64,
+        Op::Lt => (a < c) as i64,
+        Op::Le => (a <= c) as i64,
+        Op::Gt => (a > c) as i64,
+        Op::Ge => (a >= c) as i64,
+        _ => arith(b, op, a, c),
+    }
+}
+
 /// Arithmetic on game values: a fault where there is no value.
 #[inline(always)]
 pub(crate) fn arith(b: &Board, op: Op, a: i64, c: i64) -> i64 {
@@ -39,6 +53,12 @@ macro_rules! with_arg {
             Expr::Const(k) => {
                 let k = *k;
                 let $get = move |_: &Board, _: &mut Regs| k;
+                $body
+            }
+            Expr::NextSowVar(v) => {
+                let v = *v;
+                let tables = $c.t.clone();
+                let $get = move |b: &Board, r: &mut Regs| next1(&tables, b, r.var(v));
                 $body
             }
             other => {
@@ -171,13 +191,12 @@ impl Compiler {
                 }))
             }
             Expr::InRegion(s, reg) => {
-                let s = self.num(s);
                 let reg = reg.0 as usize;
-                num(move |b, r| {
+                with_arg!(self, s, |s| num(move |b, r| {
                     t.site(s(b, r))
                         .is_some_and(|s| crate::engine::bits::test(&t.regions[reg], s))
                         as i64
-                })
+                }))
             }
             Expr::InSet(s, set) => {
                 let s = self.num(s);
@@ -218,7 +237,10 @@ impl Compiler {
                 let (x, y) = (self.num(x), self.num(y));
                 num(move |b, r| (x(b, r) != 0 || y(b, r) != 0) as i64)
             }
-            Expr::All(items) => self.conjunction(items),
+            Expr::All(items) => match self.site_predicate(e) {
+                Some(p) => p,
+                None => self.conjunction(items),
+            },
             Expr::Any(items) => {
                 let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
                 match <[Num; 2]>::try_from(items) {
@@ -245,7 +267,10 @@ impl Compiler {
                     ((o == player_ref(p, b, sides)) != neg) as i64
                 })
             }
-            Expr::SiteTest(st) => self.site_test(st),
+            Expr::SiteTest(st) => match self.site_predicate(e) {
+                Some(p) => p,
+                None => self.site_test(st),
+            },
             Expr::Exists(v, set, c) => {
                 let q = self.exists(*v, set, c);
                 num(move |b, r| q(b, r))
@@ -408,6 +433,9 @@ impl Compiler {
                     .site(r.var(v))
                     .map_or(0, |s| b.total[s] as i64))
             }
+            Expr::CountAt(inner) => with_arg!(self, inner, |s| cmp!(
+                move |b: &Board, r: &mut Regs| t.site(s(b, r)).map_or(0, |s| b.total[s] as i64)
+            )),
             _ => {
                 let x = self.num(x);
                 cmp!(move |b: &Board, r: &mut Regs| x(b, r))
@@ -453,12 +481,46 @@ impl Compiler {
                     CountRhs::Const(c) => c,
                     CountRhs::Var(w) => r.var(w),
                 };
-                if arith(b, op, b.total[s] as i64, c) == 0 {
+                if compare(b, op, b.total[s] as i64, c) == 0 {
                     return 0;
                 }
             }
             1
         })
+    }
+
+    /// A condition about one site variable that the board's indexes answer, at least in part:
+    /// compiled as a membership test of a question over sites (a few bit tests). Where the
+    /// variable holds no site the condition is evaluated as written.
+    fn site_predicate(&mut self, e: &Expr) -> Option<Num> {
+        if self.in_predicate {
+            return None;
+        }
+        let v = match e {
+            Expr::SiteTest(st) => st.var,
+            Expr::All(items) => items.iter().find_map(|i| match i {
+                Expr::SiteTest(st) => Some(st.var),
+                Expr::KindIs(v, ..) | Expr::OwnerIs(v, ..) => Some(*v),
+                _ => None,
+            })?,
+            _ => return None,
+        };
+        self.in_predicate = true;
+        let q = self.sites(v, super::query::Base::All, Some(e));
+        self.in_predicate = false;
+        if !q.is_indexed() {
+            return None;
+        }
+        let as_written = match e {
+            Expr::SiteTest(st) => self.site_test(st),
+            Expr::All(items) => self.conjunction(items),
+            _ => return None,
+        };
+        let t = self.t.clone();
+        Some(num(move |b, r| match t.site(r.var(v)) {
+            Some(s) => q.contains(b, r, s) as i64,
+            None => as_written(b, r),
+        }))
     }
 }
 

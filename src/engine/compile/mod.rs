@@ -176,6 +176,8 @@ pub(crate) struct Program {
 pub(crate) struct Compiler {
     pub(crate) t: Arc<Tables>,
     scratch: usize,
+    /// compiling the rest of a condition about one site (see `site_predicate`)
+    pub(crate) in_predicate: bool,
 }
 
 impl Compiler {
@@ -230,6 +232,7 @@ pub(crate) fn compile(g: &Game) -> Program {
     let mut c = Compiler {
         t: t.clone(),
         scratch: 0,
+        in_predicate: false,
     };
     let mut code: Vec<Op> = g.code.iter().map(|i| c.instr(i)).collect();
     thread_jumps(&mut code);

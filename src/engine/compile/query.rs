@@ -30,8 +30,12 @@ pub(crate) enum Base {
 enum SiteOp {
     /// a set of the board's index arena (at this offset)
     Index { at: usize, x: u64 },
-    /// the sites owned by a player (mover, opponent or fixed)
-    Owner { who: PlayerRef, x: u64 },
+    /// the set at `at` plus the mover's number of sets (the sites the mover owns)
+    OfMover { at: usize, x: u64 },
+    /// the set at `at` plus the opponent's number of sets (the sites the opponent owns)
+    OfOpponent { at: usize, x: u64 },
+    /// no site (its complement: every site)
+    Nothing { x: u64 },
     /// the sites whose top token belongs to a player computed before the question
     TopOwner { who: Num, x: u64 },
     /// a fixed value of the site compared with a number computed before the question:
@@ -109,16 +113,12 @@ impl SiteQuery {
         for op in &self.ops {
             word &= match op {
                 SiteOp::Index { at, x } => b.bits[at + i] ^ x,
-                SiteOp::Owner { who, x } => {
-                    let p = player_ref(*who, b, t.sides);
-                    if (p as u64) < t.players as u64 {
-                        b.bits[t.layout.owner(p as i8) + i] ^ x
-                    } else if p == -1 {
-                        b.bits[t.layout.owner(-1) + i] ^ x
-                    } else {
-                        *x // an owner no site can have
-                    }
+                SiteOp::OfMover { at, x } => b.bits[at + b.mover as usize * w + i] ^ x,
+                SiteOp::OfOpponent { at, x } => {
+                    let p = player_ref(PlayerRef::Opponent, b, t.sides) as usize;
+                    b.bits[at + p * w + i] ^ x
                 }
+                SiteOp::Nothing { x } => *x,
                 SiteOp::TopOwner { who, x } => {
                     let p = who(b, r);
                     if (p as u64) < t.players as u64 {
@@ -133,7 +133,6 @@ impl SiteQuery {
                 SiteOp::Key { scratch, .. } => r.scratch[scratch + i],
             };
         }
-        let _ = w;
         word
     }
 
@@ -167,6 +166,11 @@ impl SiteQuery {
             }
         }
         true
+    }
+
+    /// Whether an index or a fixed part of the condition answers some of the question.
+    pub(crate) fn is_indexed(&self) -> bool {
+        !self.ops.is_empty() || self.base != self.t.all_sites
     }
 
     /// Whether a site satisfies the question.
@@ -798,7 +802,7 @@ impl Compiler {
                     });
                 }
                 if let Some((who, neg)) = t.owner {
-                    ops.push(SiteOp::Owner { who, x: mask(neg) });
+                    ops.push(self.owner_op(who, mask(neg)));
                 }
                 match t.count {
                     Some((op, CountRhs::Const(c))) if emptiness(op, c).is_some() => {
@@ -816,10 +820,7 @@ impl Compiler {
                 Some(None)
             }
             Expr::OwnerIs(x, who, neg) if *x == v => {
-                ops.push(SiteOp::Owner {
-                    who: *who,
-                    x: mask(*neg),
-                });
+                ops.push(self.owner_op(*who, mask(*neg)));
                 Some(None)
             }
             Expr::BinConst(op, x, c) if matches!(**x, Expr::CountVar(y) if y == v) => {
@@ -852,7 +853,9 @@ impl Compiler {
                         let op = one.pop()?;
                         ops.push(match op {
                             SiteOp::Index { at, x } => SiteOp::Index { at, x: !x },
-                            SiteOp::Owner { who, x } => SiteOp::Owner { who, x: !x },
+                            SiteOp::OfMover { at, x } => SiteOp::OfMover { at, x: !x },
+                            SiteOp::OfOpponent { at, x } => SiteOp::OfOpponent { at, x: !x },
+                            SiteOp::Nothing { x } => SiteOp::Nothing { x: !x },
                             SiteOp::TopOwner { who, x } => SiteOp::TopOwner { who, x: !x },
                             SiteOp::Key {
                                 keys,
@@ -883,6 +886,20 @@ impl Compiler {
                 }
             }
             _ => None,
+        }
+    }
+
+    /// The sites owned (or not, with `x`) by a player named by a [`PlayerRef`].
+    fn owner_op(&self, who: PlayerRef, x: u64) -> SiteOp {
+        let l = &self.t.layout;
+        match who {
+            PlayerRef::Mover => SiteOp::OfMover { at: l.owner(0), x },
+            PlayerRef::Opponent => SiteOp::OfOpponent { at: l.owner(0), x },
+            PlayerRef::Fixed(p) if p == -1 || self.t.player(p).is_some() => SiteOp::Index {
+                at: l.owner(p as i8),
+                x,
+            },
+            PlayerRef::Fixed(_) => SiteOp::Nothing { x },
         }
     }
 
