@@ -192,6 +192,24 @@ impl Game {
         }
     }
 
+    /// The number of outcomes of the pending chance event (0 when none is pending).
+    pub fn chance_count(&self, st: &State) -> usize {
+        match st.pending {
+            Pending::ChanceFirst => self.players.len(),
+            Pending::Throw(d) => self.dice[d as usize].outcomes.len(),
+            _ => 0,
+        }
+    }
+
+    /// The probability of outcome `i` of the pending chance event (0 when there is none).
+    pub fn chance_probability(&self, st: &State, i: usize) -> f64 {
+        match st.pending {
+            Pending::ChanceFirst if i < self.players.len() => 1.0 / self.players.len() as f64,
+            Pending::Throw(d) => self.dice[d as usize].outcomes.get(i).map_or(0.0, |o| o.prob),
+            _ => 0.0,
+        }
+    }
+
     /// The outcome of the pending chance event that a uniform number `x` in [0, 1) draws (the
     /// first whose cumulative probability exceeds `x`), without allocating; -1 when no chance
     /// event is pending.
@@ -243,5 +261,17 @@ impl Game {
         st.b.reindex(&self.ir, &self.prog.t.layout, &st.hand);
         st.r.work = 0;
         self.run(st);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A game is shared by the threads of a search; each has its own states.
+    #[test]
+    fn games_are_shared_and_states_sent_across_threads() {
+        fn shared<T: Send + Sync>() {}
+        fn sent<T: Send>() {}
+        shared::<super::Game>();
+        sent::<super::State>();
     }
 }
