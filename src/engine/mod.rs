@@ -205,7 +205,10 @@ impl Game {
     pub fn chance_probability(&self, st: &State, i: usize) -> f64 {
         match st.pending {
             Pending::ChanceFirst if i < self.players.len() => 1.0 / self.players.len() as f64,
-            Pending::Throw(d) => self.dice[d as usize].outcomes.get(i).map_or(0.0, |o| o.prob),
+            Pending::Throw(d) => self.dice[d as usize]
+                .outcomes
+                .get(i)
+                .map_or(0.0, |o| o.prob),
             _ => 0.0,
         }
     }

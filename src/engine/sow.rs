@@ -1,7 +1,7 @@
 //! Sowing: picking up a site, the order of drops in a lap (which the sower may choose), the
 //! drops along the ring, and the cycle rule.
 
-use super::compile::CSet;
+use super::compile::Skip;
 use super::{Decision, Game, LAP_LIMIT, Pending, State};
 use crate::ir::{PieceKind, SiteKind};
 
@@ -131,9 +131,12 @@ impl Game {
 
     /// Sows the hand along the ring, one piece a site, from the site after the cursor.
     /// Returns the site of the last drop (-1 if nothing was dropped).
-    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&CSet>) -> i64 {
+    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> i64 {
         let mut last = -1i64;
         let mut ok = st.cursor != NONE;
+        if let Some(Skip::Stable(q, at)) = skip {
+            q.candidates(&st.b, &mut st.r, *at);
+        }
         if st.plan.is_empty() {
             for k in 0..self.pieces.len() {
                 if ok && st.hand[k] > 0 {
@@ -207,13 +210,19 @@ impl Game {
     }
 
     /// Drops one piece of kind `k` on the next site; false when the ring has no next site.
-    fn drop_one(&self, st: &mut State, k: usize, skip: Option<&CSet>, last: &mut i64) -> bool {
+    fn drop_one(&self, st: &mut State, k: usize, skip: Option<&Skip>, last: &mut i64) -> bool {
         let t = &self.prog.t;
         let d = st.b.sow_dir as usize;
         let mut c = t.next[d][st.cursor as usize];
         if let Some(skip) = skip {
             let mut guard = 0;
-            while c != NONE && guard <= t.nsites && skip.contains(&st.b, &mut st.r, c as i64) {
+            while c != NONE
+                && guard <= t.nsites
+                && match skip {
+                    Skip::Stable(_, at) => st.r.scratch[at + c as usize / 64] >> (c % 64) & 1 != 0,
+                    Skip::Dynamic(set) => set.contains(&st.b, &mut st.r, c as i64),
+                }
+            {
                 c = t.next[d][c as usize];
                 guard += 1;
             }

@@ -404,6 +404,12 @@ impl Compiler {
 
     /// `x OP c` with a constant: the common shapes read their operand directly.
     fn bin_const(&mut self, op: Op, x: &Expr, c: i64) -> Num {
+        if let (Expr::CountSet(set, KindMask(u32::MAX)), Some(empty)) =
+            (x, super::query::emptiness(op, c))
+            && let Some(q) = self.set_emptiness(set, empty)
+        {
+            return q;
+        }
         let t = self.t.clone();
         macro_rules! cmp {
             ($get:expr) => {{
@@ -433,9 +439,11 @@ impl Compiler {
                     .site(r.var(v))
                     .map_or(0, |s| b.total[s] as i64))
             }
-            Expr::CountAt(inner) => with_arg!(self, inner, |s| cmp!(
-                move |b: &Board, r: &mut Regs| t.site(s(b, r)).map_or(0, |s| b.total[s] as i64)
-            )),
+            Expr::CountAt(inner) => {
+                with_arg!(self, inner, |s| cmp!(move |b: &Board, r: &mut Regs| t
+                    .site(s(b, r))
+                    .map_or(0, |s| b.total[s] as i64)))
+            }
             _ => {
                 let x = self.num(x);
                 cmp!(move |b: &Board, r: &mut Regs| x(b, r))

@@ -46,7 +46,7 @@ pub(crate) enum Op {
     },
     SowLap {
         orders: bool,
-        skip: Option<CSet>,
+        skip: Option<Skip>,
         last: VarId,
         on_cycle: u32,
     },
@@ -105,6 +105,15 @@ pub(crate) enum Op {
         var: VarId,
         end: u32,
     },
+}
+
+/// The sites a sowing skips.
+pub(crate) enum Skip {
+    /// a question whose answer does not change during a lap: its sites are built once a lap,
+    /// in the scratch words at the given place
+    Stable(SiteQuery, usize),
+    /// any other set, tried at each drop
+    Dynamic(CSet),
 }
 
 /// How `end game` decides.
@@ -288,7 +297,12 @@ impl Compiler {
                 on_cycle,
             } => Op::SowLap {
                 orders: *orders,
-                skip: skip.as_ref().map(|s| self.set(s)),
+                skip: skip.as_ref().map(|s| match self.set(s) {
+                    CSet::Query(q) if q.is_stable_in_sowing() => {
+                        Skip::Stable(q, self.scratch(self.t.layout.w))
+                    }
+                    set => Skip::Dynamic(set),
+                }),
                 last: *last,
                 on_cycle: *on_cycle,
             },
