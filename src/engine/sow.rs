@@ -142,6 +142,7 @@ impl Game {
                 if ok && st.hand[k] > 0 {
                     ok = match skip {
                         None => self.drop_run(st, k, &mut last),
+                        Some(Skip::Stable(_, at)) => self.drop_run_skipping(st, k, *at, &mut last),
                         Some(_) => {
                             let mut ok = true;
                             while ok && st.hand[k] > 0 {
@@ -179,6 +180,44 @@ impl Game {
         let mut ok = true;
         while n > 0 {
             let c = next[cur as usize];
+            if c == NONE {
+                ok = false;
+                break;
+            }
+            cur = c;
+            n -= 1;
+            self.deposit(st, nonempty, c as usize, k);
+        }
+        let dropped = st.hand[k] - n;
+        st.r.work += dropped as u64;
+        st.hand[k] = n;
+        if dropped > 0 {
+            *last = cur as i64;
+        }
+        st.cursor = cur;
+        ok
+    }
+
+    /// Drops every piece of kind `k` in hand, one a site, past the sites of the mask built in
+    /// the scratch words at `mask` (a sowing that skips sites, which do not change in a lap).
+    fn drop_run_skipping(&self, st: &mut State, k: usize, mask: usize, last: &mut i64) -> bool {
+        let t = &*self.prog.t;
+        let next = &t.next[st.b.sow_dir as usize];
+        let nonempty = t.layout.nonempty();
+        let mut cur = st.cursor;
+        let mut n = st.hand[k];
+        let mut ok = true;
+        'drops: while n > 0 {
+            let mut c = next[cur as usize];
+            let mut guard = 0;
+            while c != NONE && st.r.scratch[mask + c as usize / 64] >> (c % 64) & 1 != 0 {
+                guard += 1;
+                if guard > t.nsites {
+                    ok = false;
+                    break 'drops;
+                }
+                c = next[c as usize];
+            }
             if c == NONE {
                 ok = false;
                 break;

@@ -84,10 +84,7 @@ impl Compiler {
                 num(move |_, r| r.var(v))
             }
             Expr::Mover => num(|b, _| b.mover as i64),
-            Expr::Opponent => {
-                let n = t.sides;
-                num(move |b, _| ((b.mover as usize % n + 1) % n) as i64)
-            }
+            Expr::Opponent => num(move |b, _| t.opponent[b.mover as usize] as i64),
             Expr::SideOf(p) => {
                 let p = self.num(p);
                 let n = t.sides as i64;
@@ -261,10 +258,10 @@ impl Compiler {
             }
             Expr::OwnerIs(v, p, neg) => {
                 let (v, p, neg) = (*v, *p, *neg);
-                let sides = t.sides;
+
                 num(move |b, r| {
                     let o = t.site(r.var(v)).map_or(-1, |s| b.owners[s] as i64);
-                    ((o == player_ref(p, b, sides)) != neg) as i64
+                    ((o == player_ref(p, b, &t)) != neg) as i64
                 })
             }
             Expr::SiteTest(st) => match self.site_predicate(e) {
@@ -469,13 +466,13 @@ impl Compiler {
     pub(crate) fn site_test(&mut self, st: &SiteTest) -> Num {
         let t = self.t.clone();
         let st = st.clone();
-        let sides = t.sides;
+
         num(move |b, r| {
             let Some(s) = t.site(r.var(st.var)) else {
                 return 0;
             };
             if let Some((p, neg)) = st.owner
-                && (b.owners[s] as i64 == player_ref(p, b, sides)) == neg
+                && (b.owners[s] as i64 == player_ref(p, b, &t)) == neg
             {
                 return 0;
             }
@@ -593,10 +590,10 @@ fn binary(op: Op, x: Arg, y: Arg) -> Num {
 
 /// The player a [`PlayerRef`] names now.
 #[inline(always)]
-pub(crate) fn player_ref(p: PlayerRef, b: &Board, sides: usize) -> i64 {
+pub(crate) fn player_ref(p: PlayerRef, b: &Board, t: &super::Tables) -> i64 {
     match p {
         PlayerRef::Mover => b.mover as i64,
-        PlayerRef::Opponent => ((b.mover as usize % sides + 1) % sides) as i64,
+        PlayerRef::Opponent => t.opponent[b.mover as usize] as i64,
         PlayerRef::Fixed(c) => c,
     }
 }

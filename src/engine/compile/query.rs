@@ -119,7 +119,7 @@ impl SiteQuery {
         let w = t.layout.w;
         let mut word = self.base[i];
         if !self.plain.is_empty() {
-            let opp = (b.mover as usize % t.sides + 1) % t.sides;
+            let opp = t.opponent[b.mover as usize] as usize;
             let shift = [i, b.mover as usize * w + i, opp * w + i];
             for &(at, who, x) in &self.plain {
                 word &= b.bits[at + shift[who as usize]] ^ x;
@@ -130,7 +130,7 @@ impl SiteQuery {
                 SiteOp::Index { at, x } => b.bits[at + i] ^ x,
                 SiteOp::OfMover { at, x } => b.bits[at + b.mover as usize * w + i] ^ x,
                 SiteOp::OfOpponent { at, x } => {
-                    let p = player_ref(PlayerRef::Opponent, b, t.sides) as usize;
+                    let p = player_ref(PlayerRef::Opponent, b, t) as usize;
                     b.bits[at + p * w + i] ^ x
                 }
                 SiteOp::Nothing { x } => *x,

@@ -45,6 +45,8 @@ pub(crate) struct Tables {
     pub(crate) tok_of_side: Vec<Vec<u64>>,
     /// the value of each piece kind
     pub(crate) values: Vec<i64>,
+    /// the opponent of each player (the side after his)
+    pub(crate) opponent: Vec<u8>,
 }
 
 impl Tables {
@@ -110,6 +112,9 @@ impl Tables {
                 .map(|s| bits::from_fn(nt, |t| g.tokens[t].owner.0 as usize % sides == s))
                 .collect(),
             values: g.pieces.iter().map(|p| p.value).collect(),
+            opponent: (0..g.players.len())
+                .map(|p| ((p % sides + 1) % sides) as u8)
+                .collect(),
         }
     }
 
