@@ -27,6 +27,16 @@ impl Game {
             let ai = ai as u8;
             match &alt.values {
                 Gen::Unit => offer(alt, ai, b, r, 0, &mut moves),
+                Gen::Sites(q) if alt.to.is_none() && alt.cond.is_none() => {
+                    // The question alone decides: every site it gives is a decision.
+                    q.for_each(b, r, |_, _, s| {
+                        moves.push(Decision::Alt {
+                            alt: ai,
+                            value: s as i32,
+                        });
+                        true
+                    });
+                }
                 Gen::Sites(q) => {
                     q.for_each(b, r, |b, r, s| {
                         offer(alt, ai, b, r, s as i64, &mut moves);

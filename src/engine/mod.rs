@@ -92,6 +92,7 @@ impl Game {
             bits: vec![0; t.layout.len()],
             fault: std::cell::Cell::new(None),
             existing: 0,
+            shape: 0,
         };
         b.reindex(g, &t.layout, &vec![0; nk]);
         State {

@@ -135,7 +135,13 @@ impl Game {
         let mut last = -1i64;
         let mut ok = st.cursor != NONE;
         if let Some(Skip::Stable(q, at)) = skip {
-            q.candidates(&st.b, &mut st.r, *at);
+            // Built again only when kinds, owners or the mover changed since.
+            let key = (st.b.shape << 8 | st.b.mover as u64) + 1;
+            let w = self.prog.t.layout.w;
+            if st.r.scratch[at + w] != key {
+                q.candidates(&st.b, &mut st.r, *at);
+                st.r.scratch[at + w] = key;
+            }
         }
         if st.plan.is_empty() {
             for k in 0..self.pieces.len() {

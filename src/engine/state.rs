@@ -125,6 +125,9 @@ pub struct Board {
     /// `place` without `from` adds to it, and it may not pass `u32::MAX`: so no count of a site,
     /// a hand or a holding can overflow, and sowing and capturing need no check.
     pub(crate) existing: u64,
+    /// changes whenever a site's kind or owner changes: sets built from kinds and owners are
+    /// kept while it stays the same
+    pub(crate) shape: u64,
 }
 
 impl PartialEq for Board {
@@ -234,6 +237,7 @@ clone_by_fields!(Board {
     bits,
     fault,
     existing,
+    shape,
 });
 clone_by_fields!(Regs {
     vars,
@@ -364,6 +368,7 @@ impl Board {
     /// Rebuilds every index from the pieces, kinds, owners and tokens (after a position was
     /// built by hand).
     pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout, hand: &[u32]) {
+        self.shape += 1;
         self.bits.iter_mut().for_each(|w| *w = 0);
         self.toks.reindex(g);
         let sum = |v: &[u32]| v.iter().map(|&c| c as u64).sum::<u64>();
@@ -437,12 +442,14 @@ impl Board {
     }
 
     pub(crate) fn set_kind(&mut self, l: &Layout, s: usize, k: SiteKind) {
+        self.shape += 1;
         l.set(&mut self.bits, l.kind(self.kinds[s]), s, false);
         self.kinds[s] = k;
         l.set(&mut self.bits, l.kind(k), s, true);
     }
 
     pub(crate) fn set_owner(&mut self, l: &Layout, s: usize, o: i8) {
+        self.shape += 1;
         l.set(&mut self.bits, l.owner(self.owners[s]), s, false);
         self.owners[s] = o;
         l.set(&mut self.bits, l.owner(o), s, true);
