@@ -1,6 +1,7 @@
 //! The commands of the `ludic` binary, as library functions returning exit codes: one file per
 //! command, and here what they share (finding and loading a game, output formats, exit codes).
 
+mod bench;
 mod list;
 mod perft;
 mod play;
@@ -8,11 +9,12 @@ mod replay;
 mod simulate;
 mod validate;
 
+pub use bench::bench;
 pub use list::list;
 pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::replay;
-pub use simulate::{SimStats, run_playouts, simulate};
+pub use simulate::{SimStats, random_playout, run_playouts, simulate};
 pub use validate::validate;
 
 use crate::builtin;

@@ -108,15 +108,19 @@ impl Game {
             plan: Vec::with_capacity(64),
             planning: false,
             cursor: 0,
-            lap_keys: Vec::with_capacity(64),
-            lap_snaps: Vec::with_capacity(1024),
+            // room for the position at the start of 256 laps of one sowing
+            lap_keys: Vec::with_capacity(256),
+            lap_snaps: Vec::with_capacity((g.sites.len() + 1) * nk * 256),
             scratch: Vec::with_capacity(g.sites.len()),
             pending: Pending::Choice(0),
             moves: Vec::with_capacity(32),
             cycles_cut: 0,
             passes: 0,
             last_passer: 0,
-            loops: vec![(Vec::new(), 0); g.loops],
+            loops: (0..g.loops)
+                .map(|_| Vec::with_capacity(g.sites.len().max(g.tokens.len())))
+                .collect(),
+            loop_at: vec![0; g.loops],
             throw_var: 0,
             last_throw: None,
             round_turn0: 0,

@@ -194,7 +194,8 @@ pub struct State {
     pub(crate) passes: u32,
     pub(crate) last_passer: u8,
     /// the elements of each `for` loop being run, and how far it is
-    pub(crate) loops: Vec<(Vec<u16>, usize)>,
+    pub(crate) loops: Vec<Vec<u16>>,
+    pub(crate) loop_at: Vec<usize>,
     /// the variable that receives the pending throw, and the last throw (dice, outcome)
     pub(crate) throw_var: VarId,
     pub(crate) last_throw: Option<(u16, u16)>,
@@ -262,6 +263,7 @@ clone_by_fields!(State {
     passes,
     last_passer,
     loops,
+    loop_at,
     throw_var,
     last_throw,
     round_turn0,
