@@ -55,6 +55,10 @@ macro_rules! with_arg {
                 let $get = move |_: &Board, _: &mut Regs| k;
                 $body
             }
+            Expr::Mover => {
+                let $get = move |b: &Board, _: &mut Regs| b.mover as i64;
+                $body
+            }
             Expr::NextSowVar(v) => {
                 let v = *v;
                 let tables = $c.t.clone();
@@ -316,9 +320,9 @@ impl Compiler {
                 })
             }
             Expr::TrackSite(p, n) => {
-                let (p, n) = (self.num(p), self.num(n));
+                let (p, n) = (self.arg(p), self.arg(n));
                 num(move |b, r| {
-                    let (p, n) = (p(b, r), n(b, r));
+                    let (p, n) = (p.get(b, r), n.get(b, r));
                     let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
                         return -1;
                     };
@@ -329,9 +333,9 @@ impl Compiler {
                 })
             }
             Expr::TrackPos(p, s) => {
-                let (p, s) = (self.num(p), self.num(s));
+                let (p, s) = (self.arg(p), self.arg(s));
                 num(move |b, r| {
-                    let (p, s) = (p(b, r), s(b, r));
+                    let (p, s) = (p.get(b, r), s.get(b, r));
                     match (t.player(p), t.site(s)) {
                         (Some(p), Some(s)) => t.track_pos(p, s),
                         _ => -1,
