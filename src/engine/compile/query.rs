@@ -118,12 +118,13 @@ impl SiteQuery {
         let t = &*self.t;
         let w = t.layout.w;
         let mut word = self.base[i];
-        if !self.plain.is_empty() {
-            let opp = t.opponent[b.mover as usize] as usize;
-            let shift = [i, b.mover as usize * w + i, opp * w + i];
-            for &(at, who, x) in &self.plain {
-                word &= b.bits[at + shift[who as usize]] ^ x;
-            }
+        for &(at, who, x) in &self.plain {
+            let shift = match who {
+                0 => 0,
+                1 => b.mover as usize * w,
+                _ => t.opponent[b.mover as usize] as usize * w,
+            };
+            word &= b.bits[at + shift + i] ^ x;
         }
         for op in &self.ops {
             word &= match op {
