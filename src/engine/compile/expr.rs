@@ -495,6 +495,29 @@ impl Compiler {
     pub(crate) fn site_test(&mut self, st: &SiteTest) -> Num {
         let t = self.t.clone();
         let st = st.clone();
+        let v = st.var;
+        // The common single tests, each in a closure of its own.
+        match (st.kind, st.owner, st.count) {
+            (Some((k, neg)), None, None) => {
+                return num(move |b, r| match t.site(r.var(v)) {
+                    Some(s) => ((b.kinds[s] == k) != neg) as i64,
+                    None => 0,
+                });
+            }
+            (None, Some((PlayerRef::Mover, neg)), None) => {
+                return num(move |b, r| match t.site(r.var(v)) {
+                    Some(s) => ((b.owners[s] as i64 == b.mover as i64) != neg) as i64,
+                    None => 0,
+                });
+            }
+            (None, None, Some((op, CountRhs::Const(c)))) => {
+                return num(move |b, r| match t.site(r.var(v)) {
+                    Some(s) => compare(b, op, b.total[s] as i64, c),
+                    None => 0,
+                });
+            }
+            _ => {}
+        }
 
         num(move |b, r| {
             let Some(s) = t.site(r.var(st.var)) else {
@@ -542,7 +565,10 @@ impl Compiler {
         self.in_predicate = true;
         let q = self.sites(v, super::query::Base::All, Some(e));
         self.in_predicate = false;
-        if !q.is_indexed() {
+        // A single test is cheaper as a closure of its own.
+        if !q.is_indexed()
+            || matches!(e, Expr::SiteTest(st) if q.tests() <= 1 && st.count.is_none())
+        {
             return None;
         }
         let as_written = match e {
