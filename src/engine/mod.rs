@@ -33,6 +33,11 @@ use std::sync::Arc;
 pub const WORK_LIMIT: u64 = 50_000_000;
 /// Laps allowed in one sowing before it is ended as a cycle.
 pub const LAP_LIMIT: usize = 10_000;
+/// Decisions allowed in one turn (a rule that offers the same player choice after choice for
+/// ever cannot hang ludic): the game is then stopped as a draw.
+pub const DECISION_LIMIT: u32 = 10_000;
+/// Rounds allowed in one match: the game is then stopped as a draw.
+pub const ROUND_LIMIT: u32 = 100_000;
 
 /// A game ready to play: what the checker proved consistent ([`ir::Game`], whose fields and
 /// methods it offers directly) and its compiled program.
@@ -125,6 +130,7 @@ impl Game {
             last_throw: None,
             round_turn0: 0,
             limit_reached: false,
+            turn_decisions: 0,
         }
     }
 
@@ -157,6 +163,11 @@ impl Game {
     /// Plays a decision taken from [`State::moves`] (not checked again).
     pub fn play_unchecked(&self, st: &mut State, d: Decision) {
         st.r.work = 0;
+        st.turn_decisions += 1;
+        if st.turn_decisions > DECISION_LIMIT {
+            self.finish(st, None, EndReason::DecisionLimit);
+            return;
+        }
         match (st.pending, d) {
             (Pending::Choice(id), Decision::Alt { alt, value }) => {
                 let a = &self.choices[id as usize].alts[alt as usize];

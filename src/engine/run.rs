@@ -18,6 +18,7 @@ impl Game {
             next as u8
         };
         st.turn += 1;
+        st.turn_decisions = 0;
         st.pc = self.turn_start;
         st.planning = false;
         if st.turn - st.round_turn0 >= self.turn_limit {
@@ -293,6 +294,10 @@ impl Game {
                     }
                 },
                 Op::NewRound => {
+                    if st.b.round >= super::ROUND_LIMIT {
+                        self.finish(st, None, EndReason::RoundLimit);
+                        return;
+                    }
                     st.b.round += 1;
                     st.b.mover = st.b.round_first;
                     st.round_turn0 = st.turn;
