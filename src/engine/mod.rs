@@ -14,11 +14,13 @@
 pub(crate) mod bits;
 pub(crate) mod compile;
 mod enumerate;
+pub mod events;
 mod run;
 mod sow;
 pub(crate) mod state;
 pub mod tokens;
 
+pub use events::Event;
 pub use state::{Decision, EndReason, Fault, IllegalMove, Outcome, Pending, State};
 pub use tokens::Tokens;
 
@@ -131,6 +133,7 @@ impl Game {
             round_turn0: 0,
             limit_reached: false,
             turn_decisions: 0,
+            log: events::Log::default(),
         }
     }
 
@@ -189,6 +192,29 @@ impl Game {
             _ => return,
         }
         self.run(st);
+    }
+
+    /// Plays a decision like [`Game::play`] and returns what it did, until the next decision
+    /// or chance event (the events of the rules, for narration).
+    pub fn play_narrated(&self, st: &mut State, d: Decision) -> Result<Vec<Event>, IllegalMove> {
+        st.log.on = true;
+        st.log.events.clear();
+        let r = self.play(st, d);
+        st.log.on = false;
+        r.map(|()| std::mem::take(&mut st.log.events))
+    }
+
+    /// Applies a chance outcome like [`Game::play_chance`] and returns what followed it.
+    pub fn play_chance_narrated(
+        &self,
+        st: &mut State,
+        outcome: i64,
+    ) -> Result<Vec<Event>, IllegalMove> {
+        st.log.on = true;
+        st.log.events.clear();
+        let r = self.play_chance(st, outcome);
+        st.log.on = false;
+        r.map(|()| std::mem::take(&mut st.log.events))
     }
 
     /// The possible outcomes of the pending chance event, with their probabilities.

@@ -212,6 +212,8 @@ pub struct State {
     pub(crate) limit_reached: bool,
     /// decisions taken in the turn being played
     pub(crate) turn_decisions: u32,
+    /// what the rules did, when asked (see [`crate::engine::Game::play_narrated`])
+    pub(crate) log: super::events::Log,
 }
 
 /// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
@@ -277,6 +279,7 @@ clone_by_fields!(State {
     round_turn0,
     limit_reached,
     turn_decisions,
+    log,
 });
 
 impl State {
