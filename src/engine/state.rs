@@ -427,14 +427,6 @@ impl Board {
         }
     }
 
-    /// One counter of kind `k` dropped on a site (sowing); keeps the indexes.
-    #[inline(always)]
-    pub(crate) fn drop_counter(&mut self, nonempty: usize, s: usize, k: usize) {
-        self.counts[s * self.nk + k] += 1;
-        self.total[s] += 1;
-        self.bits[nonempty + s / 64] |= 1 << (s % 64);
-    }
-
     /// Sets the counters of kind `k` at a site; keeps the indexes.
     #[inline(always)]
     pub(crate) fn set_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
