@@ -58,7 +58,7 @@ enum Command {
     },
     /// Play a game in the terminal (a built-in game's name or a .game file)
     #[command(
-        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nAgents: human or random; by default the first side is human and the others random."
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
     )]
     Play {
         /// A built-in game (see `ludic list`) or the path of a .game file
@@ -68,9 +68,12 @@ enum Command {
         /// Seed of the random generator (chance events and the computer's moves)
         #[arg(long)]
         seed: Option<u64>,
-        /// Who plays a side: --agent North=random (repeatable; human or random)
+        /// Who plays a side: --agent North=mcts:time=5s (repeatable; see Agents below)
         #[arg(long = "agent", value_name = "SIDE=AGENT")]
         agents: Vec<String>,
+        /// Threads of a searching agent (default: every core)
+        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
         /// Write the game record (JSON) to this file
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
@@ -181,6 +184,7 @@ fn main() -> ExitCode {
             opts,
             seed,
             agents,
+            threads,
             record,
             format,
         } => cli::play(&cli::PlayArgs {
@@ -189,6 +193,7 @@ fn main() -> ExitCode {
             variant: opts.variant,
             seed,
             agents,
+            threads: threads.map(usize::from),
             record,
             format: format.into(),
         }),

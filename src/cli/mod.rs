@@ -124,3 +124,49 @@ pub(crate) fn sample(rng: &mut Xoshiro256PlusPlus, outs: &[(i64, f64)]) -> i64 {
 pub fn side_name(g: &Game, p: Player) -> &str {
     g.player_name(p)
 }
+
+/// A one-line spinner on standard error while the computer thinks: elapsed time and
+/// playouts so far, redrawn in place and erased when done (shown only when `on`).
+pub(crate) struct Spinner {
+    on: bool,
+    label: String,
+    frame: usize,
+    drawn: bool,
+}
+
+impl Spinner {
+    const FRAMES: [char; 4] = ['|', '/', '-', '\\'];
+
+    pub(crate) fn new(on: bool, label: String) -> Spinner {
+        Spinner {
+            on,
+            label,
+            frame: 0,
+            drawn: false,
+        }
+    }
+
+    /// Redraws the line.
+    pub(crate) fn show(&mut self, elapsed: std::time::Duration, playouts: u64) {
+        if !self.on {
+            return;
+        }
+        self.frame = (self.frame + 1) % Self::FRAMES.len();
+        eprint!(
+            "\r{} {}: {:.1} s, {} playouts\x1b[K",
+            Self::FRAMES[self.frame],
+            self.label,
+            elapsed.as_secs_f64(),
+            crate::agents::mcts::thousands(playouts)
+        );
+        self.drawn = true;
+    }
+
+    /// Erases the line.
+    pub(crate) fn clear(&mut self) {
+        if self.drawn {
+            eprint!("\r\x1b[K");
+            self.drawn = false;
+        }
+    }
+}

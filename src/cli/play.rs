@@ -1,6 +1,7 @@
 //! `ludic play GAME`: a game at the terminal, people and computers.
 
-use super::{FAILED, Format, OK, USAGE, fmt_options, load_for_command, sample};
+use super::{FAILED, Format, OK, Spinner, USAGE, fmt_options, load_for_command, sample};
+use crate::agents::{Agent, AgentSpec, Estimate, Event, default_threads};
 use crate::check::option_map;
 use crate::engine::Game;
 use crate::engine::{Decision, Pending, State};
@@ -8,8 +9,9 @@ use crate::ir::Player;
 use crate::record::{Record, Step};
 use crate::render::{board_text, outcome_json, outcome_text, state_json};
 use crate::source_hash;
+use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Arguments of `ludic play`.
@@ -19,39 +21,33 @@ pub struct PlayArgs {
     pub variant: Option<String>,
     pub seed: Option<u64>,
     pub agents: Vec<String>,
+    /// threads of a searching agent (default: every core)
+    pub threads: Option<usize>,
     pub record: Option<String>,
     pub format: Format,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Agent {
-    Human,
-    Random,
-}
-
-fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
-    // By default the first side's players are human, the others the computer.
-    let mut agents: Vec<Agent> = (0..g.players.len())
+/// Who plays each player: by default the first side's players are human, the others the
+/// computer (`mcts`).
+fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentSpec>, String> {
+    let computer = AgentSpec::parse("mcts", threads)?;
+    let mut agents: Vec<AgentSpec> = (0..g.players.len())
         .map(|i| {
             if g.side_of(Player(i as u8)).0 == 0 {
-                Agent::Human
+                AgentSpec::Human
             } else {
-                Agent::Random
+                computer.clone()
             }
         })
         .collect();
     for spec in specs {
         let Some((who, agent)) = spec.split_once('=') else {
             return Err(format!(
-                "`{spec}` is not an agent setting: write SIDE=human or SIDE=random"
+                "`{spec}` is not an agent setting: write SIDE=AGENT, e.g. North=mcts or South=human"
             ));
         };
         let who = who.trim();
-        let agent = match agent.trim().to_lowercase().as_str() {
-            "human" => Agent::Human,
-            "random" => Agent::Random,
-            other => return Err(format!("unknown agent `{other}`: use human or random")),
-        };
+        let agent = AgentSpec::parse(agent, threads)?;
         // A side's name sets all its players; a player's name (South2) only him.
         let side = g.sides.iter().position(|s| s.eq_ignore_ascii_case(who));
         let player = g.players.iter().position(|p| p.eq_ignore_ascii_case(who));
@@ -59,7 +55,7 @@ fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
             (Some(s), _) => {
                 for (i, a) in agents.iter_mut().enumerate() {
                     if g.side_of(Player(i as u8)).0 as usize == s {
-                        *a = agent;
+                        *a = agent.clone();
                     }
                 }
             }
@@ -102,10 +98,35 @@ struct Session<'a> {
     steps: Vec<Step>,
     /// (state, steps) before each human decision, for undo
     history: Vec<(State, usize)>,
+    /// the computer player of each player (none for a person), told of every step
+    computers: Vec<Option<Box<dyn Agent>>>,
 }
 
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
 fn what_happened(g: &Game, before: &State, after: &State) -> String {
+    parenthesized(happenings(g, before, after))
+}
+
+/// ` (a; b)`, or nothing when there are no parts.
+fn parenthesized(parts: Vec<String>) -> String {
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
+/// A search's estimate in words: `wins 71% of 48,000 playouts`.
+fn estimate_text(e: &Estimate) -> String {
+    format!(
+        "wins {:.0}% of {} playouts",
+        100.0 * e.value,
+        crate::agents::mcts::thousands(e.playouts)
+    )
+}
+
+/// What changed between two states, as a list of phrases.
+fn happenings(g: &Game, before: &State, after: &State) -> Vec<String> {
     let mut parts = vec![];
     let round_over = after.round() != before.round()
         || (g.is_between_rounds(after) && !g.is_between_rounds(before));
@@ -137,23 +158,43 @@ fn what_happened(g: &Game, before: &State, after: &State) -> String {
             g.player_name(who)
         ));
     }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", parts.join("; "))
-    }
+    parts
 }
 
 impl Session<'_> {
+    /// Tells every computer player of a step about to be played.
+    fn tell(&mut self, event: Event) {
+        for c in self.computers.iter_mut().flatten() {
+            c.observe(self.g, &self.st, event);
+        }
+    }
+
     fn decide(&mut self, d: Decision) -> Result<String, String> {
         let notation = self.g.notation_of(&self.st, d);
         let player = self.g.player_name(self.st.mover()).to_string();
+        if !self.st.moves().contains(&d) {
+            return Err(format!("`{notation}` is not a legal decision here"));
+        }
+        self.tell(Event::Decision(d));
         self.g.play(&mut self.st, d).map_err(|e| e.to_string())?;
         self.steps.push(Step::Decision {
             player,
             notation: notation.clone(),
         });
         Ok(notation)
+    }
+
+    /// Plays the outcome of the pending chance event and records it by name.
+    fn chance(&mut self, o: i64) -> Result<String, String> {
+        let name = self.g.outcome_name(&self.st, o);
+        self.tell(Event::Chance(o));
+        self.g
+            .play_chance(&mut self.st, o)
+            .map_err(|e| e.to_string())?;
+        self.steps.push(Step::Chance {
+            outcome: name.clone(),
+        });
+        Ok(name)
     }
 
     /// Plays one input line of decisions; all or nothing.
@@ -243,7 +284,8 @@ pub fn play(args: &PlayArgs) -> u8 {
             Ok(x) => x,
             Err(code) => return code,
         };
-    let agents = match parse_agents(&g, &args.agents) {
+    let threads = args.threads.unwrap_or_else(default_threads).max(1);
+    let agents = match parse_agents(&g, &args.agents, threads) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {e}");
@@ -254,6 +296,7 @@ pub fn play(args: &PlayArgs) -> u8 {
     let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut agent_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let interactive = std::io::stdin().is_terminal();
+    let spinning = std::io::stdout().is_terminal();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let text = args.format == Format::Text;
@@ -262,6 +305,7 @@ pub fn play(args: &PlayArgs) -> u8 {
         st: g.start(),
         steps: vec![],
         history: vec![],
+        computers: agents.iter().map(AgentSpec::build).collect(),
     };
     let say = |m: &str| {
         if text {
@@ -279,15 +323,9 @@ pub fn play(args: &PlayArgs) -> u8 {
         .players
         .iter()
         .zip(&agents)
-        .map(|(p, a)| {
-            format!(
-                "{p}: {}",
-                if *a == Agent::Human {
-                    "human"
-                } else {
-                    "computer (random)"
-                }
-            )
+        .map(|(p, a)| match a {
+            AgentSpec::Human => format!("{p}: human"),
+            a => format!("{p}: computer ({})", a.describe()),
         })
         .collect();
     say(&format!("{}. Type `help` at your turn.", roles.join(", ")));
@@ -330,14 +368,12 @@ pub fn play(args: &PlayArgs) -> u8 {
             Pending::Throw(d) => {
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
-                let name = g.outcome_name(&s.st, o);
                 let who = g.player_name(s.st.mover()).to_string();
                 let before_passes = s.st.passes().0;
-                if g.play_chance(&mut s.st, o).is_err() {
+                if s.chance(o).is_err() {
                     eprintln!("internal error: a throw was refused");
                     return FAILED;
                 }
-                s.steps.push(Step::Chance { outcome: name });
                 let passed = if s.st.passes().0 > before_passes {
                     format!(" and cannot move: {who} passes")
                 } else {
@@ -351,28 +387,30 @@ pub fn play(args: &PlayArgs) -> u8 {
             Pending::ChanceFirst => {
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
-                let name = g.outcome_name(&s.st, o);
-                if g.play_chance(&mut s.st, o).is_err() {
+                let Ok(name) = s.chance(o) else {
                     eprintln!("internal error: a chance outcome was refused");
                     return FAILED;
-                }
-                s.steps.push(Step::Chance {
-                    outcome: name.clone(),
-                });
+                };
                 say(&format!("Chance: {name} plays first."));
             }
             Pending::Choice(_) | Pending::Drop(_) => {
                 let mover = s.st.mover();
-                if agents[mover.0 as usize] == Agent::Random {
-                    let moves = s.st.moves();
-                    let d = moves[agent_rng.random_range(0..moves.len())];
+                if let Some(mut agent) = s.computers[mover.0 as usize].take() {
+                    let name = g.player_name(mover);
+                    let mut spinner = Spinner::new(spinning, format!("{name} thinks"));
+                    let thought = agent.decide(&g, &s.st, &mut agent_rng, &mut |p| {
+                        spinner.show(p.elapsed, p.playouts)
+                    });
+                    spinner.clear();
+                    s.computers[mover.0 as usize] = Some(agent);
                     let before = s.st.clone();
-                    match s.decide(d) {
-                        Ok(n) => say(&format!(
-                            "{} plays {n}{}",
-                            g.player_name(mover),
-                            what_happened(&g, &before, &s.st)
-                        )),
+                    match s.decide(thought.decision) {
+                        Ok(n) => {
+                            let mut parts: Vec<String> =
+                                thought.estimate.iter().map(estimate_text).collect();
+                            parts.extend(happenings(&g, &before, &s.st));
+                            say(&format!("{name} plays {n}{}", parenthesized(parts)))
+                        }
                         Err(e) => {
                             eprintln!("internal error: {e}");
                             return FAILED;
@@ -456,6 +494,12 @@ pub fn play(args: &PlayArgs) -> u8 {
     let result = s.st.outcome().map(|o| outcome_json(&g, o));
     if let Some(path) = &args.record {
         let rec = Record {
+            agents: g
+                .players
+                .iter()
+                .cloned()
+                .zip(agents.iter().map(AgentSpec::describe))
+                .collect::<BTreeMap<_, _>>(),
             format: 1,
             game: label.clone(),
             title: g.meta.name.clone(),
