@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic perft my.game 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -110,6 +110,33 @@ enum Command {
         opts: OptionArgs,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+    },
+    /// Play N games between two computer agents, seats alternated, and tabulate the results
+    #[command(
+        name = "match",
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nAgent A plays the first side in even games (0, 2, ...) and the second side in odd games;\nwith more than two sides, A plays one side a game in turn and B all the others. The table\ngives each agent's wins, draws and losses, its score (a win 1, a draw 1/2) with a 95%\nWilson interval, the Elo difference with its interval, and the share of decisions that\nwere real choices (more than one legal decision). Games are played one after the other;\na searching agent uses -j threads. The same seed gives the same games for agents with a\nplayout budget (not a time budget).\n\nExamples:\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic match GAME --agent mcts:playouts=10000 --agent mcts:playouts=1000 -n 100 -j 2\n  ludic match GAME --agent random --agent random -n 1000 --format json\n  ludic match GAME --agent mcts:time=200ms --agent random -n 10 --record-dir games/\n\n{}", ludic::agents::AGENT_HELP)
+    )]
+    Match {
+        /// A built-in game or a .game file
+        game: String,
+        /// An agent (give two: A, then B; see Agents below)
+        #[arg(long = "agent", value_name = "AGENT", required = true)]
+        agents: Vec<String>,
+        /// Number of games
+        #[arg(short = 'n', long = "games", default_value_t = 100)]
+        n: u64,
+        /// Threads of a searching agent (default: every core)
+        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        opts: OptionArgs,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Write each game's record (as `play --record` does) into this folder
+        #[arg(long, value_name = "DIR")]
+        record_dir: Option<String>,
     },
     /// Count the distinct complete turn sequences of each depth from the start (no chance)
     #[command(
@@ -231,6 +258,26 @@ fn main() -> ExitCode {
             opts.variant.as_deref(),
             format.into(),
         ),
+        Command::Match {
+            game,
+            agents,
+            n,
+            threads,
+            seed,
+            opts,
+            format,
+            record_dir,
+        } => cli::run_match(&cli::MatchArgs {
+            game,
+            options: opts.options,
+            variant: opts.variant,
+            agents,
+            games: n,
+            threads: threads.map(usize::from),
+            seed,
+            format: format.into(),
+            record_dir,
+        }),
         Command::Perft {
             game,
             depth,

@@ -3,6 +3,7 @@
 
 mod bench;
 mod list;
+mod matches;
 mod perft;
 mod play;
 mod replay;
@@ -11,6 +12,7 @@ mod validate;
 
 pub use bench::bench;
 pub use list::list;
+pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::replay;
