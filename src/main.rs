@@ -94,18 +94,24 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Play N random games and report results and speed
+    /// Play N games (random playouts, or an agent against itself) and report results and speed
     #[command(
-        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic simulate GAME -n 10000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match"
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic simulate GAME -n 10000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match\n  ludic simulate GAME -n 20 --agent mcts:playouts=1000    (the agent on every side)\n\n{}", ludic::agents::AGENT_HELP)
     )]
     Simulate {
         /// A built-in game or a .game file
         game: String,
-        /// Number of playouts
+        /// Number of playouts (games)
         #[arg(short = 'n', long = "playouts", default_value_t = 1000)]
         n: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The agent that decides for every player (default: random; see Agents below)
+        #[arg(long, value_name = "AGENT")]
+        agent: Option<String>,
+        /// Threads of a searching agent (default: every core)
+        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
         #[command(flatten)]
         opts: OptionArgs,
         #[arg(long, value_enum, default_value_t)]
@@ -233,16 +239,20 @@ fn main() -> ExitCode {
             game,
             n,
             seed,
+            agent,
+            threads,
             opts,
             format,
-        } => cli::simulate(
-            &game,
+        } => cli::simulate(&cli::SimulateArgs {
+            game,
             n,
             seed,
-            &opts.options,
-            opts.variant.as_deref(),
-            format.into(),
-        ),
+            options: opts.options,
+            variant: opts.variant,
+            agent,
+            threads: threads.map(usize::from),
+            format: format.into(),
+        }),
         Command::List { format } => cli::list(format.into()),
         Command::Bench {
             games,

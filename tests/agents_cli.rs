@@ -184,6 +184,28 @@ fn two_computers_play_with_their_estimates() {
 }
 
 #[test]
+fn simulate_plays_an_agent_against_itself() {
+    let out = ludic(&[
+        "simulate",
+        "puluc",
+        "-n",
+        "3",
+        "--agent",
+        "mcts:playouts=100",
+        "-j",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["agent"], "mcts, 100 playouts a move, 1 thread");
+    assert_eq!(v["playouts"], 3);
+    let w = v["wins"]["South"].as_u64().unwrap() + v["wins"]["North"].as_u64().unwrap();
+    assert_eq!(w + v["draws"].as_u64().unwrap(), 3);
+}
+
+#[test]
 fn agent_usage_errors() {
     for (args, msg) in [
         (

@@ -16,7 +16,7 @@ pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::replay;
-pub use simulate::{SimStats, random_playout, run_playouts, simulate};
+pub use simulate::{SimStats, SimulateArgs, random_playout, run_games, run_playouts, simulate};
 pub use validate::validate;
 
 use crate::builtin;
