@@ -629,7 +629,11 @@ impl Game {
         if carry && from != NONE && from != dest {
             // x and the tokens above it go along, in one piece.
             let moved = st.b.carry_stack(self, l, x, dest, |u| {
-                if u == x { pos } else { self.landing_pos(u, dest) }
+                if u == x {
+                    pos
+                } else {
+                    self.landing_pos(u, dest)
+                }
             });
             if st.log.on {
                 let mut u = Some(x);
