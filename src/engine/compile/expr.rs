@@ -77,11 +77,6 @@ macro_rules! with_arg {
 impl Compiler {
     /// Compiles an expression.
     pub(crate) fn num(&mut self, e: &Expr) -> Num {
-        if self.bytecode
-            && let Some(code) = self.bytecode(e, 3)
-        {
-            return code;
-        }
         let t = self.t.clone();
         match e {
             Expr::Const(c) => {

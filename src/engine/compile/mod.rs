@@ -2,7 +2,6 @@
 //! ([`expr`]), questions about every site or token become bit-set queries on the board's indexes
 //! ([`query`]), and the turn program becomes a list of [`Op`]s whose operands are compiled.
 
-mod bytecode;
 pub(crate) mod expr;
 pub(crate) mod query;
 mod tables;
@@ -189,8 +188,6 @@ pub(crate) struct Compiler {
     scratch: usize,
     /// compiling the rest of a condition about one site (see `site_predicate`)
     pub(crate) in_predicate: bool,
-    /// trees of plain operations as bytecode rather than closures (for measuring both)
-    pub(crate) bytecode: bool,
 }
 
 impl Compiler {
@@ -246,7 +243,6 @@ pub(crate) fn compile(g: &Game) -> Program {
         t: t.clone(),
         scratch: 0,
         in_predicate: false,
-        bytecode: std::env::var_os("LUDIC_BYTECODE").is_some(),
     };
     let mut code: Vec<Op> = g.code.iter().map(|i| c.instr(i)).collect();
     thread_jumps(&mut code);
