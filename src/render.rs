@@ -1,5 +1,7 @@
 //! Showing a position: the board as text for people, the state as JSON for scripts.
 
+pub mod svg;
+
 use crate::engine::Game as Engine;
 use crate::engine::{EndReason, Outcome, Pending, State};
 use crate::ir::*;

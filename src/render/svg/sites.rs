@@ -1,0 +1,301 @@
+//! The sites of a picture: each one's shape, the counters it holds (a number, seeds, badges
+//! for other kinds of pieces), its name, and the stacks of tokens on it.
+
+use super::geometry::Shape;
+use super::{INK, KIND_COLOURS, Picture, esc, is_light, n, player_label, text_width, tint};
+use crate::ir::{PieceKind, Player, SiteId, SiteKind};
+use std::fmt::Write as _;
+
+impl Picture<'_> {
+    /// One site: its shape (struck out when void), what it holds, its name.
+    pub(super) fn site(&mut self, s: SiteId) {
+        let (g, st) = (self.g, self.st);
+        let i = s.0 as usize;
+        let kind = st.site_kind(s);
+        let (x, y) = self.lay.at(s);
+        let shape = self.lay.shape[i];
+        let owner = st.site_owner(s);
+        let _ = write!(
+            self.out,
+            r#"<g class="site" data-site="{}" data-kind="{}"{}>"#,
+            esc(&g.sites[i].name),
+            kind.name(),
+            owner
+                .map(|p| format!(r#" data-owner="{}""#, esc(g.player_name(p))))
+                .unwrap_or_default()
+        );
+        let (fill, stroke, width) = match (kind, owner) {
+            (SiteKind::Void, _) => ("#e6dccb".to_string(), "#b3a58c".to_string(), 1.5),
+            (SiteKind::Point, _) => ("#4a3826".to_string(), "#4a3826".to_string(), 1.0),
+            (_, Some(p)) => {
+                let c = self.colour(p);
+                let c = if is_light(c) { "#8a8172" } else { c };
+                let fill = if kind == SiteKind::Store {
+                    tint(c, 0.78)
+                } else {
+                    "url(#hole)".to_string()
+                };
+                (fill, c.to_string(), 3.0)
+            }
+            (SiteKind::Store, None) => ("#f0dcb8".into(), "#8a6a45".into(), 2.0),
+            _ => ("url(#hole)".into(), "#8a6a45".into(), 2.0),
+        };
+        self.out.push_str(&shape.body(x, y, &fill, &stroke, width));
+        if kind == SiteKind::Void {
+            let r = shape.inner_radius().max(4.0) * 0.7;
+            let _ = write!(
+                self.out,
+                r##"<path class="void" d="M{},{} L{},{} M{},{} L{},{}" stroke="#9c8b6e" stroke-width="2" stroke-linecap="round"/>"##,
+                n(x - r),
+                n(y - r),
+                n(x + r),
+                n(y + r),
+                n(x - r),
+                n(y + r),
+                n(x + r),
+                n(y - r)
+            );
+        }
+        if !self.counters.is_empty() {
+            self.contents(s, x, y, shape);
+        }
+        self.name(s, x, y, shape);
+        self.out.push_str("</g>\n");
+    }
+
+    /// Counters at a site: the number of the first kind in the middle with a ring of seeds
+    /// around it when few, and a badge for each other kind present.
+    pub(super) fn contents(&mut self, s: SiteId, x: f64, y: f64, shape: Shape) {
+        let (g, st) = (self.g, self.st);
+        let first = self.counters[0];
+        let c = st.count(g, s, first);
+        let others: Vec<(PieceKind, u32)> = self.counters[1..]
+            .iter()
+            .map(|&k| (k, st.count(g, s, k)))
+            .filter(|&(_, c)| c > 0)
+            .collect();
+        if shape.is_dot() {
+            // A point: the numbers beside it.
+            let mut text = c.to_string();
+            for (k, c) in &others {
+                let _ = write!(text, "+{c} {}", g.pieces[k.0 as usize].name);
+            }
+            if c > 0 || !others.is_empty() {
+                let _ = write!(
+                    self.out,
+                    r#"<text class="count" data-kind="{}" x="{}" y="{}" font-size="12" font-weight="700" fill="{INK}">{}</text>"#,
+                    esc(&g.pieces[first.0 as usize].name),
+                    n(x + 7.0),
+                    n(y - 7.0),
+                    esc(&text)
+                );
+            }
+            return;
+        }
+        let r = shape.inner_radius();
+        let size = (r * 0.5).clamp(11.0, 20.0);
+        let seeds = seed_ring(c, r, size * 0.75);
+        for (k, (sx, sy, sr)) in seeds.iter().enumerate() {
+            let _ = write!(
+                self.out,
+                r#"<circle class="seed" cx="{}" cy="{}" r="{}" fill="url(#seed)" opacity="{}"/>"#,
+                n(x + sx),
+                n(y + sy),
+                n(*sr),
+                ["1", "0.85", "0.93"][k % 3]
+            );
+        }
+        let colour = if c == 0 { "#a8957a" } else { INK };
+        let _ = write!(
+            self.out,
+            r#"<text class="count" data-kind="{}" x="{}" y="{}" font-size="{}" font-weight="700" fill="{colour}" text-anchor="middle">{c}</text>"#,
+            esc(&g.pieces[first.0 as usize].name),
+            n(x),
+            n(y + size * 0.36),
+            n(size)
+        );
+        for (j, (k, c)) in others.iter().enumerate() {
+            let name = &g.pieces[k.0 as usize].name;
+            let label = if *c == 1 {
+                name.clone()
+            } else {
+                format!("{c} {name}")
+            };
+            let w = text_width(&label, 11.0) + 10.0;
+            // Above the number, then below it, then further out.
+            let off = (j / 2 + 1) as f64 * (size * 0.5 + 9.0);
+            let by = if j % 2 == 0 { y - off } else { y + off };
+            let bc = KIND_COLOURS[(k.0 as usize).saturating_sub(1) % KIND_COLOURS.len()];
+            let _ = write!(
+                self.out,
+                r##"<g class="piece-badge" data-kind="{}"><rect x="{}" y="{}" width="{}" height="15" rx="7.5" fill="{bc}" stroke="#5a4630" stroke-width="1"/><text class="count" data-kind="{}" x="{}" y="{}" font-size="11" font-weight="700" fill="{INK}" text-anchor="middle">{}</text></g>"##,
+                esc(name),
+                n(x - w / 2.0),
+                n(by - 7.5),
+                n(w),
+                esc(name),
+                n(x),
+                n(by + 4.0),
+                esc(&label)
+            );
+        }
+    }
+
+    /// The site's name: outside holes and stores (above in the upper half of the board, below
+    /// in the lower half), in the corner of a cell, beside a point unless the edges are labelled.
+    pub(super) fn name(&mut self, s: SiteId, x: f64, y: f64, shape: Shape) {
+        let name = esc(self.g.site_name(s));
+        let kind = self.g.sites[s.0 as usize].kind;
+        match kind {
+            SiteKind::Point if self.lay.grid.is_some() => {}
+            SiteKind::Point => {
+                let _ = write!(
+                    self.out,
+                    r##"<text class="name" x="{}" y="{}" font-size="10" fill="#7a6a55">{name}</text>"##,
+                    n(x + 6.0),
+                    n(y + 14.0)
+                );
+            }
+            SiteKind::Cell => {
+                let (hw, hh) = shape.half();
+                let _ = write!(
+                    self.out,
+                    r##"<text class="name" x="{}" y="{}" font-size="10" fill="#7a6a55">{name}</text>"##,
+                    n(x - hw + 4.0),
+                    n(y - hh + 12.0)
+                );
+            }
+            _ => {
+                let (_, hh) = shape.half();
+                // Clear of a region's outline around the site.
+                let hh = if self.g.regions.iter().any(|(_, m)| m[s.0 as usize]) {
+                    hh + 6.0
+                } else {
+                    hh
+                };
+                let above = y < self.lay.mid_y - 0.5;
+                let ty = if above { y - hh - 6.0 } else { y + hh + 14.0 };
+                let _ = write!(
+                    self.out,
+                    r##"<text class="name" x="{}" y="{}" font-size="11" fill="#5a4630" text-anchor="middle">{name}</text>"##,
+                    n(x),
+                    n(ty)
+                );
+            }
+        }
+    }
+
+    /// The tokens of a site as a column of discs, bottom first, each peeking out under the one
+    /// above; the height beside a stack of more than one.
+    pub(super) fn stack(&mut self, s: SiteId, stack: &[usize]) {
+        let g = self.g;
+        let (x, y) = self.lay.at(s);
+        let r = self.lay.token_r;
+        let k = stack.len();
+        let step = if k > 1 {
+            (r * 0.9 / (k - 1) as f64).min(r * 0.32)
+        } else {
+            0.0
+        };
+        let base = y + step * (k - 1) as f64 / 2.0;
+        let _ = write!(
+            self.out,
+            r#"<g class="stack" data-site="{}" data-height="{k}">"#,
+            esc(g.site_name(s))
+        );
+        for (i, &t) in stack.iter().enumerate() {
+            let p = g.tokens[t].owner;
+            let cy = base - step * i as f64;
+            self.out.push_str(&self.disc("token", Some(t), p, x, cy, r));
+        }
+        if k > 1 {
+            let top = base - step * (k - 1) as f64;
+            let (bx, by) = (x + r * 0.8, top - r * 0.8);
+            let _ = write!(
+                self.out,
+                r##"<circle cx="{}" cy="{}" r="9" fill="#fffdf6" stroke="#5a4630" stroke-width="1.2"/><text class="height" x="{}" y="{}" font-size="11" font-weight="700" fill="{INK}" text-anchor="middle">{k}</text>"##,
+                n(bx),
+                n(by),
+                n(bx),
+                n(by + 4.0)
+            );
+        }
+        self.out.push_str("</g>\n");
+    }
+
+    /// A token's disc: the colour of its owner's side, his number in a team.
+    pub(super) fn disc(
+        &self,
+        class: &str,
+        t: Option<usize>,
+        p: Player,
+        x: f64,
+        y: f64,
+        r: f64,
+    ) -> String {
+        let g = self.g;
+        let c = self.colour(p);
+        let edge = if is_light(c) { "#5a5248" } else { "#1c1611" };
+        let t = t
+            .map(|t| format!(r#" data-token="{t}""#))
+            .unwrap_or_default();
+        let mut out = format!(
+            r#"<g class="{class}"{t} data-player="{}"><circle cx="{}" cy="{}" r="{}" fill="{c}" stroke="{edge}" stroke-width="1.5"/><circle cx="{}" cy="{}" r="{}" fill="none" stroke="{}" stroke-opacity="0.35" stroke-width="1"/>"#,
+            esc(g.player_name(p)),
+            n(x),
+            n(y),
+            n(r),
+            n(x),
+            n(y),
+            n(r * 0.68),
+            if is_light(c) { "#5a5248" } else { "#ffffff" }
+        );
+        if let Some(label) = player_label(g, p) {
+            let ink = if is_light(c) { INK } else { "#ffffff" };
+            let _ = write!(
+                out,
+                r#"<text x="{}" y="{}" font-size="{}" font-weight="700" fill="{ink}" text-anchor="middle">{label}</text>"#,
+                n(x),
+                n(y + r * 0.36),
+                n((r * 0.95).max(8.0))
+            );
+        }
+        out.push_str("</g>");
+        out
+    }
+}
+
+/// Positions (relative to the centre) and radius of up to a ring or two of seeds around the
+/// middle of a site of inner radius `r`, keeping clear of a number of half height `clear`;
+/// none when there are too many to show one by one.
+fn seed_ring(count: u32, r: f64, clear: f64) -> Vec<(f64, f64, f64)> {
+    if count == 0 {
+        return vec![];
+    }
+    let sr = (r * 0.095).clamp(2.4, 4.6);
+    let mut rings = vec![];
+    let mut rho = r - sr - 3.0;
+    while rho - sr > clear + 2.0 {
+        let cap = ((2.0 * std::f64::consts::PI * rho) / (2.0 * sr + 1.6)).floor() as u32;
+        rings.push((rho, cap));
+        rho -= 2.0 * sr + 1.8;
+    }
+    let total: u32 = rings.iter().map(|r| r.1).sum();
+    if count > total || count > 40 {
+        return vec![];
+    }
+    let mut out = vec![];
+    let mut left = count;
+    for (rho, cap) in rings {
+        let k = left.min(cap);
+        for j in 0..k {
+            let a = -std::f64::consts::FRAC_PI_2 + j as f64 * 2.0 * std::f64::consts::PI / k as f64;
+            out.push((rho * a.cos(), rho * a.sin(), sr));
+        }
+        left -= k;
+        if left == 0 {
+            break;
+        }
+    }
+    out
+}
