@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -80,6 +80,9 @@ enum Command {
         /// Print the final state as JSON at the end
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Keep a picture (SVG) of the position in this file, rewritten after every step
+        #[arg(long, value_name = "FILE")]
+        svg: Option<String>,
     },
     /// Replay a game record, checking every step, and print the final state
     #[command(
@@ -175,6 +178,25 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Draw a board as a picture (SVG): a game's start, or a position of a record
+    #[command(
+        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file. With --record, the\nposition after N steps of the record is drawn (all of them without --at), with the sites of\nthe last decision marked; GAME then replaces the description the record names.\n\nExamples:\n  ludic draw GAME --out board.svg\n  ludic draw GAME -o NAME=VALUE --variant NAME > board.svg\n  ludic draw --record game.json --at 12 --out board.svg\n  ludic play GAME --svg board.svg     (a picture kept up to date while you play)\n\nExit codes: 0 success, 1 unreadable game, record or output file, 2 usage error."
+    )]
+    Draw {
+        /// A built-in game or a .game file (with --record: instead of the one the record names)
+        game: Option<String>,
+        /// Write the picture to this file (default: standard output)
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// Draw a position of this record (written by `ludic play --record`)
+        #[arg(long, value_name = "FILE")]
+        record: Option<String>,
+        /// The position after this many steps of the record (0: the start)
+        #[arg(long, value_name = "N", requires = "record")]
+        at: Option<usize>,
+        #[command(flatten)]
+        opts: OptionArgs,
+    },
     /// List the built-in games with their options and variants
     #[command(after_help = "Examples:\n  ludic list\n  ludic list --format json")]
     List {
@@ -220,6 +242,7 @@ fn main() -> ExitCode {
             threads,
             record,
             format,
+            svg,
         } => cli::play(&cli::PlayArgs {
             game,
             options: opts.options,
@@ -229,6 +252,7 @@ fn main() -> ExitCode {
             threads: threads.map(usize::from),
             record,
             format: format.into(),
+            svg,
         }),
         Command::Replay {
             record,
@@ -254,6 +278,20 @@ fn main() -> ExitCode {
             format: format.into(),
         }),
         Command::List { format } => cli::list(format.into()),
+        Command::Draw {
+            game,
+            out,
+            record,
+            at,
+            opts,
+        } => cli::draw(&cli::DrawArgs {
+            game,
+            out,
+            record,
+            at,
+            options: opts.options,
+            variant: opts.variant,
+        }),
         Command::Bench {
             games,
             seconds,

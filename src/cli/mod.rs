@@ -2,6 +2,7 @@
 //! command, and here what they share (finding and loading a game, output formats, exit codes).
 
 mod bench;
+mod draw;
 mod list;
 mod matches;
 mod perft;
@@ -11,6 +12,7 @@ mod simulate;
 mod validate;
 
 pub use bench::bench;
+pub use draw::{DrawArgs, draw};
 pub use list::list;
 pub use matches::{MatchArgs, run_match};
 pub use perft::perft;

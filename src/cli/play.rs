@@ -7,6 +7,7 @@ use crate::engine::Game;
 use crate::engine::{Decision, Pending, State};
 use crate::ir::Player;
 use crate::record::{Record, Step};
+use crate::render::svg::LivePicture;
 use crate::render::{board_text, outcome_json, outcome_text, state_json};
 use crate::source_hash;
 use rand::SeedableRng;
@@ -25,6 +26,8 @@ pub struct PlayArgs {
     pub threads: Option<usize>,
     pub record: Option<String>,
     pub format: Format,
+    /// a picture of the position to keep up to date
+    pub svg: Option<String>,
 }
 
 /// Who plays each player: by default the first side's players are human, the others the
@@ -333,7 +336,14 @@ pub fn play(args: &PlayArgs) -> u8 {
     let mut last_shown_round = 1;
     let mut shown_between = false;
     let mut stopped = false;
+    let mut picture = args.svg.as_deref().map(LivePicture::new);
     loop {
+        if let Some(p) = picture.as_mut()
+            && let Err(e) = p.update(&g, &s.st)
+        {
+            eprintln!("error: cannot write the picture `{}`: {e}", p.path());
+            return FAILED;
+        }
         // Rounds: say when one is over (its between-round decisions follow) and when the next
         // begins, with the board, holdings and tallies.
         if g.is_between_rounds(&s.st) && !shown_between {
