@@ -1,0 +1,464 @@
+//! Pictures: the SVG of every built-in game at its start and in the middle of a random game is
+//! well-formed XML (read back with `roxmltree`), has one shape per site, one disc per token on
+//! the board and per token off it, shows the count of every site and the height of every stack,
+//! and stays on its canvas; `ludic draw` and `play --svg` through the binary.
+
+mod common;
+
+use common::{Lcg, game_with, random_step};
+use ludic::ir::{PieceKind, Player, SiteId, SiteKind};
+use ludic::render::svg::{changed_sites, svg};
+use ludic::{Game, State};
+use roxmltree::{Document, Node};
+use std::process::Command;
+
+/// The built-in games, with the team version of the game that has teams.
+fn games() -> Vec<(String, Game)> {
+    let mut out: Vec<(String, Game)> = ludic::builtin::GAMES
+        .iter()
+        .map(|(name, _)| (name.to_string(), game_with(name, &[], None)))
+        .collect();
+    for (name, src) in ludic::builtin::GAMES {
+        if src.contains("option team_size") {
+            out.push((
+                format!("{name} (teams)"),
+                game_with(name, &["team_size=2"], None),
+            ));
+        }
+    }
+    out
+}
+
+/// The position halfway through a random game (fixed seed).
+fn middle(g: &Game, seed: u64) -> State {
+    let mut st = g.start();
+    let mut rng = Lcg(seed);
+    let mut steps = 0;
+    while !st.is_over() && steps < 4000 {
+        random_step(g, &mut st, &mut rng);
+        steps += 1;
+    }
+    let mut st = g.start();
+    let mut rng = Lcg(seed);
+    for _ in 0..steps / 2 {
+        random_step(g, &mut st, &mut rng);
+    }
+    st
+}
+
+fn class_is(n: &Node, class: &str) -> bool {
+    n.attribute("class") == Some(class)
+}
+
+fn with_class<'a>(doc: &'a Document, class: &str) -> Vec<Node<'a, 'a>> {
+    doc.descendants().filter(|n| class_is(n, class)).collect()
+}
+
+fn num(n: &Node, a: &str) -> f64 {
+    n.attribute(a)
+        .unwrap_or_else(|| panic!("<{}> without {a}", n.tag_name().name()))
+        .parse()
+        .unwrap()
+}
+
+/// Everything the picture must show of the position.
+fn check(what: &str, g: &Game, st: &State, text: &str) {
+    let doc = Document::parse(text).unwrap_or_else(|e| panic!("{what}: not XML: {e}\n{text}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg", "{what}");
+    let (w, h) = (num(&root, "width"), num(&root, "height"));
+
+    // One shape per site, in each site's group.
+    assert_eq!(
+        with_class(&doc, "site-shape").len(),
+        g.sites.len(),
+        "{what}"
+    );
+    let sites = with_class(&doc, "site");
+    assert_eq!(sites.len(), g.sites.len(), "{what}");
+    let counter_kinds: Vec<PieceKind> = (0..g.pieces.len() as u8)
+        .map(PieceKind)
+        .filter(|k| !g.tokens.iter().any(|t| t.kind == *k))
+        .collect();
+    for node in &sites {
+        let name = node.attribute("data-site").expect("data-site");
+        let s = *g.site_index.get(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(
+            node.children()
+                .filter(|c| class_is(c, "site-shape"))
+                .count(),
+            1,
+            "{what}: {name}"
+        );
+        assert_eq!(
+            node.attribute("data-kind"),
+            Some(st.site_kind(s).name()),
+            "{what}: {name}"
+        );
+        if st.site_kind(s) == SiteKind::Void {
+            assert!(
+                node.children().any(|c| class_is(&c, "void")),
+                "{what}: void {name} is struck out"
+            );
+        }
+        // The count of each counter kind: the first always, the others when present.
+        let counts: Vec<(String, String)> = node
+            .descendants()
+            .filter(|c| class_is(c, "count"))
+            .map(|c| {
+                (
+                    c.attribute("data-kind").unwrap_or("").to_string(),
+                    c.text().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        for (i, k) in counter_kinds.iter().enumerate() {
+            let c = st.count(g, s, *k);
+            let kind = &g.pieces[k.0 as usize].name;
+            let shown: Vec<&String> = counts
+                .iter()
+                .filter(|(n, _)| n == kind)
+                .map(|(_, t)| t)
+                .collect();
+            if i == 0 {
+                assert!(
+                    shown
+                        .iter()
+                        .any(|t| t.split(['+', ' ']).next() == Some(&c.to_string())),
+                    "{what}: {name} holds {c} {kind}, shows {counts:?}"
+                );
+            } else if c > 1 {
+                assert!(
+                    shown.iter().any(|t| *t == &format!("{c} {kind}")),
+                    "{what}: {name} holds {c} {kind}, shows {counts:?}"
+                );
+            } else if c == 1 {
+                assert!(shown.contains(&kind), "{what}: {name} {kind}");
+            } else {
+                assert!(shown.is_empty(), "{what}: {name} has no {kind}");
+            }
+        }
+    }
+
+    // One disc per token on the board, in its site's stack, bottom first; one per token off it.
+    let on_board = (0..g.tokens.len())
+        .filter(|&t| st.tokens().site_of(t).is_some())
+        .count();
+    assert_eq!(with_class(&doc, "token").len(), on_board, "{what}");
+    for stack in with_class(&doc, "stack") {
+        let name = stack.attribute("data-site").unwrap();
+        let s = *g.site_index.get(name).unwrap();
+        let expected: Vec<String> = st.tokens().stack(s).iter().map(|t| t.to_string()).collect();
+        let drawn: Vec<String> = stack
+            .children()
+            .filter(|c| class_is(c, "token"))
+            .map(|c| c.attribute("data-token").unwrap().to_string())
+            .collect();
+        assert_eq!(drawn, expected, "{what}: the stack at {name}");
+        if expected.len() > 1 {
+            let height = stack.descendants().find(|c| class_is(c, "height")).unwrap();
+            assert_eq!(height.text(), Some(expected.len().to_string().as_str()));
+        }
+    }
+    let off = (0..g.tokens.len())
+        .filter(|&t| st.tokens().area_of(t).is_some())
+        .count();
+    assert_eq!(with_class(&doc, "token-off").len(), off, "{what}");
+    // Each token's disc says whose it is.
+    for t in with_class(&doc, "token")
+        .into_iter()
+        .chain(with_class(&doc, "token-off"))
+    {
+        let i: usize = t.attribute("data-token").unwrap().parse().unwrap();
+        assert_eq!(
+            t.attribute("data-player"),
+            Some(g.player_name(g.tokens[i].owner)),
+            "{what}"
+        );
+    }
+
+    // A mark for every player, with his number in a team.
+    let marks = with_class(&doc, "player-mark");
+    assert_eq!(marks.len(), g.players.len(), "{what}");
+    if g.players.len() > g.sides.len() {
+        for (p, m) in marks.iter().enumerate() {
+            let label = m.descendants().find_map(|c| c.text()).unwrap_or("");
+            let number = (p / g.sides.len() + 1).to_string();
+            assert_eq!(label, number, "{what}: {}", g.players[p]);
+        }
+    }
+
+    // Nothing off the canvas.
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        let (x0, y0, x1, y1) = match n.tag_name().name() {
+            "circle" => {
+                let (x, y, r) = (num(&n, "cx"), num(&n, "cy"), num(&n, "r"));
+                (x - r, y - r, x + r, y + r)
+            }
+            "rect" => {
+                let (x, y) = (num(&n, "x"), num(&n, "y"));
+                (x, y, x + num(&n, "width"), y + num(&n, "height"))
+            }
+            "text" => {
+                let (x, y) = (num(&n, "x"), num(&n, "y"));
+                (x, y - 10.0, x, y)
+            }
+            "line" => (
+                num(&n, "x1").min(num(&n, "x2")),
+                num(&n, "y1").min(num(&n, "y2")),
+                num(&n, "x1").max(num(&n, "x2")),
+                num(&n, "y1").max(num(&n, "y2")),
+            ),
+            _ => continue,
+        };
+        assert!(
+            x0 >= 0.0 && y0 >= 0.0 && x1 <= w && y1 <= h,
+            "{what}: <{} {:?}> is off the canvas {w} x {h}",
+            n.tag_name().name(),
+            n.attributes()
+                .map(|a| (a.name(), a.value()))
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn every_game_at_its_start_and_in_the_middle_of_a_game() {
+    for (name, g) in games() {
+        let st = g.start();
+        check(&format!("{name} at the start"), &g, &st, &svg(&g, &st, &[]));
+        for seed in [1, 2, 3] {
+            let st = middle(&g, seed);
+            let last = vec![SiteId(0)];
+            check(
+                &format!("{name} in the middle (seed {seed})"),
+                &g,
+                &st,
+                &svg(&g, &st, &last),
+            );
+        }
+    }
+}
+
+#[test]
+fn a_hole_of_twelve_shows_twelve_seeds_and_the_number() {
+    let g = game_with("pallankuzhi", &[], None);
+    let st = g.start();
+    let text = svg(&g, &st, &[]);
+    let doc = Document::parse(&text).unwrap();
+    let hole = with_class(&doc, "site")
+        .into_iter()
+        .find(|n| n.attribute("data-site") == Some("s1"))
+        .unwrap();
+    let count = hole.descendants().find(|c| class_is(c, "count")).unwrap();
+    assert_eq!(count.text(), Some("12"));
+    assert_eq!(
+        hole.descendants().filter(|c| class_is(c, "seed")).count(),
+        12
+    );
+}
+
+#[test]
+fn void_sites_are_struck_out_and_the_last_move_marked() {
+    // Play a line-board game until some point is void.
+    let g = game_with("tuknanavuhpi", &[], None);
+    let mut st = g.start();
+    let mut rng = Lcg(7);
+    while !st.is_over()
+        && !(0..g.sites.len()).any(|i| st.site_kind(SiteId(i as u16)) == SiteKind::Void)
+    {
+        random_step(&g, &mut st, &mut rng);
+    }
+    let voids = (0..g.sites.len())
+        .filter(|&i| st.site_kind(SiteId(i as u16)) == SiteKind::Void)
+        .count();
+    assert!(voids > 0, "the board shrank");
+    let text = svg(&g, &st, &[SiteId(3), SiteId(5)]);
+    let doc = Document::parse(&text).unwrap();
+    assert_eq!(with_class(&doc, "void").len(), voids);
+    assert_eq!(with_class(&doc, "last-move").len(), 2);
+}
+
+#[test]
+fn changed_sites_are_those_a_move_touched() {
+    let g = game_with("pallankuzhi", &[], None);
+    let before = g.start();
+    let mut after = before.clone();
+    common::play(&g, &mut after, &["sow s1"]);
+    let changed = changed_sites(&g, &before, &after);
+    assert!(changed.contains(&common::site(&g, "s1")));
+    assert!(changed_sites(&g, &after, &after).is_empty());
+    // Owners and holdings appear in the rows under the board.
+    let text = svg(&g, &after, &changed);
+    assert!(text.contains(&format!(
+        "holds {}",
+        ludic::render::holdings(&g, &after, Player(0))
+    )));
+}
+
+// ------------------------------------------------------------------ the binary
+
+fn ludic(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludic"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run ludic");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn tmp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludic-svg-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn draw_through_the_binary() {
+    let dir = tmp_dir("draw");
+    let out = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+
+    // The start position, to standard output and to a file.
+    let o = ludic(&["draw", "pallankuzhi", "-o", "seeds=6"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let g = game_with("pallankuzhi", &["seeds=6"], None);
+    check("draw pallankuzhi", &g, &g.start(), &out(&o));
+    let file = dir.join("start.svg");
+    let o = ludic(&["draw", "puluc", "--out", file.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let g = game_with("puluc", &[], None);
+    check(
+        "draw puluc --out",
+        &g,
+        &g.start(),
+        &std::fs::read_to_string(&file).unwrap(),
+    );
+
+    // A position of a record.
+    let rec = dir.join("game.json");
+    let o = ludic(
+        &[
+            "play",
+            "puluc",
+            "--agent",
+            "South=random",
+            "--agent",
+            "North=random",
+            "--seed",
+            "4",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let record: ludic::record::Record =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let n = record.steps.len() / 2;
+    let o = ludic(
+        &[
+            "draw",
+            "--record",
+            rec.to_str().unwrap(),
+            "--at",
+            &n.to_string(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let st = ludic::record::replay(&g, &record.steps[..n]).unwrap();
+    check("draw --record --at", &g, &st, &out(&o));
+    assert!(
+        out(&o).contains("class=\"last-move\""),
+        "the last decision is marked"
+    );
+    let o = ludic(
+        &["draw", "--record", rec.to_str().unwrap(), "--at", "0"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    check("draw --record --at 0", &g, &g.start(), &out(&o));
+
+    // Failures (1) and usage errors (2).
+    for (args, code) in [
+        (vec!["draw"], 2),
+        (vec!["draw", "puluc", "--at", "3"], 2),
+        (vec!["draw", "no-such-game"], 1),
+        (vec!["draw", "pallankuzhi", "-o", "seeds=7"], 1),
+        (vec!["draw", "pallankuzhi", "-o", "bogus=1"], 2),
+        (vec!["draw", "--record", "/nonexistent/game.json"], 1),
+        (
+            vec!["draw", "--record", rec.to_str().unwrap(), "--at", "100000"],
+            2,
+        ),
+        (
+            vec![
+                "draw",
+                "--record",
+                rec.to_str().unwrap(),
+                "-o",
+                "max_turns=5",
+            ],
+            2,
+        ),
+        (vec!["draw", "puluc", "--out", "/nonexistent/dir/x.svg"], 1),
+    ] {
+        let o = ludic(&args, "");
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", err(&o));
+        assert!(out(&o).is_empty() || code == 0, "{args:?}");
+    }
+    let o = ludic(&["draw", "--help"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out(&o).contains("ludic draw --record game.json --at 12"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_keeps_a_picture_of_the_position() {
+    let dir = tmp_dir("play");
+    let file = dir.join("board.svg");
+    let o = ludic(
+        &[
+            "play",
+            "pallankuzhi",
+            "--agent",
+            "North=random",
+            "--seed",
+            "2",
+            "--svg",
+            file.to_str().unwrap(),
+        ],
+        "sow s1\n",
+    );
+    // (Input ends in the middle of the game: whatever the exit code says of that, the picture
+    // shows the position where the game stopped.)
+    assert!(o.status.code().is_some(), "{o:?}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let doc = Document::parse(&text).unwrap();
+    // South sowed s1 and North answered: it is South's turn 3, with the last change marked.
+    let status = with_class(&doc, "status")[0].text().unwrap().to_string();
+    assert!(status.starts_with("turn 3: South"), "{status}");
+    assert!(!with_class(&doc, "last-move").is_empty());
+    // Only the picture is left in its folder: no temporary file.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["board.svg".to_string()]);
+    let o = ludic(
+        &["play", "puluc", "--svg", "/nonexistent/dir/board.svg"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
