@@ -119,6 +119,7 @@ impl Cost {
 
 pub(crate) struct Checker<'a> {
     pub(crate) file: &'a ast::GameFile,
+    pub(crate) source: &'a str,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) globals: HashMap<String, (Global, Span)>,
     pub(crate) options: Vec<OptionInfo>,
@@ -212,6 +213,7 @@ const MAX_SUGGESTIONS: usize = 100;
 pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<Game, LoadError> {
     let mut c = Checker {
         file,
+        source,
         diags: vec![],
         globals: HashMap::new(),
         options: vec![],
@@ -264,16 +266,23 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
     c.options_decls();
     let variants = c.variants();
     // The file's own problems come first: user settings are only applied to a valid file.
-    let option_errors = c.apply_settings(settings, &variants);
+    let (option_errors, before_sets) = c.apply_settings(settings, &variants);
     c.sides();
     c.pieces();
     c.board();
     c.dice_decls();
     c.defs();
     c.tally_decls();
-    c.requires(settings);
+    let broken = c.requires(settings, &before_sets);
     let turn_limit = c.limit();
     let (turn_start, between_start) = c.programs();
+    if !broken.is_empty() {
+        // The options chosen with `-o` break a requirement: that is what to say, not what
+        // follows from it in the file.
+        return Err(LoadError::Options(
+            option_errors.into_iter().chain(broken).collect(),
+        ));
+    }
     if !c.diags.is_empty() {
         return Err(LoadError::File(Diagnostics(c.diags).sorted()));
     }
@@ -600,7 +609,13 @@ impl<'a> Checker<'a> {
         out
     }
 
-    fn apply_settings(&mut self, settings: &Settings, variants: &[VariantInfo]) -> Vec<String> {
+    /// Applies the variant, then the `-o` settings; returns the errors and the option values
+    /// before the `-o` settings (to tell whether one of them breaks a requirement).
+    fn apply_settings(
+        &mut self,
+        settings: &Settings,
+        variants: &[VariantInfo],
+    ) -> (Vec<String>, Vec<OptValue>) {
         let mut errors = vec![];
         if let Some(vname) = &settings.variant {
             match variants.iter().find(|v| &v.name == vname) {
@@ -630,6 +645,7 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        let before_sets = self.options.iter().map(|o| o.value.clone()).collect();
         for (name, text) in &settings.sets {
             let Some(i) = self.option_index(name) else {
                 let mut msg = format!("unknown option `{name}`");
@@ -653,7 +669,7 @@ impl<'a> Checker<'a> {
                 Err(kind) => errors.push(kind.to_string()),
             }
         }
-        errors
+        (errors, before_sets)
     }
 
     fn sides(&mut self) {
@@ -1702,11 +1718,35 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn requires(&mut self, settings: &Settings) {
+    /// Checks the requirements. One that the values given with `-o` break (it holds without
+    /// them) is the user's error, returned in words naming those options; one that fails
+    /// otherwise is an error of the file.
+    fn requires(&mut self, settings: &Settings, before_sets: &[OptValue]) -> Vec<String> {
+        let mut broken = vec![];
         for r in &self.file.requires {
             let (e, ty) = self.expr(&r.cond);
             match (e, ty) {
                 (_, Ty::Error) => {}
+                (Expr::Const(0), Ty::Bool) if !settings.sets.is_empty() => {
+                    match self.options_breaking(&r.cond, settings, before_sets) {
+                        Some(names) => broken.push(format!(
+                            "{names} {} a requirement of the game: {}",
+                            if names.contains(", ") {
+                                "break"
+                            } else {
+                                "breaks"
+                            },
+                            r.message
+                        )),
+                        None => self.error_hint(
+                            ErrorKind::Requirement {
+                                message: r.message.clone(),
+                            },
+                            r.span,
+                            "the options chosen do not satisfy this requirement",
+                        ),
+                    }
+                }
                 (Expr::Const(v), Ty::Bool) => {
                     if v == 0 {
                         let user = !settings.sets.is_empty() || settings.variant.is_some();
@@ -1733,6 +1773,59 @@ impl<'a> Checker<'a> {
                 ),
             }
         }
+        broken
+    }
+
+    /// Whether a requirement holds with the values before the `-o` settings: then the
+    /// settings that make it fail, in words (`option \`seeds\` = 7`); `None` when it fails
+    /// without them too (the file's error).
+    fn options_breaking(
+        &mut self,
+        cond: &ast::Expr,
+        settings: &Settings,
+        before_sets: &[OptValue],
+    ) -> Option<String> {
+        let diags = self.diags.len();
+        let holds_with = |c: &mut Self, values: &[OptValue]| {
+            let now: Vec<OptValue> = c.options.iter().map(|o| o.value.clone()).collect();
+            for (o, v) in c.options.iter_mut().zip(values) {
+                o.value = v.clone();
+            }
+            let holds = matches!(c.expr(cond), (Expr::Const(v), Ty::Bool) if v != 0);
+            for (o, v) in c.options.iter_mut().zip(now) {
+                o.value = v;
+            }
+            holds
+        };
+        let holds_before = holds_with(self, before_sets);
+        let mut named = vec![];
+        if holds_before {
+            let set: Vec<OptValue> = self.options.iter().map(|o| o.value.clone()).collect();
+            // each option given with -o, alone back to its value before: does that mend it?
+            for (name, _) in &settings.sets {
+                let Some(i) = self.option_index(name) else {
+                    continue;
+                };
+                let mut values = set.clone();
+                values[i] = before_sets[i].clone();
+                let label = format!("option `{name}` = {}", set[i]);
+                if holds_with(self, &values) && !named.contains(&label) {
+                    named.push(label);
+                }
+            }
+            if named.is_empty() {
+                named = settings
+                    .sets
+                    .iter()
+                    .filter_map(|(n, _)| self.option_index(n))
+                    .map(|i| format!("option `{}` = {}", self.options[i].name, set[i]))
+                    .collect();
+                named.dedup();
+            }
+        }
+        // (evaluating again says nothing new)
+        self.diags.truncate(diags);
+        holds_before.then(|| named.join(", "))
     }
 
     fn limit(&mut self) -> u32 {

@@ -62,6 +62,8 @@ pub enum ErrorKind {
     Recursive { name: String },
     #[error("the value {value} does not fit ({what})")]
     TooLarge { value: i64, what: &'static str },
+    #[error("two decisions of this choice would both be written `{written}`")]
+    AmbiguousNotation { written: String },
     #[error("nested more than {limit} levels deep ({what})")]
     TooDeep { what: &'static str, limit: usize },
     #[error("this name is {chars} characters long; a name has at most {limit}")]
@@ -112,6 +114,7 @@ impl Diagnostic {
             ErrorKind::Overflow => "overflow",
             ErrorKind::Recursive { .. } => "recursive",
             ErrorKind::TooLarge { .. } => "too-large",
+            ErrorKind::AmbiguousNotation { .. } => "ambiguous-notation",
             ErrorKind::TooDeep { .. } => "too-deep",
             ErrorKind::NameTooLong { .. } => "name-too-long",
             ErrorKind::TooLargeExpansion { .. } => "too-large-expansion",
@@ -165,7 +168,8 @@ const BLOCK: usize = 256;
 impl<'a> LineIndex<'a> {
     pub fn new(source: &'a str) -> Self {
         let bytes = source.as_bytes();
-        let mut starts = vec![0];
+        // a byte-order mark is not a column of the first line
+        let mut starts = vec![if source.starts_with('\u{feff}') { 3 } else { 0 }];
         starts.extend(
             bytes
                 .iter()
@@ -199,7 +203,8 @@ impl<'a> LineIndex<'a> {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = floor_char_boundary(self.source, offset.min(self.source.len()));
+        let offset =
+            floor_char_boundary(self.source, offset.min(self.source.len())).max(self.starts[0]);
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
         (line, self.chars_to(offset) - self.chars_to(start) + 1)
@@ -360,6 +365,10 @@ mod tests {
             LineIndex::new(&src).line(2),
             format!("{}x", "ü".repeat(200))
         );
+        // a byte-order mark is no column
+        assert_eq!(line_col("\u{feff}ab\ncd", 4), (1, 2));
+        assert_eq!(line_col("\u{feff}ab\ncd", 0), (1, 1));
+        assert_eq!(LineIndex::new("\u{feff}ab\ncd").line(1), "ab");
     }
 
     #[test]

@@ -1727,7 +1727,108 @@ impl Checker<'_> {
                 l.target = end;
             }
         }
+        self.distinct_notations(alts, &lowered);
         self.choices[cid].alts = lowered;
+    }
+
+    /// The source text of a span, blanks folded, to compare two parts of a file.
+    fn text_of(&self, span: Span) -> String {
+        self.source
+            .get(span.start..span.end)
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A decision is named by its notation (in a record, at the terminal): a choice whose
+    /// decisions would surely be written alike is refused. Sure: a value listed twice, or two
+    /// alternatives with the same label, values that meet (the same kind of places, the same
+    /// set, or a value in common), the same `to` part and the same condition.
+    fn distinct_notations(&mut self, alts: &[ast::Alternative], lowered: &[Alt]) {
+        let label = |a: &ast::Alternative| a.label.as_ref().map(|l| l.name.to_lowercase());
+        let written = |a: &ast::Alternative, value: &str| match &a.label {
+            Some(l) if value.is_empty() => l.name.clone(),
+            Some(l) => format!("{} {value}", l.name),
+            None => value.to_string(),
+        };
+        for (a, l) in alts.iter().zip(lowered) {
+            if let Domain::Values(vals) = &l.domain {
+                let mut seen: Vec<i64> = vec![];
+                if let Some((_, name)) = vals.iter().find(|(v, _)| {
+                    let again = seen.contains(v);
+                    seen.push(*v);
+                    again
+                }) {
+                    let text = written(a, name);
+                    self.ambiguous(text, a.span);
+                    return;
+                }
+            }
+        }
+        for j in 1..alts.len() {
+            for i in 0..j {
+                let (a, b) = (&alts[i], &alts[j]);
+                let same_text = |x: Option<Span>, y: Option<Span>| match (x, y) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => self.text_of(x) == self.text_of(y),
+                    _ => false,
+                };
+                if label(a) != label(b)
+                    || !same_text(
+                        a.cond.as_ref().map(|c| c.span),
+                        b.cond.as_ref().map(|c| c.span),
+                    )
+                    || !same_text(
+                        a.to.as_ref().map(|(_, s)| s.span),
+                        b.to.as_ref().map(|(_, s)| s.span),
+                    )
+                {
+                    continue;
+                }
+                let value = match (&lowered[i].domain, &lowered[j].domain) {
+                    (Domain::Unit, Domain::Unit) => Some(String::new()),
+                    (Domain::Sites, Domain::Sites) | (Domain::Tokens, Domain::Tokens) => {
+                        Some("…".to_string())
+                    }
+                    (Domain::Set(_), Domain::Set(_))
+                        if same_text(
+                            a.set.as_ref().map(|s| s.span),
+                            b.set.as_ref().map(|s| s.span),
+                        ) =>
+                    {
+                        Some("…".to_string())
+                    }
+                    (Domain::Values(x), Domain::Values(y)) => x
+                        .iter()
+                        .find(|(v, n)| {
+                            y.iter()
+                                .any(|(w, m)| v == w || n.to_lowercase() == m.to_lowercase())
+                        })
+                        .map(|(_, n)| n.clone()),
+                    _ => None,
+                };
+                if let Some(v) = value {
+                    let v = if b.to.is_some() {
+                        format!("{v} …")
+                    } else {
+                        v
+                    };
+                    let text = written(b, &v);
+                    self.ambiguous(text, b.span);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn ambiguous(&mut self, written: String, span: Span) {
+        self.error_hint(
+            ErrorKind::AmbiguousNotation { written },
+            span,
+            "two decisions of one choice need different notations: give the alternatives \
+             different labels, or list each value once",
+        );
     }
 
     fn values(&mut self, vals: &[ValueItem]) -> (Ty, Vec<(i64, String)>) {

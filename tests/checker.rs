@@ -72,6 +72,7 @@ fn every_error_kind_has_its_message_pinned() {
         "too-deep",
         "name-too-long",
         "too-large-expansion",
+        "ambiguous-notation",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");

@@ -272,3 +272,26 @@ fn words_of_the_language_are_whole_words() {
         assert_eq!(load_codes(src).0, vec!["syntax"], "{word}");
     }
 }
+
+#[test]
+fn a_choice_whose_decisions_would_be_written_alike_is_refused() {
+    // Fuzzed variants of the hop game had two legal decisions written the same way.
+    let (_, hop) = ludic::builtin::find("tuknanavuhpi").unwrap();
+    let line = hop
+        .lines()
+        .find(|l| l.trim_start().starts_with("step token t to q"))
+        .unwrap();
+    let twice = hop.replacen(line, &format!("{line}\n    }}\n{line}"), 1);
+    assert_eq!(load_codes(twice).0, vec!["ambiguous-notation"]);
+    // a value listed twice
+    let values = with_turn("", "choose d in ccw cw ccw");
+    assert_eq!(load_codes(values).0, vec!["ambiguous-notation"]);
+    let range = with_turn("", "choose n in 1..3 2");
+    assert_eq!(load_codes(range).0, vec!["ambiguous-notation"]);
+    // the same label with different conditions may be meant: each is legal at other times
+    let split = with_turn(
+        "",
+        "choose { pick h where count(h) > 1 pick h where count(h) == 1 }",
+    );
+    assert_eq!(load_codes(split).0, Vec::<&str>::new());
+}
