@@ -122,6 +122,23 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Time random playouts of games on one thread: the speed of the engine
+    #[command(
+        after_help = "Without GAME: every built-in game, each of its variants, and a match of each game with an\noption that takes the value `match`. Options and a variant given apply to every GAME.\n\nExamples:\n  ludic bench\n  ludic bench GAME --seconds 5\n  ludic bench my.game --variant NAME --format json"
+    )]
+    Bench {
+        /// Built-in games or .game files (default: every built-in game)
+        games: Vec<String>,
+        /// Seconds of playouts for each game
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        opts: OptionArgs,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// List the built-in games with their options and variants
     #[command(after_help = "Examples:\n  ludic list\n  ludic list --format json")]
     List {
@@ -177,6 +194,20 @@ fn main() -> ExitCode {
             format.into(),
         ),
         Command::List { format } => cli::list(format.into()),
+        Command::Bench {
+            games,
+            seconds,
+            seed,
+            opts,
+            format,
+        } => cli::bench(
+            &games,
+            seconds,
+            seed,
+            &opts.options,
+            opts.variant.as_deref(),
+            format.into(),
+        ),
         Command::Perft {
             game,
             depth,

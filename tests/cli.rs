@@ -375,3 +375,24 @@ fn a_game_won_on_the_last_allowed_turn_is_won_from_the_cli() {
     assert!(run("max_turns=42").ends_with("Game over: South wins\n"));
     assert!(run("max_turns=41").contains("Game over: draw (the turn limit of 41 was reached)"));
 }
+
+#[test]
+fn bench_times_games_and_reports_in_json() {
+    let out = ludic(
+        &["bench", "puluc", "--seconds", "0.05", "--format", "json"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let v: serde_json::Value = serde_json::from_str(&text(&out).0).unwrap();
+    let row = &v[0];
+    assert_eq!(row["game"], "puluc");
+    for key in [
+        "playouts_per_second",
+        "decisions_per_second",
+        "decisions_per_playout",
+    ] {
+        assert!(row[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    let bad = ludic(&["bench", "puluc", "--seconds", "0"], "");
+    assert_eq!(bad.status.code(), Some(2));
+}

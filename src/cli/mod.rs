@@ -11,6 +11,7 @@ macro_rules! to_stderr {
     }};
 }
 
+mod bench;
 mod list;
 mod perft;
 mod play;
@@ -18,11 +19,12 @@ mod replay;
 mod simulate;
 mod validate;
 
+pub use bench::bench;
 pub use list::list;
 pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::replay;
-pub use simulate::{SimStats, run_playouts, simulate};
+pub use simulate::{SimStats, random_playout, run_playouts, simulate};
 pub use validate::validate;
 
 use crate::builtin;

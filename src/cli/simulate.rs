@@ -3,7 +3,7 @@
 use super::{Format, OK, fmt_options, load_for_command};
 use crate::check::option_map;
 use crate::engine::Game;
-use crate::engine::{EndReason, Pending};
+use crate::engine::{EndReason, Pending, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
@@ -31,6 +31,35 @@ pub struct SimStats {
     pub rounds_max: u64,
 }
 
+/// One random playout from `start` into `st` (its buffers reused): the number of decisions.
+/// Chance events are drawn and decisions picked uniformly by `rng`.
+pub fn random_playout(
+    g: &Game,
+    start: &State,
+    st: &mut State,
+    rng: &mut Xoshiro256PlusPlus,
+    mut on_decision: impl FnMut(usize),
+) -> u64 {
+    st.clone_from(start);
+    let mut moves = 0u64;
+    loop {
+        match st.pending() {
+            Pending::Over(_) => return moves,
+            Pending::ChanceFirst | Pending::Throw(_) => {
+                let o = g.draw_chance(st, rng.random());
+                let _ = g.play_chance(st, o);
+            }
+            _ => {
+                let m = st.moves();
+                on_decision(m.len());
+                let d = m[rng.random_range(0..m.len())];
+                g.play_unchecked(st, d);
+                moves += 1;
+            }
+        }
+    }
+}
+
 /// Plays `n` random games from `seed`; `on_progress` is called now and then with the count done.
 pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64)) -> SimStats {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -41,36 +70,21 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
         ..SimStats::default()
     };
     let start = g.start();
-    let mut st = start.clone();
+    let mut st = g.start();
     for i in 0..n {
-        st.clone_from(&start);
-        let mut moves = 0u64;
-        loop {
-            match st.pending() {
-                Pending::Over(o) => {
-                    match o.winner {
-                        Some(p) => s.wins[p.0 as usize] += 1,
-                        None => s.draws += 1,
-                    }
-                    match o.reason {
-                        EndReason::TurnLimit => s.turn_limit += 1,
-                        EndReason::StepLimit => s.step_limit += 1,
-                        EndReason::Fault(_) => s.faults += 1,
-                        EndReason::Rules => {}
-                    }
-                    break;
-                }
-                Pending::ChanceFirst | Pending::Throw(_) => {
-                    let o = g.draw_chance(&st, rng.random());
-                    let _ = g.play_chance(&mut st, o);
-                }
-                _ => {
-                    let m = st.moves();
-                    s.choices_total += m.len() as u64;
-                    let d = m[rng.random_range(0..m.len())];
-                    g.play_unchecked(&mut st, d);
-                    moves += 1;
-                }
+        let mut choices = 0u64;
+        let moves = random_playout(g, &start, &mut st, &mut rng, |n| choices += n as u64);
+        s.choices_total += choices;
+        if let Some(o) = st.outcome() {
+            match o.winner {
+                Some(p) => s.wins[p.0 as usize] += 1,
+                None => s.draws += 1,
+            }
+            match o.reason {
+                EndReason::TurnLimit => s.turn_limit += 1,
+                EndReason::StepLimit => s.step_limit += 1,
+                EndReason::Fault(_) => s.faults += 1,
+                EndReason::Rules => {}
             }
         }
         s.playouts += 1;

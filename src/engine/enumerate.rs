@@ -1,7 +1,7 @@
 //! The legal decisions of a choice, in a fixed order: alternative by alternative, the values of
 //! each in increasing order (sites, tokens) or in the order written (values, sets).
 
-use super::compile::{CAlt, Gen};
+use super::compile::{CAlt, CSet, Gen};
 use super::state::{Board, Regs};
 use super::tokens::UNPLACED;
 use super::{Decision, Game, State};
@@ -27,6 +27,16 @@ impl Game {
             let ai = ai as u8;
             match &alt.values {
                 Gen::Unit => offer(alt, ai, b, r, 0, &mut moves),
+                Gen::Sites(q) if alt.to.is_none() && alt.cond.is_none() => {
+                    // The question alone decides: every site it gives is a decision.
+                    q.for_each(b, r, |_, _, s| {
+                        moves.push(Decision::Alt {
+                            alt: ai,
+                            value: s as i32,
+                        });
+                        true
+                    });
+                }
                 Gen::Sites(q) => {
                     q.for_each(b, r, |b, r, s| {
                         offer(alt, ai, b, r, s as i64, &mut moves);
@@ -101,7 +111,7 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
             if alt.first.as_ref().is_some_and(|c| c(b, r) == 0) {
                 return;
             }
-            set.for_each(b, r, &mut |b, r, s| {
+            let mut pair = |b: &Board, r: &mut Regs, s: usize| {
                 r.set(*v2, s as i64);
                 if alt
                     .second
@@ -115,7 +125,37 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
                     });
                 }
                 true
-            });
+            };
+            match set {
+                // The sites next to a site (or two steps on), walked here.
+                CSet::Near(x, far, t) => {
+                    if let Some(q) = t.site(x(b, r)) {
+                        // None of them can pass the condition on the second value alone:
+                        // nothing to walk.
+                        if let Some((_, at)) = &alt.second {
+                            let sets = if *far { &t.far_bits } else { &t.near_bits };
+                            let w = t.layout.w;
+                            if !sets.is_empty()
+                                && (0..w).all(|i| sets[q * w + i] & r.scratch[at + i] == 0)
+                            {
+                                return;
+                            }
+                        }
+                        if *far {
+                            for &(s, _) in &t.far[q] {
+                                pair(b, r, s as usize);
+                            }
+                        } else {
+                            for &s in &t.near[q] {
+                                pair(b, r, s as usize);
+                            }
+                        }
+                    }
+                }
+                set => {
+                    set.for_each(b, r, &mut pair);
+                }
+            }
         }
         None => {
             if alt.cond.as_ref().is_none_or(|c| c(b, r) != 0) {

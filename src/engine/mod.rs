@@ -92,6 +92,7 @@ impl Game {
             bits: vec![0; t.layout.len()],
             fault: std::cell::Cell::new(None),
             existing: 0,
+            shape: 0,
         };
         b.reindex(g, &t.layout, &vec![0; nk]);
         State {
@@ -107,15 +108,19 @@ impl Game {
             plan: Vec::with_capacity(64),
             planning: false,
             cursor: 0,
-            lap_keys: Vec::with_capacity(64),
-            lap_snaps: Vec::with_capacity(1024),
+            // room for the position at the start of 256 laps of one sowing
+            lap_keys: Vec::with_capacity(256),
+            lap_snaps: Vec::with_capacity((g.sites.len() + 1) * nk * 256),
             scratch: Vec::with_capacity(g.sites.len()),
             pending: Pending::Choice(0),
             moves: Vec::with_capacity(32),
             cycles_cut: 0,
             passes: 0,
             last_passer: 0,
-            loops: vec![(Vec::new(), 0); g.loops],
+            loops: (0..g.loops)
+                .map(|_| Vec::with_capacity(g.sites.len().max(g.tokens.len())))
+                .collect(),
+            loop_at: vec![0; g.loops],
             throw_var: 0,
             last_throw: None,
             round_turn0: 0,
@@ -205,7 +210,10 @@ impl Game {
     pub fn chance_probability(&self, st: &State, i: usize) -> f64 {
         match st.pending {
             Pending::ChanceFirst if i < self.players.len() => 1.0 / self.players.len() as f64,
-            Pending::Throw(d) => self.dice[d as usize].outcomes.get(i).map_or(0.0, |o| o.prob),
+            Pending::Throw(d) => self.dice[d as usize]
+                .outcomes
+                .get(i)
+                .map_or(0.0, |o| o.prob),
             _ => 0.0,
         }
     }

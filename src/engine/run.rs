@@ -403,27 +403,29 @@ impl Game {
                     st.pc += 1;
                 }
                 Op::ForTokens { slot, q } => {
-                    let mut list = std::mem::take(&mut st.loops[*slot as usize].0);
+                    let mut list = std::mem::take(&mut st.loops[*slot as usize]);
                     list.clear();
                     q.for_each(&st.b, &mut st.r, |_, _, x| {
                         list.push(x as u16);
                         true
                     });
-                    st.loops[*slot as usize] = (list, 0);
+                    st.loops[*slot as usize] = list;
+                    st.loop_at[*slot as usize] = 0;
                     st.pc += 1;
                 }
                 Op::ForSites { slot, set } => {
-                    let mut list = std::mem::take(&mut st.loops[*slot as usize].0);
+                    let mut list = std::mem::take(&mut st.loops[*slot as usize]);
                     list.clear();
                     set.for_each(&st.b, &mut st.r, &mut |_, _, s| {
                         list.push(s as u16);
                         true
                     });
-                    st.loops[*slot as usize] = (list, 0);
+                    st.loops[*slot as usize] = list;
+                    st.loop_at[*slot as usize] = 0;
                     st.pc += 1;
                 }
                 Op::ForNext { slot, var, end } => {
-                    let (list, i) = &mut st.loops[*slot as usize];
+                    let (list, i) = (&st.loops[*slot as usize], &mut st.loop_at[*slot as usize]);
                     match list.get(*i) {
                         Some(&x) => {
                             *i += 1;

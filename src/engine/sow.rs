@@ -1,7 +1,7 @@
 //! Sowing: picking up a site, the order of drops in a lap (which the sower may choose), the
 //! drops along the ring, and the cycle rule.
 
-use super::compile::CSet;
+use super::compile::Skip;
 use super::{Decision, Game, LAP_LIMIT, Pending, State};
 use crate::ir::{PieceKind, SiteKind};
 
@@ -131,14 +131,24 @@ impl Game {
 
     /// Sows the hand along the ring, one piece a site, from the site after the cursor.
     /// Returns the site of the last drop (-1 if nothing was dropped).
-    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&CSet>) -> i64 {
+    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> i64 {
         let mut last = -1i64;
         let mut ok = st.cursor != NONE;
+        if let Some(Skip::Stable(q, at)) = skip {
+            // Built again only when kinds, owners or the mover changed since.
+            let key = (st.b.shape << 8 | st.b.mover as u64) + 1;
+            let w = self.prog.t.layout.w;
+            if st.r.scratch[at + w] != key {
+                q.candidates(&st.b, &mut st.r, *at);
+                st.r.scratch[at + w] = key;
+            }
+        }
         if st.plan.is_empty() {
             for k in 0..self.pieces.len() {
                 if ok && st.hand[k] > 0 {
                     ok = match skip {
                         None => self.drop_run(st, k, &mut last),
+                        Some(Skip::Stable(_, at)) => self.drop_run_skipping(st, k, *at, &mut last),
                         Some(_) => {
                             let mut ok = true;
                             while ok && st.hand[k] > 0 {
@@ -194,6 +204,44 @@ impl Game {
         ok
     }
 
+    /// Drops every piece of kind `k` in hand, one a site, past the sites of the mask built in
+    /// the scratch words at `mask` (a sowing that skips sites, which do not change in a lap).
+    fn drop_run_skipping(&self, st: &mut State, k: usize, mask: usize, last: &mut i64) -> bool {
+        let t = &*self.prog.t;
+        let next = &t.next[st.b.sow_dir as usize];
+        let nonempty = t.layout.nonempty();
+        let mut cur = st.cursor;
+        let mut n = st.hand[k];
+        let mut ok = true;
+        'drops: while n > 0 {
+            let mut c = next[cur as usize];
+            let mut guard = 0;
+            while c != NONE && st.r.scratch[mask + c as usize / 64] >> (c % 64) & 1 != 0 {
+                guard += 1;
+                if guard > t.nsites {
+                    ok = false;
+                    break 'drops;
+                }
+                c = next[c as usize];
+            }
+            if c == NONE {
+                ok = false;
+                break;
+            }
+            cur = c;
+            n -= 1;
+            self.deposit(st, nonempty, c as usize, k);
+        }
+        let dropped = st.hand[k] - n;
+        st.r.work += dropped as u64;
+        st.hand[k] = n;
+        if dropped > 0 {
+            *last = cur as i64;
+        }
+        st.cursor = cur;
+        ok
+    }
+
     /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the
     /// owner's captures at once.
     #[inline(always)]
@@ -207,13 +255,19 @@ impl Game {
     }
 
     /// Drops one piece of kind `k` on the next site; false when the ring has no next site.
-    fn drop_one(&self, st: &mut State, k: usize, skip: Option<&CSet>, last: &mut i64) -> bool {
+    fn drop_one(&self, st: &mut State, k: usize, skip: Option<&Skip>, last: &mut i64) -> bool {
         let t = &self.prog.t;
         let d = st.b.sow_dir as usize;
         let mut c = t.next[d][st.cursor as usize];
         if let Some(skip) = skip {
             let mut guard = 0;
-            while c != NONE && guard <= t.nsites && skip.contains(&st.b, &mut st.r, c as i64) {
+            while c != NONE
+                && guard <= t.nsites
+                && match skip {
+                    Skip::Stable(_, at) => st.r.scratch[at + c as usize / 64] >> (c % 64) & 1 != 0,
+                    Skip::Dynamic(set) => set.contains(&st.b, &mut st.r, c as i64),
+                }
+            {
                 c = t.next[d][c as usize];
                 guard += 1;
             }

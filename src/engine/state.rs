@@ -125,6 +125,9 @@ pub struct Board {
     /// `place` without `from` adds to it, and it may not pass `u32::MAX`: so no count of a site,
     /// a hand or a holding can overflow, and sowing and capturing need no check.
     pub(crate) existing: u64,
+    /// changes whenever a site's kind or owner changes: sets built from kinds and owners are
+    /// kept while it stays the same
+    pub(crate) shape: u64,
 }
 
 impl PartialEq for Board {
@@ -191,7 +194,8 @@ pub struct State {
     pub(crate) passes: u32,
     pub(crate) last_passer: u8,
     /// the elements of each `for` loop being run, and how far it is
-    pub(crate) loops: Vec<(Vec<u16>, usize)>,
+    pub(crate) loops: Vec<Vec<u16>>,
+    pub(crate) loop_at: Vec<usize>,
     /// the variable that receives the pending throw, and the last throw (dice, outcome)
     pub(crate) throw_var: VarId,
     pub(crate) last_throw: Option<(u16, u16)>,
@@ -234,6 +238,7 @@ clone_by_fields!(Board {
     bits,
     fault,
     existing,
+    shape,
 });
 clone_by_fields!(Regs {
     vars,
@@ -258,6 +263,7 @@ clone_by_fields!(State {
     passes,
     last_passer,
     loops,
+    loop_at,
     throw_var,
     last_throw,
     round_turn0,
@@ -364,6 +370,7 @@ impl Board {
     /// Rebuilds every index from the pieces, kinds, owners and tokens (after a position was
     /// built by hand).
     pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout, hand: &[u32]) {
+        self.shape += 1;
         self.bits.iter_mut().for_each(|w| *w = 0);
         self.toks.reindex(g);
         let sum = |v: &[u32]| v.iter().map(|&c| c as u64).sum::<u64>();
@@ -437,12 +444,14 @@ impl Board {
     }
 
     pub(crate) fn set_kind(&mut self, l: &Layout, s: usize, k: SiteKind) {
+        self.shape += 1;
         l.set(&mut self.bits, l.kind(self.kinds[s]), s, false);
         self.kinds[s] = k;
         l.set(&mut self.bits, l.kind(k), s, true);
     }
 
     pub(crate) fn set_owner(&mut self, l: &Layout, s: usize, o: i8) {
+        self.shape += 1;
         l.set(&mut self.bits, l.owner(self.owners[s]), s, false);
         self.owners[s] = o;
         l.set(&mut self.bits, l.owner(o), s, true);

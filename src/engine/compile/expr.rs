@@ -84,10 +84,7 @@ impl Compiler {
                 num(move |_, r| r.var(v))
             }
             Expr::Mover => num(|b, _| b.mover as i64),
-            Expr::Opponent => {
-                let n = t.sides;
-                num(move |b, _| ((b.mover as usize % n + 1) % n) as i64)
-            }
+            Expr::Opponent => num(move |b, _| t.opponent[b.mover as usize] as i64),
             Expr::SideOf(p) => {
                 let p = self.num(p);
                 let n = t.sides as i64;
@@ -261,10 +258,10 @@ impl Compiler {
             }
             Expr::OwnerIs(v, p, neg) => {
                 let (v, p, neg) = (*v, *p, *neg);
-                let sides = t.sides;
+
                 num(move |b, r| {
                     let o = t.site(r.var(v)).map_or(-1, |s| b.owners[s] as i64);
-                    ((o == player_ref(p, b, sides)) != neg) as i64
+                    ((o == player_ref(p, b, &t)) != neg) as i64
                 })
             }
             Expr::SiteTest(st) => match self.site_predicate(e) {
@@ -278,25 +275,31 @@ impl Compiler {
             Expr::Forall(v, set, c) => self.forall(*v, set, c),
             Expr::Top(s) | Expr::Bottom(s) => {
                 let top = matches!(e, Expr::Top(_));
-                let s = self.num(s);
-                num(move |b, r| match t.site(s(b, r)) {
+                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
                     Some(s) if top => b.toks.top[s] as i64,
                     Some(s) => b.toks.bottom[s] as i64,
                     None => -1,
-                })
+                }))
+            }
+            // `owner(top(s))`: the owner of the top token of a site, in one step.
+            Expr::TokOwner(x) if matches!(&**x, Expr::Top(_)) => {
+                let Expr::Top(s) = &**x else { unreachable!() };
+                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) if b.toks.top[s] >= 0 => t.tok_owner[b.toks.top[s] as usize] as i64,
+                    _ => -1,
+                }))
             }
             Expr::TokOwner(x) => {
                 with_arg!(self, x, |x| num(move |b, r| t
                     .token(x(b, r))
                     .map_or(-1, |x| t.tok_owner[x] as i64)))
             }
-            Expr::TokSite(x) => {
-                let x = self.num(x);
-                num(move |b, r| match t.token(x(b, r)).map(|x| b.toks.site[x]) {
+            Expr::TokSite(x) => with_arg!(self, x, |x| num(move |b, r| {
+                match t.token(x(b, r)).map(|x| b.toks.site[x]) {
                     Some(s) if s != u16::MAX => s as i64,
                     _ => -1,
-                })
-            }
+                }
+            })),
             Expr::TokPos(x) => {
                 with_arg!(self, x, |x| num(move |b, r| t
                     .token(x(b, r))
@@ -343,11 +346,30 @@ impl Compiler {
                 }))
             }
             Expr::Between(a, c) => {
-                let (a, c) = (self.num(a), self.num(c));
-                num(move |b, r| {
-                    let (a, c) = (a(b, r), c(b, r));
-                    t.between(a, c)
-                })
+                let c = self.arg(c);
+                // `between(site(t), q)`: the token's site read in place.
+                match &**a {
+                    Expr::TokSite(x) if matches!(&**x, Expr::Var(_)) => {
+                        let Expr::Var(v) = &**x else { unreachable!() };
+                        let v = *v;
+                        num(move |b, r| {
+                            let a = match t.token(r.var(v)).map(|x| b.toks.site[x]) {
+                                Some(s) if s != u16::MAX => s as i64,
+                                _ => -1,
+                            };
+                            let c = c.get(b, r);
+                            t.between(a, c)
+                        })
+                    }
+                    _ => {
+                        let a = self.arg(a);
+                        num(move |b, r| {
+                            let a = a.get(b, r);
+                            let c = c.get(b, r);
+                            t.between(a, c)
+                        })
+                    }
+                }
             }
             Expr::CoordX(s) | Expr::CoordY(s) => {
                 let is_x = matches!(e, Expr::CoordX(_));
@@ -404,6 +426,12 @@ impl Compiler {
 
     /// `x OP c` with a constant: the common shapes read their operand directly.
     fn bin_const(&mut self, op: Op, x: &Expr, c: i64) -> Num {
+        if let (Expr::CountSet(set, KindMask(u32::MAX)), Some(empty)) =
+            (x, super::query::emptiness(op, c))
+            && let Some(q) = self.set_emptiness(set, empty)
+        {
+            return q;
+        }
         let t = self.t.clone();
         macro_rules! cmp {
             ($get:expr) => {{
@@ -433,9 +461,11 @@ impl Compiler {
                     .site(r.var(v))
                     .map_or(0, |s| b.total[s] as i64))
             }
-            Expr::CountAt(inner) => with_arg!(self, inner, |s| cmp!(
-                move |b: &Board, r: &mut Regs| t.site(s(b, r)).map_or(0, |s| b.total[s] as i64)
-            )),
+            Expr::CountAt(inner) => {
+                with_arg!(self, inner, |s| cmp!(move |b: &Board, r: &mut Regs| t
+                    .site(s(b, r))
+                    .map_or(0, |s| b.total[s] as i64)))
+            }
             _ => {
                 let x = self.num(x);
                 cmp!(move |b: &Board, r: &mut Regs| x(b, r))
@@ -461,13 +491,13 @@ impl Compiler {
     pub(crate) fn site_test(&mut self, st: &SiteTest) -> Num {
         let t = self.t.clone();
         let st = st.clone();
-        let sides = t.sides;
+
         num(move |b, r| {
             let Some(s) = t.site(r.var(st.var)) else {
                 return 0;
             };
             if let Some((p, neg)) = st.owner
-                && (b.owners[s] as i64 == player_ref(p, b, sides)) == neg
+                && (b.owners[s] as i64 == player_ref(p, b, &t)) == neg
             {
                 return 0;
             }
@@ -524,10 +554,13 @@ impl Compiler {
     }
 }
 
-/// An operand of a binary operator: a variable or a constant read in place, or computed.
+/// An operand of a binary operator: a variable, a constant, the mover or his opponent read in
+/// place, or computed.
 pub(crate) enum Arg {
     Var(VarId),
     Const(i64),
+    Mover,
+    Opponent(std::sync::Arc<super::Tables>),
     Num(Num),
 }
 
@@ -537,6 +570,8 @@ impl Arg {
         match self {
             Arg::Var(v) => r.var(*v),
             Arg::Const(c) => *c,
+            Arg::Mover => b.mover as i64,
+            Arg::Opponent(t) => t.opponent[b.mover as usize] as i64,
             Arg::Num(x) => x(b, r),
         }
     }
@@ -547,6 +582,8 @@ impl Compiler {
         match e {
             Expr::Var(v) => Arg::Var(*v),
             Expr::Const(c) => Arg::Const(*c),
+            Expr::Mover => Arg::Mover,
+            Expr::Opponent => Arg::Opponent(self.t.clone()),
             other => Arg::Num(self.num(other)),
         }
     }
@@ -585,10 +622,10 @@ fn binary(op: Op, x: Arg, y: Arg) -> Num {
 
 /// The player a [`PlayerRef`] names now.
 #[inline(always)]
-pub(crate) fn player_ref(p: PlayerRef, b: &Board, sides: usize) -> i64 {
+pub(crate) fn player_ref(p: PlayerRef, b: &Board, t: &super::Tables) -> i64 {
     match p {
         PlayerRef::Mover => b.mover as i64,
-        PlayerRef::Opponent => ((b.mover as usize % sides + 1) % sides) as i64,
+        PlayerRef::Opponent => t.opponent[b.mover as usize] as i64,
         PlayerRef::Fixed(c) => c,
     }
 }

@@ -46,7 +46,7 @@ pub(crate) enum Op {
     },
     SowLap {
         orders: bool,
-        skip: Option<CSet>,
+        skip: Option<Skip>,
         last: VarId,
         on_cycle: u32,
     },
@@ -105,6 +105,16 @@ pub(crate) enum Op {
         var: VarId,
         end: u32,
     },
+}
+
+/// The sites a sowing skips.
+pub(crate) enum Skip {
+    /// a question whose answer depends only on kinds, owners and the mover: its sites are
+    /// built in the scratch words at the given place, followed by a word that says for which
+    /// kinds and owners (`Board::shape`) and mover, and kept while those stay the same
+    Stable(SiteQuery, usize),
+    /// any other set, tried at each drop
+    Dynamic(CSet),
 }
 
 /// How `end game` decides.
@@ -288,7 +298,12 @@ impl Compiler {
                 on_cycle,
             } => Op::SowLap {
                 orders: *orders,
-                skip: skip.as_ref().map(|s| self.set(s)),
+                skip: skip.as_ref().map(|s| match self.set(s) {
+                    CSet::Query(q) if q.is_stable_in_sowing() => {
+                        Skip::Stable(q, self.scratch(self.t.layout.w + 1))
+                    }
+                    set => Skip::Dynamic(set),
+                }),
                 last: *last,
                 on_cycle: *on_cycle,
             },

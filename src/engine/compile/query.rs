@@ -36,6 +36,8 @@ enum SiteOp {
     OfOpponent { at: usize, x: u64 },
     /// no site (its complement: every site)
     Nothing { x: u64 },
+    /// the site's pieces compared with a number (tried on each candidate, before the rest)
+    Count { op: Op, rhs: CountRhs },
     /// the sites whose top token belongs to a player computed before the question
     TopOwner { who: Num, x: u64 },
     /// a fixed value of the site compared with a number computed before the question:
@@ -55,7 +57,13 @@ pub(crate) struct SiteQuery {
     t: Arc<Tables>,
     var: VarId,
     base: Vec<u64>,
+    /// the plain indexed tests, tried first: (offset in the arena, whose sets: 0 fixed, 1 the
+    /// mover's, 2 the opponent's, complement mask)
+    plain: Vec<(usize, u8, u64)>,
+    /// the other indexed tests
     ops: Vec<SiteOp>,
+    /// comparisons of a candidate's pieces with a number, tried before the rest
+    counts: Vec<(Op, CountRhs)>,
     /// whether a test builds its set before the question
     prepared: bool,
     rest: Option<Num>,
@@ -110,12 +118,19 @@ impl SiteQuery {
         let t = &*self.t;
         let w = t.layout.w;
         let mut word = self.base[i];
+        if !self.plain.is_empty() {
+            let opp = t.opponent[b.mover as usize] as usize;
+            let shift = [i, b.mover as usize * w + i, opp * w + i];
+            for &(at, who, x) in &self.plain {
+                word &= b.bits[at + shift[who as usize]] ^ x;
+            }
+        }
         for op in &self.ops {
             word &= match op {
                 SiteOp::Index { at, x } => b.bits[at + i] ^ x,
                 SiteOp::OfMover { at, x } => b.bits[at + b.mover as usize * w + i] ^ x,
                 SiteOp::OfOpponent { at, x } => {
-                    let p = player_ref(PlayerRef::Opponent, b, t.sides) as usize;
+                    let p = player_ref(PlayerRef::Opponent, b, t) as usize;
                     b.bits[at + p * w + i] ^ x
                 }
                 SiteOp::Nothing { x } => *x,
@@ -131,9 +146,30 @@ impl SiteQuery {
                     }
                 }
                 SiteOp::Key { scratch, .. } => r.scratch[scratch + i],
+                SiteOp::Count { .. } => !0, // tried on each candidate
             };
         }
         word
+    }
+
+    /// Whether a candidate's pieces pass the count comparisons.
+    #[inline(always)]
+    fn counts_hold(&self, b: &Board, r: &Regs, s: usize) -> bool {
+        self.counts.iter().all(|&(op, rhs)| {
+            let c = match rhs {
+                CountRhs::Const(c) => c,
+                CountRhs::Var(v) => r.var(v),
+            };
+            let n = b.total[s] as i64;
+            match op {
+                Op::Eq => n == c,
+                Op::Ne => n != c,
+                Op::Lt => n < c,
+                Op::Le => n <= c,
+                Op::Gt => n > c,
+                _ => n >= c,
+            }
+        })
     }
 
     /// Calls `f` on every site of the question, in increasing order, until it returns false.
@@ -154,6 +190,9 @@ impl SiteQuery {
                 word &= word - 1;
                 let s = i * 64 + bit;
                 r.work += 1;
+                if !self.counts_hold(b, r, s) {
+                    continue;
+                }
                 if let Some(rest) = &self.rest {
                     r.set(self.var, s as i64);
                     if rest(b, r) == 0 {
@@ -168,9 +207,22 @@ impl SiteQuery {
         true
     }
 
+    /// Whether the question depends only on the kinds and owners of sites (and the mover): its
+    /// answer does not change while a lap is sown.
+    pub(crate) fn is_stable_in_sowing(&self) -> bool {
+        let nonempty = self.t.layout.nonempty();
+        self.ops.is_empty()
+            && self.counts.is_empty()
+            && self.rest.is_none()
+            && self.plain.iter().all(|&(at, _, _)| at < nonempty)
+    }
+
     /// Whether an index or a fixed part of the condition answers some of the question.
     pub(crate) fn is_indexed(&self) -> bool {
-        !self.ops.is_empty() || self.base != self.t.all_sites
+        !self.ops.is_empty()
+            || !self.plain.is_empty()
+            || !self.counts.is_empty()
+            || self.base != self.t.all_sites
     }
 
     /// Whether a site satisfies the question.
@@ -179,7 +231,7 @@ impl SiteQuery {
             return false;
         }
         self.prepare(b, r);
-        if self.word(b, r, s / 64) >> (s % 64) & 1 == 0 {
+        if self.word(b, r, s / 64) >> (s % 64) & 1 == 0 || !self.counts_hold(b, r, s) {
             return false;
         }
         match &self.rest {
@@ -195,7 +247,7 @@ impl SiteQuery {
     /// satisfies the rest of the condition.
     #[inline]
     pub(crate) fn candidate_holds(&self, b: &Board, r: &mut Regs, at: usize, s: usize) -> bool {
-        if r.scratch[at + s / 64] >> (s % 64) & 1 == 0 {
+        if r.scratch[at + s / 64] >> (s % 64) & 1 == 0 || !self.counts_hold(b, r, s) {
             return false;
         }
         match &self.rest {
@@ -210,7 +262,7 @@ impl SiteQuery {
     /// Whether some site satisfies the question.
     #[inline]
     pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        if self.rest.is_none() {
+        if self.rest.is_none() && self.counts.is_empty() {
             // The indexes answer alone: is any word of the intersection not empty?
             let w = self.t.layout.w;
             self.prepare(b, r);
@@ -613,7 +665,7 @@ fn is_var(e: &Expr, v: VarId) -> bool {
 }
 
 /// `count OP c` as "holds pieces" (false) or "holds none" (true), when it is one of those.
-fn emptiness(op: Op, c: i64) -> Option<bool> {
+pub(crate) fn emptiness(op: Op, c: i64) -> Option<bool> {
     match (op, c) {
         (Op::Gt, 0) | (Op::Ne, 0) | (Op::Ge, 1) => Some(false),
         (Op::Eq, 0) | (Op::Le, 0) | (Op::Lt, 1) => Some(true),
@@ -768,12 +820,29 @@ impl Compiler {
             1 => Some(self.num(&rest[0])),
             _ => Some(self.num(&Expr::All(rest))),
         };
+        // The plain tests in a table of their own; a test no site passes empties the base.
+        let mut plain = vec![];
+        let mut other = vec![];
+        let mut counts = vec![];
+        for op in ops {
+            match op {
+                SiteOp::Index { at, x } => plain.push((at, 0, x)),
+                SiteOp::OfMover { at, x } => plain.push((at, 1, x)),
+                SiteOp::OfOpponent { at, x } => plain.push((at, 2, x)),
+                SiteOp::Nothing { x: 0 } => base.iter_mut().for_each(|w| *w = 0),
+                SiteOp::Nothing { .. } => {}
+                SiteOp::Count { op, rhs } => counts.push((op, rhs)),
+                op => other.push(op),
+            }
+        }
         SiteQuery {
             t: self.t.clone(),
             var,
             base,
-            prepared: ops.iter().any(|o| matches!(o, SiteOp::Key { .. })),
-            ops,
+            plain,
+            prepared: other.iter().any(|o| matches!(o, SiteOp::Key { .. })),
+            ops: other,
+            counts,
             rest,
         }
     }
@@ -808,6 +877,7 @@ impl Compiler {
                     Some((op, CountRhs::Const(c))) if emptiness(op, c).is_some() => {
                         ops.push(nonempty(emptiness(op, c) == Some(true)))
                     }
+                    Some((op, rhs)) if is_comparison(op) => ops.push(SiteOp::Count { op, rhs }),
                     other => left.count = other,
                 }
                 Some(left.count.is_some().then(|| Expr::SiteTest(Box::new(left))))
@@ -856,6 +926,10 @@ impl Compiler {
                             SiteOp::OfMover { at, x } => SiteOp::OfMover { at, x: !x },
                             SiteOp::OfOpponent { at, x } => SiteOp::OfOpponent { at, x: !x },
                             SiteOp::Nothing { x } => SiteOp::Nothing { x: !x },
+                            SiteOp::Count { op, rhs } => SiteOp::Count {
+                                op: negate(op),
+                                rhs,
+                            },
                             SiteOp::TopOwner { who, x } => SiteOp::TopOwner { who, x: !x },
                             SiteOp::Key {
                                 keys,
@@ -1036,6 +1110,16 @@ impl Compiler {
             SetExpr::Empty => Some(self.t.zeros[..self.t.layout.w].to_vec()),
             _ => None,
         }
+    }
+
+    /// `count(SET) == 0` (or `> 0`, …): whether some site of a set holds a piece, as a question
+    /// on the index of sites with pieces, when the set is a fixed set of sites.
+    pub(crate) fn set_emptiness(&mut self, set: &SetExpr, empty: bool) -> Option<Num> {
+        let base = self.base_of(set)?;
+        // The question has no rest: its variable is never written.
+        let holds = Expr::BinConst(Op::Gt, Box::new(Expr::CountVar(0)), 0);
+        let q = self.sites(0, Base::Bits(base), Some(&holds));
+        Some(num(move |b, r| (q.exists(b, r) != empty) as i64))
     }
 
     /// Compiles a set of sites.

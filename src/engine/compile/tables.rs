@@ -26,6 +26,9 @@ pub(crate) struct Tables {
     pub(crate) near: Vec<Vec<u16>>,
     /// for each site, (the site two steps away along a line, the site between), in that order
     pub(crate) far: Vec<Vec<(u16, u16)>>,
+    /// the same as sets of sites (`w` words a site), on boards of at most 256 sites
+    pub(crate) near_bits: Vec<u64>,
+    pub(crate) far_bits: Vec<u64>,
     pub(crate) x: Vec<i64>,
     pub(crate) y: Vec<i64>,
     pub(crate) original_owner: Vec<i64>,
@@ -45,6 +48,8 @@ pub(crate) struct Tables {
     pub(crate) tok_of_side: Vec<Vec<u64>>,
     /// the value of each piece kind
     pub(crate) values: Vec<i64>,
+    /// the opponent of each player (the side after his)
+    pub(crate) opponent: Vec<u8>,
 }
 
 impl Tables {
@@ -72,6 +77,27 @@ impl Tables {
                     .collect()
             })
             .collect();
+        let w = bits::words(n);
+        let as_sets = |lists: &Vec<Vec<u16>>| -> Vec<u64> {
+            if n > 256 {
+                return vec![];
+            }
+            let mut v = vec![0u64; n * w];
+            for (s, list) in lists.iter().enumerate() {
+                for &x in list {
+                    v[s * w + x as usize / 64] |= 1 << (x % 64);
+                }
+            }
+            v
+        };
+        let near: Vec<Vec<u16>> = near;
+        let far: Vec<Vec<(u16, u16)>> = far;
+        let near_bits = as_sets(&near);
+        let far_bits = as_sets(
+            &far.iter()
+                .map(|l| l.iter().map(|p| p.0).collect())
+                .collect(),
+        );
         Tables {
             nsites: n,
             nk: g.pieces.len(),
@@ -89,6 +115,8 @@ impl Tables {
                 .collect(),
             near,
             far,
+            near_bits,
+            far_bits,
             x: g.sites.iter().map(|s| s.x).collect(),
             y: g.sites.iter().map(|s| s.y).collect(),
             original_owner: g
@@ -110,6 +138,9 @@ impl Tables {
                 .map(|s| bits::from_fn(nt, |t| g.tokens[t].owner.0 as usize % sides == s))
                 .collect(),
             values: g.pieces.iter().map(|p| p.value).collect(),
+            opponent: (0..g.players.len())
+                .map(|p| ((p % sides + 1) % sides) as u8)
+                .collect(),
         }
     }
 

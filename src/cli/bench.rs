@@ -1,0 +1,139 @@
+//! `ludic bench [GAME...]`: random playouts of each game for a fixed time on one thread, for
+//! the speed of the engine: playouts/s, decisions/s, decisions per playout.
+
+use super::simulate::random_playout;
+use super::{FAILED, Format, OK, USAGE, load_for_command};
+use crate::builtin;
+use crate::check::Settings;
+use crate::ir::OptDomain;
+use crate::load_game;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use serde_json::json;
+use std::io::Write;
+use std::time::Instant;
+
+/// One game to time: a name (built-in or file), options and a variant.
+struct Case {
+    game: String,
+    options: Vec<String>,
+    variant: Option<String>,
+}
+
+impl Case {
+    fn label(&self) -> String {
+        let mut l = self.game.clone();
+        if let Some(v) = &self.variant {
+            l.push_str(&format!(" --variant \"{v}\""));
+        }
+        for o in &self.options {
+            l.push_str(&format!(" -o {o}"));
+        }
+        l
+    }
+}
+
+/// Every built-in game, each of its variants, and a match of each game with an option that
+/// takes the value `match`.
+fn default_cases() -> Vec<Case> {
+    let mut cases = vec![];
+    for (name, src) in builtin::GAMES {
+        let Ok(g) = load_game(src, &Settings::default()) else {
+            continue;
+        };
+        let case = |options: Vec<String>, variant: Option<String>| Case {
+            game: name.to_string(),
+            options,
+            variant,
+        };
+        cases.push(case(vec![], None));
+        for v in &g.variants {
+            cases.push(case(vec![], Some(v.name.clone())));
+        }
+        for o in &g.options {
+            if let OptDomain::Words(w) = &o.domain
+                && w.iter().any(|w| w == "match")
+            {
+                cases.push(case(vec![format!("{}=match", o.name)], None));
+            }
+        }
+    }
+    cases
+}
+
+/// `ludic bench [GAME...] [--seconds S]`
+pub fn bench(
+    games: &[String],
+    seconds: f64,
+    seed: u64,
+    options: &[String],
+    variant: Option<&str>,
+    format: Format,
+) -> u8 {
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        eprintln!("error: --seconds must be a positive number of seconds");
+        return USAGE;
+    }
+    let cases: Vec<Case> = if games.is_empty() {
+        default_cases()
+    } else {
+        games
+            .iter()
+            .map(|g| Case {
+                game: g.clone(),
+                options: options.to_vec(),
+                variant: variant.map(str::to_string),
+            })
+            .collect()
+    };
+    let mut rows = vec![];
+    if format == Format::Text {
+        println!(
+            "{:<52} {:>12} {:>14} {:>10}",
+            "game (random playouts, one thread)", "playouts/s", "decisions/s", "dec/game"
+        );
+    }
+    for case in &cases {
+        let g = match load_for_command(&case.game, &case.options, case.variant.as_deref()) {
+            Ok((_, _, g)) => g,
+            Err(code) => return code,
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let start = g.start();
+        // A state of its own (not a clone of the start: that would drop its reserved room).
+        let mut st = g.start();
+        let (mut playouts, mut decisions) = (0u64, 0u64);
+        let t0 = Instant::now();
+        while playouts == 0 || t0.elapsed().as_secs_f64() < seconds {
+            decisions += random_playout(&g, &start, &mut st, &mut rng, |_| {});
+            playouts += 1;
+        }
+        let secs = t0.elapsed().as_secs_f64().max(1e-9);
+        let (pps, dps) = (playouts as f64 / secs, decisions as f64 / secs);
+        let per = decisions as f64 / playouts as f64;
+        match format {
+            Format::Text => {
+                println!("{:<52} {pps:>12.0} {dps:>14.0} {per:>10.1}", case.label());
+                let _ = std::io::stdout().flush();
+            }
+            Format::Json => rows.push(json!({
+                "game": case.game,
+                "options": case.options,
+                "variant": case.variant,
+                "playouts": playouts,
+                "decisions": decisions,
+                "seconds": secs,
+                "playouts_per_second": pps,
+                "decisions_per_second": dps,
+                "decisions_per_playout": per,
+            })),
+        }
+    }
+    if format == Format::Json {
+        match serde_json::to_string_pretty(&rows) {
+            Ok(s) => println!("{s}"),
+            Err(_) => return FAILED,
+        }
+    }
+    OK
+}
