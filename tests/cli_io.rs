@@ -54,11 +54,8 @@ fn a_very_long_name_is_refused_at_load_not_a_panic_when_drawn() {
     // A site of 70,000 characters made `play` panic on a formatting width (exit 101).
     let path = tmp("long-name.game");
     let long = format!("s{}", "x".repeat(70_000));
-    std::fs::write(
-        &path,
-        mini().replace("row s[1..3]", &format!("row {long} s2 s3")),
-    )
-    .unwrap();
+    let board = format!("board {{\n  site {long} at (9, 9)");
+    std::fs::write(&path, mini().replace("board {", &board)).unwrap();
     let out = ludic(&["play", &path, "--seed", "1"], "");
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out).1;
