@@ -134,13 +134,14 @@ impl Game {
     pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> i64 {
         let mut last = -1i64;
         let mut ok = st.cursor != NONE;
+        let mut mask = 0;
         if let Some(Skip::Stable(q, at)) = skip {
-            // Built again only when kinds, owners or the mover changed since.
-            let key = (st.b.shape << 8 | st.b.mover as u64) + 1;
+            // The mover's set, built again only when kinds or owners changed since.
             let w = self.prog.t.layout.w;
-            if st.r.scratch[at + w] != key {
-                q.candidates(&st.b, &mut st.r, *at);
-                st.r.scratch[at + w] = key;
+            mask = at + st.b.mover as usize * (w + 1);
+            if st.r.scratch[mask + w] != st.b.shape + 1 {
+                q.candidates(&st.b, &mut st.r, mask);
+                st.r.scratch[mask + w] = st.b.shape + 1;
             }
         }
         if st.plan.is_empty() {
@@ -148,7 +149,7 @@ impl Game {
                 if ok && st.hand[k] > 0 {
                     ok = match skip {
                         None => self.drop_run(st, k, &mut last),
-                        Some(Skip::Stable(_, at)) => self.drop_run_skipping(st, k, *at, &mut last),
+                        Some(Skip::Stable(..)) => self.drop_run_skipping(st, k, mask, &mut last),
                         Some(_) => {
                             let mut ok = true;
                             while ok && st.hand[k] > 0 {
@@ -264,7 +265,11 @@ impl Game {
             while c != NONE
                 && guard <= t.nsites
                 && match skip {
-                    Skip::Stable(_, at) => st.r.scratch[at + c as usize / 64] >> (c % 64) & 1 != 0,
+                    Skip::Stable(_, at) => {
+                        let w = t.layout.w;
+                        let at = at + st.b.mover as usize * (w + 1);
+                        st.r.scratch[at + c as usize / 64] >> (c % 64) & 1 != 0
+                    }
                     Skip::Dynamic(set) => set.contains(&st.b, &mut st.r, c as i64),
                 }
             {

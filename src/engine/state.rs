@@ -393,10 +393,15 @@ impl Board {
     pub(crate) fn refresh_top(&mut self, g: &Ir, l: &Layout, s: usize) {
         let top = self.toks.top[s];
         l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
+        let owner = if top >= 0 {
+            g.tokens[top as usize].owner.0 as i16
+        } else {
+            -1
+        };
         for p in 0..g.players.len() {
-            let here = top >= 0 && g.tokens[top as usize].owner.0 as usize == p;
-            l.set(&mut self.bits, l.top_owner(p), s, here);
+            l.set(&mut self.bits, l.top_owner(p), s, owner == p as i16);
         }
+        self.toks.top_owner[s] = owner;
     }
 
     /// `n` counters of kind `k` added to a site; keeps the indexes. (No count overflows: see

@@ -27,6 +27,8 @@ pub struct Tokens {
     pub(crate) bottom: Vec<i16>,
     /// tokens at each site
     pub(crate) count_at: Vec<u32>,
+    /// the owner of the top token of each site (-1 for none), as the index records it
+    pub(crate) top_owner: Vec<i16>,
     /// the stack of a site as a list: the token above and below each token (-1 for none)
     above: Vec<i16>,
     below: Vec<i16>,
@@ -45,6 +47,7 @@ super::state::clone_by_fields!(Tokens {
     top,
     bottom,
     count_at,
+    top_owner,
     above,
     below,
     tw,
@@ -64,6 +67,7 @@ impl Tokens {
             top: vec![-1; g.sites.len()],
             bottom: vec![-1; g.sites.len()],
             count_at: vec![0; g.sites.len()],
+            top_owner: vec![-1; g.sites.len()],
             above: vec![-1; n],
             below: vec![-1; n],
             tw,
@@ -189,6 +193,7 @@ impl Tokens {
         self.top.iter_mut().for_each(|x| *x = -1);
         self.bottom.iter_mut().for_each(|x| *x = -1);
         self.count_at.iter_mut().for_each(|x| *x = 0);
+        self.top_owner.iter_mut().for_each(|x| *x = -1);
         self.bits.iter_mut().for_each(|w| *w = 0);
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&t| self.height[t]);
@@ -213,12 +218,17 @@ impl Board {
     /// Puts token `t` on top of site `s`, at track position `pos`.
     pub(crate) fn put_token(&mut self, g: &Ir, l: &Layout, t: usize, s: u16, pos: i32) {
         let from = self.toks.site[t];
-        self.toks.unlink(t);
+        if from != NONE {
+            self.toks.unlink(t);
+            self.token_left(g, l, from as usize);
+        }
         self.toks.push(t, s);
         self.toks.set_area(t, ON_BOARD);
         self.toks.pos[t] = pos;
-        self.token_moved(g, l, from);
-        self.token_moved(g, l, s);
+        let s = s as usize;
+        self.total[s] += 1;
+        l.set(&mut self.bits, l.nonempty(), s, true);
+        self.set_top(g, l, s);
     }
 
     /// Takes token `t` off the board into area `a`, at position `pos` (before its track).
@@ -227,19 +237,39 @@ impl Board {
         self.toks.unlink(t);
         self.toks.set_area(t, a);
         self.toks.pos[t] = pos;
-        self.token_moved(g, l, from);
+        if from != NONE {
+            self.token_left(g, l, from as usize);
+        }
     }
 
-    /// The indexes of a site whose stack changed.
-    fn token_moved(&mut self, g: &Ir, l: &Layout, s: u16) {
-        if s == NONE {
-            return;
-        }
-        let s = s as usize;
-        let counters: u32 = self.counts[s * self.nk..(s + 1) * self.nk].iter().sum();
-        self.total[s] = counters + self.toks.count_at[s];
+    /// The indexes of a site a token left.
+    fn token_left(&mut self, g: &Ir, l: &Layout, s: usize) {
+        self.total[s] -= 1;
         l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
-        self.refresh_top(g, l, s);
+        self.set_top(g, l, s);
+    }
+
+    /// The indexes of the top token of a site, after its stack changed: the site moves from
+    /// the set of its old top owner to that of the new one.
+    #[inline]
+    fn set_top(&mut self, g: &Ir, l: &Layout, s: usize) {
+        let top = self.toks.top[s];
+        let owner = if top >= 0 {
+            g.tokens[top as usize].owner.0 as i16
+        } else {
+            -1
+        };
+        let old = self.toks.top_owner[s];
+        if old != owner {
+            if old >= 0 {
+                l.set(&mut self.bits, l.top_owner(old as usize), s, false);
+            }
+            if owner >= 0 {
+                l.set(&mut self.bits, l.top_owner(owner as usize), s, true);
+            }
+            self.toks.top_owner[s] = owner;
+        }
+        l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
     }
 
     /// The tokens above `t` on its site, lowest first (for `carry`).

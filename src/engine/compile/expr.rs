@@ -55,6 +55,10 @@ macro_rules! with_arg {
                 let $get = move |_: &Board, _: &mut Regs| k;
                 $body
             }
+            Expr::Mover => {
+                let $get = move |b: &Board, _: &mut Regs| b.mover as i64;
+                $body
+            }
             Expr::NextSowVar(v) => {
                 let v = *v;
                 let tables = $c.t.clone();
@@ -316,9 +320,9 @@ impl Compiler {
                 })
             }
             Expr::TrackSite(p, n) => {
-                let (p, n) = (self.num(p), self.num(n));
+                let (p, n) = (self.arg(p), self.arg(n));
                 num(move |b, r| {
-                    let (p, n) = (p(b, r), n(b, r));
+                    let (p, n) = (p.get(b, r), n.get(b, r));
                     let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
                         return -1;
                     };
@@ -329,9 +333,9 @@ impl Compiler {
                 })
             }
             Expr::TrackPos(p, s) => {
-                let (p, s) = (self.num(p), self.num(s));
+                let (p, s) = (self.arg(p), self.arg(s));
                 num(move |b, r| {
-                    let (p, s) = (p(b, r), s(b, r));
+                    let (p, s) = (p.get(b, r), s.get(b, r));
                     match (t.player(p), t.site(s)) {
                         (Some(p), Some(s)) => t.track_pos(p, s),
                         _ => -1,
@@ -491,6 +495,29 @@ impl Compiler {
     pub(crate) fn site_test(&mut self, st: &SiteTest) -> Num {
         let t = self.t.clone();
         let st = st.clone();
+        let v = st.var;
+        // The common single tests, each in a closure of its own.
+        match (st.kind, st.owner, st.count) {
+            (Some((k, neg)), None, None) => {
+                return num(move |b, r| match t.site(r.var(v)) {
+                    Some(s) => ((b.kinds[s] == k) != neg) as i64,
+                    None => 0,
+                });
+            }
+            (None, Some((PlayerRef::Mover, neg)), None) => {
+                return num(move |b, r| match t.site(r.var(v)) {
+                    Some(s) => ((b.owners[s] as i64 == b.mover as i64) != neg) as i64,
+                    None => 0,
+                });
+            }
+            (None, None, Some((op, CountRhs::Const(c)))) => {
+                return num(move |b, r| match t.site(r.var(v)) {
+                    Some(s) => compare(b, op, b.total[s] as i64, c),
+                    None => 0,
+                });
+            }
+            _ => {}
+        }
 
         num(move |b, r| {
             let Some(s) = t.site(r.var(st.var)) else {
@@ -538,7 +565,10 @@ impl Compiler {
         self.in_predicate = true;
         let q = self.sites(v, super::query::Base::All, Some(e));
         self.in_predicate = false;
-        if !q.is_indexed() {
+        // A single test is cheaper as a closure of its own.
+        if !q.is_indexed()
+            || matches!(e, Expr::SiteTest(st) if q.tests() <= 1 && st.count.is_none())
+        {
             return None;
         }
         let as_written = match e {

@@ -110,8 +110,8 @@ pub(crate) enum Op {
 /// The sites a sowing skips.
 pub(crate) enum Skip {
     /// a question whose answer depends only on kinds, owners and the mover: its sites are
-    /// built in the scratch words at the given place, followed by a word that says for which
-    /// kinds and owners (`Board::shape`) and mover, and kept while those stay the same
+    /// built, for each mover, in the scratch words at the given place (followed by a word that
+    /// says for which kinds and owners, `Board::shape`), and kept while those stay the same
     Stable(SiteQuery, usize),
     /// any other set, tried at each drop
     Dynamic(CSet),
@@ -300,7 +300,8 @@ impl Compiler {
                 orders: *orders,
                 skip: skip.as_ref().map(|s| match self.set(s) {
                     CSet::Query(q) if q.is_stable_in_sowing() => {
-                        Skip::Stable(q, self.scratch(self.t.layout.w + 1))
+                        // for each player: the set, and the word that says for which shape
+                        Skip::Stable(q, self.scratch((self.t.layout.w + 1) * self.t.players))
                     }
                     set => Skip::Dynamic(set),
                 }),

@@ -118,12 +118,13 @@ impl SiteQuery {
         let t = &*self.t;
         let w = t.layout.w;
         let mut word = self.base[i];
-        if !self.plain.is_empty() {
-            let opp = t.opponent[b.mover as usize] as usize;
-            let shift = [i, b.mover as usize * w + i, opp * w + i];
-            for &(at, who, x) in &self.plain {
-                word &= b.bits[at + shift[who as usize]] ^ x;
-            }
+        for &(at, who, x) in &self.plain {
+            let shift = match who {
+                0 => 0,
+                1 => b.mover as usize * w,
+                _ => t.opponent[b.mover as usize] as usize * w,
+            };
+            word &= b.bits[at + shift + i] ^ x;
         }
         for op in &self.ops {
             word &= match op {
@@ -215,6 +216,11 @@ impl SiteQuery {
             && self.counts.is_empty()
             && self.rest.is_none()
             && self.plain.iter().all(|&(at, _, _)| at < nonempty)
+    }
+
+    /// The number of tests the indexes make (fixed parts of the condition not counted).
+    pub(crate) fn tests(&self) -> usize {
+        self.ops.len() + self.plain.len() + self.counts.len() + self.rest.is_some() as usize
     }
 
     /// Whether an index or a fixed part of the condition answers some of the question.
@@ -1116,10 +1122,12 @@ impl Compiler {
     /// on the index of sites with pieces, when the set is a fixed set of sites.
     pub(crate) fn set_emptiness(&mut self, set: &SetExpr, empty: bool) -> Option<Num> {
         let base = self.base_of(set)?;
-        // The question has no rest: its variable is never written.
-        let holds = Expr::BinConst(Op::Gt, Box::new(Expr::CountVar(0)), 0);
-        let q = self.sites(0, Base::Bits(base), Some(&holds));
-        Some(num(move |b, r| (q.exists(b, r) != empty) as i64))
+        let (w, at) = (self.t.layout.w, self.t.layout.nonempty());
+        Some(num(move |b, r| {
+            r.work += w as u64;
+            let any = (0..w).any(|i| base[i] & b.bits[at + i] != 0);
+            (any != empty) as i64
+        }))
     }
 
     /// Compiles a set of sites.
