@@ -39,6 +39,10 @@ const KNOWN_ENGINE_HANGS: &[&str] = &[
     "slow-sowing-of-2147483647-seeds.game",
     // 65,536 large stones: a random game runs for minutes (item 4)
     "slow-play-with-65536-large-stones.game",
+    // `do narrow(0, -2)`: a `while` that never ends, stopped by the step limit only after
+    // seconds (item 4); with -65535, perft 1 runs for minutes
+    "slow-loop-without-decision-narrow-by-2.game",
+    "slow-perft-narrow-by-65535.game",
 ];
 
 /// Inputs of the quick run.

@@ -1,10 +1,9 @@
 //! `ludic validate FILE...`: every error of each file, with its position.
 
 use super::{FAILED, Format, OK};
-use crate::check::{LoadError, Settings};
+use crate::check::{LoadError, Settings, check};
 use crate::diagnostic::{Diagnostics, LineIndex, render};
 use crate::limits::MAX_SOURCE_BYTES;
-use crate::load_game;
 use serde_json::json;
 use std::io::Write;
 
@@ -54,8 +53,15 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
         let mut diags = Diagnostics::default();
         let mut other = vec![];
         let mut title = String::new();
-        match load_game(&source, &Settings::default()) {
-            Ok(g) => {
+        // (what `load_game` does, the file read once for all its variants)
+        let loaded = crate::parse::parse(&source)
+            .map_err(LoadError::File)
+            .and_then(|file| {
+                let g = check(&file, &source, &Settings::default())?;
+                Ok((file, g))
+            });
+        match loaded {
+            Ok((file, g)) => {
                 title = g.meta.name.clone();
                 // Every variant must load too.
                 for v in &g.variants {
@@ -63,7 +69,7 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
                         variant: Some(v.name.clone()),
                         sets: vec![],
                     };
-                    match load_game(&source, &s) {
+                    match check(&file, &source, &s) {
                         Ok(_) => {}
                         Err(LoadError::File(d)) => diags.0.extend(d.0),
                         Err(LoadError::Options(e)) => other
