@@ -7,6 +7,9 @@ use crate::diagnostic::ErrorKind;
 use crate::ir::*;
 use crate::limits::{MAX_EXPANDED_NESTING, MAX_EXPANSION};
 
+/// The stack lowering leaves for what comes after it (see `Checker::enter`).
+const STACK_RESERVE: usize = 256 << 10;
+
 /// The built-in functions, for "did you mean" hints.
 pub(crate) const FUNCTIONS: [&str; 27] = [
     "original_owner",
@@ -104,7 +107,12 @@ impl Checker<'_> {
         if self.halted {
             return false;
         }
-        if self.nesting >= MAX_EXPANDED_NESTING {
+        // The limit is counted in levels; the stack a level takes depends on the build and the
+        // thread (a debug build's frames are several times larger): with too little stack left,
+        // lowering stops as it does at the limit, instead of overflowing.
+        if self.nesting >= MAX_EXPANDED_NESTING
+            || stacker::remaining_stack().is_some_and(|left| left < STACK_RESERVE)
+        {
             self.expansion_too_deep(span);
             return false;
         }
@@ -154,14 +162,11 @@ impl Checker<'_> {
     }
 
     /// The `def`s and actions being expanded, outermost first, for a hint.
+    /// (Only the outermost ones: where a limit stops the expansion depends on the stack.)
     fn expansion_chain(&self) -> String {
         let names: Vec<String> = self.def_stack.iter().map(|n| format!("`{n}`")).collect();
-        let shown = if names.len() > 6 {
-            format!(
-                "{} … {}",
-                names[..3].join(" → "),
-                names[names.len() - 3..].join(" → ")
-            )
+        let shown = if names.len() > 4 {
+            format!("{} → …", names[..4].join(" → "))
         } else {
             names.join(" → ")
         };

@@ -45,10 +45,10 @@ const KNOWN_ENGINE_HANGS: &[&str] = &[
     "slow-perft-narrow-by-65535.game",
 ];
 
-/// Inputs of the quick run.
-const QUICK_INPUTS: usize = 2400;
+/// Inputs of the quick run (fewer in a debug build, which is many times slower).
+const QUICK_INPUTS: usize = if cfg!(debug_assertions) { 300 } else { 2400 };
 /// The time an input may take (loading, playing, perft): more is a failure.
-const BUDGET: Duration = Duration::from_secs(5);
+const BUDGET: Duration = Duration::from_secs(if cfg!(debug_assertions) { 40 } else { 5 });
 /// Decisions in one random playout.
 const MAX_DECISIONS: usize = 1500;
 /// Random playouts of a mutated game that loads.
