@@ -1,8 +1,13 @@
 //! Perft: the number of distinct complete turn sequences of a given depth from a position, by
 //! the same move generator that play uses (a tool to pin a description down).
 
-use crate::engine::Game;
-use crate::engine::{Pending, State};
+use crate::engine::{Game, Pending, State};
+
+/// Positions perft visits at most by default (a description whose tree is astronomically large
+/// is reported instead of hanging).
+pub const PERFT_LIMIT: u64 = 100_000_000;
+/// Decisions of one turn perft follows at most (a turn that never ends is reported).
+pub const PERFT_TURN_LIMIT: u32 = 1_000;
 
 /// Why perft could not count.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -11,6 +16,10 @@ pub enum PerftError {
         "the game has chance events (dice, a random first player): perft counts decisions only"
     )]
     Chance,
+    #[error("more than {0} positions to visit: perft stopped")]
+    TooMany(u64),
+    #[error("a turn of more than {0} decisions: perft stopped")]
+    LongTurn(u32),
 }
 
 /// The number of distinct sequences of exactly `depth` complete turns from `st`. A turn is
@@ -18,31 +27,44 @@ pub enum PerftError {
 /// chain, stopping) is part of its sequence. A sequence after which the game is over before
 /// `depth` turns contributes nothing to the count (as checkmate does in chess perft).
 pub fn perft(g: &Game, st: &State, depth: u32) -> Result<u64, PerftError> {
-    if depth == 0 {
-        return Ok(1);
-    }
-    if st.is_over() {
-        return Ok(0);
-    }
-    within_turn(g, st, st.turn(), depth)
+    perft_limited(g, st, depth, PERFT_LIMIT)
 }
 
-fn within_turn(g: &Game, st: &State, turn: u32, depth: u32) -> Result<u64, PerftError> {
-    match st.pending() {
-        Pending::ChanceFirst | Pending::Throw(_) => Err(PerftError::Chance),
-        Pending::Over(_) => Ok(0),
-        Pending::Choice(_) | Pending::Drop(_) => {
-            let mut total = 0;
-            for &d in st.moves() {
-                let mut next = st.clone();
-                g.play_unchecked(&mut next, d);
-                total += if next.is_over() || next.turn() != turn {
-                    perft(g, &next, depth - 1)?
-                } else {
-                    within_turn(g, &next, turn, depth)?
-                };
+/// [`perft`], visiting at most `limit` positions. The walk keeps its own stack (no recursion),
+/// so a turn of many decisions cannot overflow the program's stack.
+pub fn perft_limited(g: &Game, st: &State, depth: u32, limit: u64) -> Result<u64, PerftError> {
+    // (position, complete turns still to play, the turn it is in, decisions taken in it)
+    let mut stack: Vec<(State, u32, u32, u32)> = vec![(st.clone(), depth, st.turn(), 0)];
+    let mut count = 0;
+    let mut visited = 0u64;
+    while let Some((st, left, turn, decided)) = stack.pop() {
+        if decided > PERFT_TURN_LIMIT {
+            return Err(PerftError::LongTurn(PERFT_TURN_LIMIT));
+        }
+        visited += 1;
+        if visited > limit {
+            return Err(PerftError::TooMany(limit));
+        }
+        if left == 0 {
+            count += 1;
+            continue;
+        }
+        match st.pending() {
+            Pending::Over(_) => {}
+            Pending::ChanceFirst | Pending::Throw(_) => return Err(PerftError::Chance),
+            Pending::Choice(_) | Pending::Drop(_) => {
+                for &d in st.moves().iter().rev() {
+                    let mut next = st.clone();
+                    g.play_unchecked(&mut next, d);
+                    if next.is_over() || next.turn() != turn {
+                        let t = next.turn();
+                        stack.push((next, left - 1, t, 0));
+                    } else {
+                        stack.push((next, left, turn, decided + 1));
+                    }
+                }
             }
-            Ok(total)
         }
     }
+    Ok(count)
 }

@@ -348,6 +348,14 @@ pub fn outcome_text(g: &Game, o: Outcome) -> String {
         EndReason::Rules => who,
         EndReason::TurnLimit => format!("{who} (the turn limit of {} was reached)", g.turn_limit),
         EndReason::StepLimit => format!("{who} (the rules ran too long without a decision)"),
+        EndReason::DecisionLimit => format!(
+            "{who} (one turn went on for more than {} decisions)",
+            crate::engine::DECISION_LIMIT
+        ),
+        EndReason::RoundLimit => format!(
+            "{who} (the match went on for more than {} rounds)",
+            crate::engine::ROUND_LIMIT
+        ),
         EndReason::Fault(f) => format!("{who} (the game was stopped: {f})"),
     }
 }

@@ -119,3 +119,81 @@ fn a_run_longer_than_the_board_stops_the_game() {
     let g = mini("place 1 stone on run(s1, ccw, 6)", SOW);
     assert_eq!(fault(&g), None);
 }
+
+/// A game on a board of `n` x `n` points with the given turn program.
+fn points(n: u32, turn: &str) -> Game {
+    let src = format!(
+        r#"
+game "Points" {{ }}
+option max_turns = 100 in 1..1000
+sides South North
+limit max_turns turns
+board {{ points for x in 0..{m}, y in 0..{m} }}
+pieces {{ stone }}
+start {{ }}
+turn {{ {turn} }}
+"#,
+        m = n - 1
+    );
+    load_game(&src, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn a_loop_without_a_decision_stops_the_game_within_about_a_second() {
+    // 4,096 points and a question about every point in a loop that never decides (issue 12:
+    // it ran for minutes): the work of the questions counts, and the game is stopped.
+    let g = points(64, "while true { if exists s where x(s) > 100 { } }");
+    let t0 = std::time::Instant::now();
+    let st = g.start();
+    let secs = t0.elapsed().as_secs_f64();
+    assert_eq!(st.outcome().unwrap().reason, EndReason::StepLimit);
+    assert!(secs < 10.0, "{secs} s");
+    let g = points(64, "while true { if exists s where count(s) > 100 { } }");
+    let st = g.start();
+    assert_eq!(st.outcome().unwrap().reason, EndReason::StepLimit);
+}
+
+#[test]
+fn a_turn_that_never_ends_is_stopped_and_perft_says_so() {
+    let g = points(2, "choose { go x in 1 2 { again } }");
+    let mut st = g.start();
+    let mut decisions = 0;
+    while !st.is_over() {
+        let d = st.moves()[decisions % 2];
+        g.play(&mut st, d).unwrap();
+        decisions += 1;
+    }
+    assert_eq!(st.outcome().unwrap().reason, EndReason::DecisionLimit);
+    assert_eq!(decisions, ludic::engine::DECISION_LIMIT as usize + 1);
+    let err = ludic::perft::perft(&g, &g.start(), 1).unwrap_err();
+    assert_eq!(
+        err,
+        ludic::perft::PerftError::LongTurn(ludic::perft::PERFT_TURN_LIMIT)
+    );
+}
+
+#[test]
+fn a_match_that_never_ends_is_stopped() {
+    let src = r#"
+game "Rounds" { }
+option max_turns = 100 in 1..1000
+sides South North
+limit max_turns turns
+board { row s[1..2] at y 0 }
+pieces { stone }
+start { }
+turn { end round }
+between rounds { }
+"#;
+    let g = load_game(src, &Default::default()).unwrap();
+    let st = g.start();
+    assert_eq!(st.outcome().unwrap().reason, EndReason::RoundLimit);
+    assert_eq!(st.round(), ludic::engine::ROUND_LIMIT);
+}
+
+#[test]
+fn perft_of_an_astronomical_tree_is_stopped() {
+    let g = points(8, "choose step s where true { }");
+    let err = ludic::perft::perft_limited(&g, &g.start(), 5, 10_000).unwrap_err();
+    assert_eq!(err, ludic::perft::PerftError::TooMany(10_000));
+}

@@ -297,3 +297,37 @@ turn {
         .expect("the test before the choice ran again after `again`");
     assert_eq!(o.winner, Some(side(&g, "North")));
 }
+
+#[test]
+fn a_decision_is_narrated_by_the_events_of_the_rules() {
+    // The worked example's first sowing: s7 sown, relayed twice, then the turn ends.
+    let g = game("pallankuzhi");
+    let mut st = g.start();
+    let d = g.parse_decision(&st, "sow s7").unwrap();
+    let events = g.play_narrated(&mut st, d).unwrap();
+    let laps: Vec<(String, u32, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            ludic::Event::Lap {
+                from,
+                pieces,
+                relay,
+                ..
+            } => Some((g.site_name(*from).to_string(), *pieces, *relay)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        laps,
+        vec![
+            ("s7".to_string(), 12, false),
+            ("n1".to_string(), 12, true),
+            ("n2".to_string(), 13, true)
+        ]
+    );
+    // A playout records nothing.
+    let mut st = g.start();
+    g.play(&mut st, d).unwrap();
+    let mut again = g.start();
+    assert_eq!(g.play_narrated(&mut again, d).unwrap().len(), events.len());
+}

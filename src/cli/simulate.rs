@@ -82,7 +82,9 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
             }
             match o.reason {
                 EndReason::TurnLimit => s.turn_limit += 1,
-                EndReason::StepLimit => s.step_limit += 1,
+                EndReason::StepLimit | EndReason::DecisionLimit | EndReason::RoundLimit => {
+                    s.step_limit += 1
+                }
                 EndReason::Fault(_) => s.faults += 1,
                 EndReason::Rules => {}
             }

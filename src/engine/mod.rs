@@ -14,11 +14,13 @@
 pub(crate) mod bits;
 pub(crate) mod compile;
 mod enumerate;
+pub mod events;
 mod run;
 mod sow;
 pub(crate) mod state;
 pub mod tokens;
 
+pub use events::Event;
 pub use state::{Decision, EndReason, Fault, IllegalMove, Outcome, Pending, State};
 pub use tokens::Tokens;
 
@@ -33,6 +35,11 @@ use std::sync::Arc;
 pub const WORK_LIMIT: u64 = 50_000_000;
 /// Laps allowed in one sowing before it is ended as a cycle.
 pub const LAP_LIMIT: usize = 10_000;
+/// Decisions allowed in one turn (a rule that offers the same player choice after choice for
+/// ever cannot hang ludic): the game is then stopped as a draw.
+pub const DECISION_LIMIT: u32 = 10_000;
+/// Rounds allowed in one match: the game is then stopped as a draw.
+pub const ROUND_LIMIT: u32 = 100_000;
 
 /// A game ready to play: what the checker proved consistent ([`ir::Game`], whose fields and
 /// methods it offers directly) and its compiled program.
@@ -125,6 +132,8 @@ impl Game {
             last_throw: None,
             round_turn0: 0,
             limit_reached: false,
+            turn_decisions: 0,
+            log: events::Log::default(),
         }
     }
 
@@ -157,6 +166,11 @@ impl Game {
     /// Plays a decision taken from [`State::moves`] (not checked again).
     pub fn play_unchecked(&self, st: &mut State, d: Decision) {
         st.r.work = 0;
+        st.turn_decisions += 1;
+        if st.turn_decisions > DECISION_LIMIT {
+            self.finish(st, None, EndReason::DecisionLimit);
+            return;
+        }
         match (st.pending, d) {
             (Pending::Choice(id), Decision::Alt { alt, value }) => {
                 let a = &self.choices[id as usize].alts[alt as usize];
@@ -178,6 +192,29 @@ impl Game {
             _ => return,
         }
         self.run(st);
+    }
+
+    /// Plays a decision like [`Game::play`] and returns what it did, until the next decision
+    /// or chance event (the events of the rules, for narration).
+    pub fn play_narrated(&self, st: &mut State, d: Decision) -> Result<Vec<Event>, IllegalMove> {
+        st.log.on = true;
+        st.log.events.clear();
+        let r = self.play(st, d);
+        st.log.on = false;
+        r.map(|()| std::mem::take(&mut st.log.events))
+    }
+
+    /// Applies a chance outcome like [`Game::play_chance`] and returns what followed it.
+    pub fn play_chance_narrated(
+        &self,
+        st: &mut State,
+        outcome: i64,
+    ) -> Result<Vec<Event>, IllegalMove> {
+        st.log.on = true;
+        st.log.events.clear();
+        let r = self.play_chance(st, outcome);
+        st.log.on = false;
+        r.map(|()| std::mem::take(&mut st.log.events))
     }
 
     /// The possible outcomes of the pending chance event, with their probabilities.

@@ -2,10 +2,11 @@
 //! end of the game, and the effects of its statements.
 
 use super::compile::{EndOp, Op};
+use super::events::Event;
 use super::state::{Fault, pieces_count, raise};
 use super::tokens::ON_BOARD;
 use super::{EndReason, Game, Outcome, Pending, State, WORK_LIMIT};
-use crate::ir::{Player, SiteKind};
+use crate::ir::{PieceKind, Player, SiteId, SiteKind};
 
 const NONE: u16 = u16::MAX;
 
@@ -18,6 +19,7 @@ impl Game {
             next as u8
         };
         st.turn += 1;
+        st.turn_decisions = 0;
         st.pc = self.turn_start;
         st.planning = false;
         if st.turn - st.round_turn0 >= self.turn_limit {
@@ -130,6 +132,10 @@ impl Game {
                     if let Some(s) = prog.t.site(s) {
                         let o = self.player_index(p).map_or(-1, |p| p as i8);
                         st.b.set_owner(l, s, o);
+                        st.log.push(|| Event::Owner {
+                            site: SiteId(s as u16),
+                            owner: (o >= 0).then_some(Player(o as u8)),
+                        });
                     }
                     st.pc += 1;
                 }
@@ -138,6 +144,10 @@ impl Game {
                     let k = k(&st.b, &mut st.r);
                     if let (Some(s), Some(k)) = (prog.t.site(s), SiteKind::from_index(k)) {
                         st.b.set_kind(l, s, k);
+                        st.log.push(|| Event::Kind {
+                            site: SiteId(s as u16),
+                            kind: k,
+                        });
                     }
                     st.pc += 1;
                 }
@@ -152,6 +162,7 @@ impl Game {
                         for i in 0..st.scratch.len() {
                             let s = st.scratch[i] as usize;
                             let mut left = keep;
+                            let mut taken = 0;
                             for k in 0..nk {
                                 let c = st.b.counts[s * nk + k];
                                 let stay = c.min(left);
@@ -159,7 +170,15 @@ impl Game {
                                 if c > stay {
                                     st.b.set_counters(l, s, k, stay);
                                     st.b.bank_add(to * nk + k, c - stay);
+                                    taken += c - stay;
                                 }
+                            }
+                            if taken > 0 {
+                                st.log.push(|| Event::Captured {
+                                    site: SiteId(s as u16),
+                                    player: Player(to as u8),
+                                    pieces: taken,
+                                });
                             }
                         }
                     }
@@ -193,6 +212,16 @@ impl Game {
                                 *held -= n;
                             }
                             st.b.add_counters(l, s, *piece, n);
+                            if n > 0 {
+                                st.log.push(|| Event::Placed {
+                                    site: SiteId(s as u16),
+                                    kind: PieceKind(*piece as u8),
+                                    pieces: n,
+                                    from: from
+                                        .and_then(|p| self.player_index(p))
+                                        .map(|p| Player(p as u8)),
+                                });
+                            }
                         }
                     }
                     st.pc += 1;
@@ -211,6 +240,9 @@ impl Game {
                         // No legal decision: the player passes (the rest of his turn is skipped).
                         st.passes += 1;
                         st.last_passer = st.b.mover;
+                        st.log.push(|| Event::Passed {
+                            player: Player(st.b.mover),
+                        });
                         self.end_turn(st);
                         if !self.checkpoint(st) {
                             return;
@@ -247,6 +279,9 @@ impl Game {
                             // The position at the start of this lap was seen before in this
                             // sowing: it would go on forever. Put the hand back and stop.
                             st.cycles_cut += 1;
+                            st.log.push(|| Event::CycleCut {
+                                at: SiteId(st.cursor),
+                            });
                             self.put_back(st);
                             st.pc = *on_cycle;
                             continue;
@@ -259,8 +294,20 @@ impl Game {
                         }
                         return;
                     }
+                    let lap = (st.log.on && st.cursor != NONE).then(|| {
+                        let pieces = st.hand.iter().sum::<u32>();
+                        (SiteId(st.cursor), pieces, st.lap_keys.len() > 1)
+                    });
                     let last_site = self.sow_lap(st, skip.as_ref());
                     st.r.set(*last, last_site);
+                    if let Some((from, pieces, relay)) = lap {
+                        st.log.push(|| Event::Lap {
+                            from,
+                            pieces,
+                            last: prog.t.site(last_site).map(|s| SiteId(s as u16)),
+                            relay,
+                        });
+                    }
                     st.pc += 1;
                 }
                 Op::Relay { site, lap } => {
@@ -293,6 +340,10 @@ impl Game {
                     }
                 },
                 Op::NewRound => {
+                    if st.b.round >= super::ROUND_LIMIT {
+                        self.finish(st, None, EndReason::RoundLimit);
+                        return;
+                    }
                     st.b.round += 1;
                     st.b.mover = st.b.round_first;
                     st.round_turn0 = st.turn;
@@ -348,6 +399,12 @@ impl Game {
                             Ok(n) if n <= st.b.bank[ia] => {
                                 st.b.bank[ia] -= n;
                                 st.b.bank_add(ib, n);
+                                st.log.push(|| Event::Given {
+                                    from: Player(a as u8),
+                                    to: Player(b as u8),
+                                    kind: PieceKind(*piece as u8),
+                                    pieces: n,
+                                });
                             }
                             _ => raise(&st.b.fault, Fault::NotEnoughHeld),
                         }
@@ -398,7 +455,13 @@ impl Game {
                 Op::Send { token, area } => {
                     let t = token(&st.b, &mut st.r);
                     if let Some(t) = prog.t.token(t) {
+                        let from = st.b.toks.site_of(t);
                         st.b.remove_token(self, l, t, *area, prog.t.tok_before[t]);
+                        st.log.push(|| Event::Sent {
+                            token: t,
+                            from,
+                            area: *area,
+                        });
                     }
                     st.pc += 1;
                 }
@@ -515,6 +578,11 @@ impl Game {
                         let s = st.scratch[i];
                         let pos = self.landing_pos(x, s);
                         st.b.put_token(self, l, x, s, pos);
+                        st.log.push(|| Event::Moved {
+                            token: x,
+                            from: None,
+                            to: SiteId(s),
+                        });
                     } else {
                         st.b.remove_token(self, l, x, area, t.tok_before[x]);
                     }
@@ -563,11 +631,22 @@ impl Game {
         } else {
             None
         };
+        let was = (from != NONE).then_some(SiteId(from));
         st.b.put_token(self, l, x, dest, pos);
+        st.log.push(|| Event::Moved {
+            token: x,
+            from: was,
+            to: SiteId(dest),
+        });
         while let Some(u) = next {
             next = st.b.tokens_above(u);
             let p = self.landing_pos(u, dest);
             st.b.put_token(self, l, u, dest, p);
+            st.log.push(|| Event::Moved {
+                token: u,
+                from: was,
+                to: SiteId(dest),
+            });
         }
         debug_assert!(st.b.toks.area[x] == ON_BOARD);
     }

@@ -181,7 +181,7 @@ impl Game {
     fn drop_run(&self, st: &mut State, k: usize, last: &mut i64) -> bool {
         let t = &*self.prog.t;
         let next = &t.next[st.b.sow_dir as usize];
-        let nonempty = t.layout.nonempty();
+        let mut marks = Marks::new(t.layout.nonempty());
         let mut cur = st.cursor;
         let mut n = st.hand[k];
         let mut ok = true;
@@ -193,8 +193,9 @@ impl Game {
             }
             cur = c;
             n -= 1;
-            self.deposit(st, nonempty, c as usize, k);
+            self.deposit(st, &mut marks, c as usize, k);
         }
+        marks.flush(&mut st.b.bits);
         let dropped = st.hand[k] - n;
         st.r.work += dropped as u64;
         st.hand[k] = n;
@@ -210,7 +211,7 @@ impl Game {
     fn drop_run_skipping(&self, st: &mut State, k: usize, mask: usize, last: &mut i64) -> bool {
         let t = &*self.prog.t;
         let next = &t.next[st.b.sow_dir as usize];
-        let nonempty = t.layout.nonempty();
+        let mut marks = Marks::new(t.layout.nonempty());
         let mut cur = st.cursor;
         let mut n = st.hand[k];
         let mut ok = true;
@@ -231,8 +232,9 @@ impl Game {
             }
             cur = c;
             n -= 1;
-            self.deposit(st, nonempty, c as usize, k);
+            self.deposit(st, &mut marks, c as usize, k);
         }
+        marks.flush(&mut st.b.bits);
         let dropped = st.hand[k] - n;
         st.r.work += dropped as u64;
         st.hand[k] = n;
@@ -246,12 +248,14 @@ impl Game {
     /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the
     /// owner's captures at once.
     #[inline(always)]
-    fn deposit(&self, st: &mut State, nonempty: usize, s: usize, k: usize) {
-        let owner = st.b.owners[s];
-        if owner >= 0 && st.b.kinds[s] == SiteKind::Store {
-            st.b.bank[owner as usize * st.b.nk + k] += 1;
+    fn deposit(&self, st: &mut State, marks: &mut Marks, s: usize, k: usize) {
+        if st.b.kinds[s] == SiteKind::Store && st.b.owners[s] >= 0 {
+            let owner = st.b.owners[s] as usize;
+            st.b.bank[owner * st.b.nk + k] += 1;
         } else {
-            st.b.drop_counter(nonempty, s, k);
+            st.b.counts[s * st.b.nk + k] += 1;
+            st.b.total[s] += 1;
+            marks.mark(&mut st.b.bits, s);
         }
     }
 
@@ -286,8 +290,47 @@ impl Game {
         st.r.work += 1;
         st.cursor = c;
         st.hand[k] -= 1;
-        self.deposit(st, t.layout.nonempty(), c as usize, k);
+        let mut marks = Marks::new(t.layout.nonempty());
+        self.deposit(st, &mut marks, c as usize, k);
+        marks.flush(&mut st.b.bits);
         *last = c as i64;
         true
+    }
+}
+
+/// The sites that receive pieces during a run of drops, gathered a word at a time and written
+/// into the index of sites with pieces when the word changes (or at the end): one write per
+/// word instead of one per drop.
+struct Marks {
+    at: usize,
+    word: usize,
+    bits: u64,
+}
+
+impl Marks {
+    #[inline(always)]
+    fn new(nonempty: usize) -> Self {
+        Marks {
+            at: nonempty,
+            word: usize::MAX,
+            bits: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, index: &mut [u64], s: usize) {
+        if s / 64 != self.word {
+            self.flush(index);
+            self.word = s / 64;
+        }
+        self.bits |= 1 << (s % 64);
+    }
+
+    #[inline(always)]
+    fn flush(&mut self, index: &mut [u64]) {
+        if self.bits != 0 {
+            index[self.at + self.word] |= self.bits;
+            self.bits = 0;
+        }
     }
 }

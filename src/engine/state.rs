@@ -15,6 +15,10 @@ pub enum EndReason {
     TurnLimit,
     /// the description ran too long without a decision (a loop in the rules): a draw
     StepLimit,
+    /// one turn went on for more decisions than allowed (`DECISION_LIMIT`): a draw
+    DecisionLimit,
+    /// the match went on for more rounds than allowed (`ROUND_LIMIT`): a draw
+    RoundLimit,
     /// the rules asked for something the engine cannot do with game numbers (a division by
     /// zero, a number too large, more pieces than a player holds): the game stops, a draw
     Fault(Fault),
@@ -27,6 +31,8 @@ impl EndReason {
             EndReason::Rules => "rules",
             EndReason::TurnLimit => "turn_limit",
             EndReason::StepLimit => "step_limit",
+            EndReason::DecisionLimit => "decision_limit",
+            EndReason::RoundLimit => "round_limit",
             EndReason::Fault(_) => "fault",
         }
     }
@@ -204,6 +210,10 @@ pub struct State {
     /// the round's last allowed turn is over: the game ends as a draw at the next decision or
     /// chance event, unless the rules end it (or the round) first
     pub(crate) limit_reached: bool,
+    /// decisions taken in the turn being played
+    pub(crate) turn_decisions: u32,
+    /// what the rules did, when asked (see [`crate::engine::Game::play_narrated`])
+    pub(crate) log: super::events::Log,
 }
 
 /// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
@@ -268,6 +278,8 @@ clone_by_fields!(State {
     last_throw,
     round_turn0,
     limit_reached,
+    turn_decisions,
+    log,
 });
 
 impl State {
@@ -413,14 +425,6 @@ impl Board {
         if n > 0 {
             l.set(&mut self.bits, l.nonempty(), s, true);
         }
-    }
-
-    /// One counter of kind `k` dropped on a site (sowing); keeps the indexes.
-    #[inline(always)]
-    pub(crate) fn drop_counter(&mut self, nonempty: usize, s: usize, k: usize) {
-        self.counts[s * self.nk + k] += 1;
-        self.total[s] += 1;
-        self.bits[nonempty + s / 64] |= 1 << (s % 64);
     }
 
     /// Sets the counters of kind `k` at a site; keeps the indexes.

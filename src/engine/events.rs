@@ -1,0 +1,80 @@
+//! What a decision did, in events the engine records while it plays it (only when asked: a
+//! playout records nothing): laps sown, pieces captured, placed and given, sites that change
+//! owner or kind, tokens moved and sent off, passes. The terminal narrates them.
+
+use crate::ir::{PieceKind, Player, SiteId, SiteKind};
+
+/// One effect of the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// a lap of sowing: the pieces picked up at `from` (`relay`: after the first lap), sown
+    /// along the ring, the last one on `last`
+    Lap {
+        from: SiteId,
+        pieces: u32,
+        last: Option<SiteId>,
+        relay: bool,
+    },
+    /// the position at the start of a lap repeated: the hand was put back at a site
+    CycleCut { at: SiteId },
+    /// pieces of a site captured by a player (held by him)
+    Captured {
+        site: SiteId,
+        player: Player,
+        pieces: u32,
+    },
+    /// pieces put on a site (`from`: taken from a player's holdings)
+    Placed {
+        site: SiteId,
+        kind: PieceKind,
+        pieces: u32,
+        from: Option<Player>,
+    },
+    /// held pieces that changed hands
+    Given {
+        from: Player,
+        to: Player,
+        kind: PieceKind,
+        pieces: u32,
+    },
+    /// a site's owner changed
+    Owner { site: SiteId, owner: Option<Player> },
+    /// a site's kind changed
+    Kind { site: SiteId, kind: SiteKind },
+    /// a token went onto a site (from a site, or from off the board)
+    Moved {
+        token: usize,
+        from: Option<SiteId>,
+        to: SiteId,
+    },
+    /// a token left the board for an area
+    Sent {
+        token: usize,
+        from: Option<SiteId>,
+        area: u8,
+    },
+    /// a player had no legal decision and passed
+    Passed { player: Player },
+}
+
+/// The events of the decision being played, when they are recorded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Log {
+    pub(crate) on: bool,
+    pub(crate) events: Vec<Event>,
+}
+
+impl Log {
+    #[inline(always)]
+    pub(crate) fn push(&mut self, e: impl FnOnce() -> Event) {
+        if self.on {
+            self.record(e);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, e: impl FnOnce() -> Event) {
+        self.events.push(e());
+    }
+}
