@@ -379,6 +379,20 @@ impl<'a> Checker<'a> {
         n < MAX_SUGGESTIONS
     }
 
+    /// The candidate closest to `name`, as [`suggest`] finds it, while suggestions remain
+    /// (`may_suggest`).
+    pub(crate) fn suggest_among<'b>(
+        &self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'b str>,
+    ) -> Option<String> {
+        if self.may_suggest() {
+            suggest(name, candidates)
+        } else {
+            None
+        }
+    }
+
     /// A coordinate within the board's bounds (`MAX_COORD`), or the error.
     pub(crate) fn coordinate(&mut self, v: i64, span: Span) -> Option<i64> {
         if v.abs_diff(0) > MAX_COORD as u64 {
@@ -582,7 +596,8 @@ impl<'a> Checker<'a> {
             let mut sets = vec![];
             for (name, value, sp) in &v.sets {
                 let Some(i) = self.option_index(&name.name) else {
-                    let hint = suggest(&name.name, self.options.iter().map(|o| o.name.as_str()))
+                    let hint = self
+                        .suggest_among(&name.name, self.options.iter().map(|o| o.name.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "a variant sets options declared with `option`".into());
                     self.error_hint(
@@ -1470,7 +1485,8 @@ impl<'a> Checker<'a> {
                 Some((Global::Site(s), _)) => out.push((*s, span)),
                 _ if self.is_poisoned(&name) => self.poison_hits += 1,
                 _ => {
-                    let hint = suggest(&name, self.sites.iter().map(|s| s.name.as_str()))
+                    let hint = self
+                        .suggest_among(&name, self.sites.iter().map(|s| s.name.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| {
                             "sites are declared with `row` or `site` in the board".into()

@@ -313,10 +313,17 @@ pub fn render(path: &str, source: &str, diags: &Diagnostics) -> String {
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a likely typo.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let lower = name.to_lowercase();
+    let len = name.chars().count();
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = edit_distance(&name.to_lowercase(), &c.to_lowercase());
-        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
+        let c_len = c.chars().count();
+        let limit = (len.max(c_len) / 3).max(1);
+        // the distance is at least the difference of the lengths: most names are skipped here
+        if len.abs_diff(c_len) > limit {
+            continue;
+        }
+        let d = edit_distance(&lower, &c.to_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }

@@ -1396,7 +1396,7 @@ impl Checker<'_> {
                 }
                 _ => {
                     let names: Vec<&str> = self.file.dice.iter().map(|d| d.name.name.as_str()).collect();
-                    let hint = crate::diagnostic::suggest(&dice.name, names)
+                    let hint = self.suggest_among(&dice.name, names)
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "dice are declared with `dice NAME { … }`".into());
                     self.error_hint(ErrorKind::Unknown { what: "dice", name: dice.name.clone() }, dice.span, hint);
@@ -1426,7 +1426,7 @@ impl Checker<'_> {
                 Some(Global::Action(i)) => self.do_action(i, args, span),
                 _ => {
                     let names: Vec<&str> = self.file.actions.iter().map(|a| a.name.name.as_str()).collect();
-                    let hint = crate::diagnostic::suggest(&name.name, names)
+                    let hint = self.suggest_among(&name.name, names)
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "actions are declared with `action NAME(…) { … }`".into());
                     self.error_hint(ErrorKind::Unknown { what: "action", name: name.name.clone() }, name.span, hint);

@@ -301,3 +301,15 @@ fn a_choice_whose_decisions_would_be_written_alike_is_refused() {
     );
     assert_eq!(load_codes(split).0, Vec::<&str>::new());
 }
+
+#[test]
+fn thousands_of_unknown_names_do_not_make_loading_slow() {
+    // Found by fuzzing: `option holes = 4095 in 2..12` is out of range, and the board it makes
+    // names 8,000 sites that do not exist; each got a "did you mean" among 4,096 sites (10 s).
+    let (_, src) = ludic::builtin::find("ceelkoqyuqkoqiji").unwrap();
+    let line = src.lines().find(|l| l.starts_with("option holes")).unwrap();
+    let wide = src.replace(line, "option holes = 4095 in 2..12");
+    let (codes, t) = load_codes(wide);
+    assert!(codes.contains(&"out-of-range"), "{codes:?}");
+    assert!(t < within(Duration::from_secs(1)), "{t:?}");
+}
