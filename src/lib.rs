@@ -6,6 +6,7 @@
 //! [`ir::Game`] → [`engine`]. Every command goes through [`load_game`].
 #![forbid(unsafe_code)]
 
+pub mod agents;
 pub mod ast;
 pub mod builtin;
 pub(crate) mod chart;

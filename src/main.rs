@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic perft my.game 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -58,7 +58,7 @@ enum Command {
     },
     /// Play a game in the terminal (a built-in game's name or a .game file)
     #[command(
-        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nAgents: human or random; by default the first side is human and the others random."
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
     )]
     Play {
         /// A built-in game (see `ludic list`) or the path of a .game file
@@ -68,9 +68,12 @@ enum Command {
         /// Seed of the random generator (chance events and the computer's moves)
         #[arg(long)]
         seed: Option<u64>,
-        /// Who plays a side: --agent North=random (repeatable; human or random)
+        /// Who plays a side: --agent North=mcts:time=5s (repeatable; see Agents below)
         #[arg(long = "agent", value_name = "SIDE=AGENT")]
         agents: Vec<String>,
+        /// Threads of a searching agent (default: every core)
+        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
         /// Write the game record (JSON) to this file
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
@@ -91,22 +94,55 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Play N random games and report results and speed
+    /// Play N games (random playouts, or an agent against itself) and report results and speed
     #[command(
-        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic simulate GAME -n 10000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match"
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic simulate GAME -n 10000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match\n  ludic simulate GAME -n 20 --agent mcts:playouts=1000    (the agent on every side)\n\n{}", ludic::agents::AGENT_HELP)
     )]
     Simulate {
         /// A built-in game or a .game file
         game: String,
-        /// Number of playouts
+        /// Number of playouts (games)
         #[arg(short = 'n', long = "playouts", default_value_t = 1000)]
         n: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The agent that decides for every player (default: random; see Agents below)
+        #[arg(long, value_name = "AGENT")]
+        agent: Option<String>,
+        /// Threads of a searching agent (default: every core)
+        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        #[command(flatten)]
+        opts: OptionArgs,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Play N games between two computer agents, seats alternated, and tabulate the results
+    #[command(
+        name = "match",
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nAgent A plays the first side in even games (0, 2, ...) and the second side in odd games;\nwith more than two sides, A plays one side a game in turn and B all the others. The table\ngives each agent's wins, draws and losses, its score (a win 1, a draw 1/2) with a 95%\nWilson interval, the Elo difference with its interval, and the share of decisions that\nwere real choices (more than one legal decision). Games are played one after the other;\na searching agent uses -j threads. The same seed gives the same games for agents with a\nplayout budget (not a time budget).\n\nExamples:\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic match GAME --agent mcts:playouts=10000 --agent mcts:playouts=1000 -n 100 -j 2\n  ludic match GAME --agent random --agent random -n 1000 --format json\n  ludic match GAME --agent mcts:time=200ms --agent random -n 10 --record-dir games/\n\n{}", ludic::agents::AGENT_HELP)
+    )]
+    Match {
+        /// A built-in game or a .game file
+        game: String,
+        /// An agent (give two: A, then B; see Agents below)
+        #[arg(long = "agent", value_name = "AGENT", required = true)]
+        agents: Vec<String>,
+        /// Number of games
+        #[arg(short = 'n', long = "games", default_value_t = 100)]
+        n: u64,
+        /// Threads of a searching agent (default: every core)
+        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
         opts: OptionArgs,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Write each game's record (as `play --record` does) into this folder
+        #[arg(long, value_name = "DIR")]
+        record_dir: Option<String>,
     },
     /// Count the distinct complete turn sequences of each depth from the start (no chance)
     #[command(
@@ -163,6 +199,7 @@ fn main() -> ExitCode {
             opts,
             seed,
             agents,
+            threads,
             record,
             format,
         } => cli::play(&cli::PlayArgs {
@@ -171,6 +208,7 @@ fn main() -> ExitCode {
             variant: opts.variant,
             seed,
             agents,
+            threads: threads.map(usize::from),
             record,
             format: format.into(),
         }),
@@ -183,16 +221,20 @@ fn main() -> ExitCode {
             game,
             n,
             seed,
+            agent,
+            threads,
             opts,
             format,
-        } => cli::simulate(
-            &game,
+        } => cli::simulate(&cli::SimulateArgs {
+            game,
             n,
             seed,
-            &opts.options,
-            opts.variant.as_deref(),
-            format.into(),
-        ),
+            options: opts.options,
+            variant: opts.variant,
+            agent,
+            threads: threads.map(usize::from),
+            format: format.into(),
+        }),
         Command::List { format } => cli::list(format.into()),
         Command::Bench {
             games,
@@ -208,6 +250,26 @@ fn main() -> ExitCode {
             opts.variant.as_deref(),
             format.into(),
         ),
+        Command::Match {
+            game,
+            agents,
+            n,
+            threads,
+            seed,
+            opts,
+            format,
+            record_dir,
+        } => cli::run_match(&cli::MatchArgs {
+            game,
+            options: opts.options,
+            variant: opts.variant,
+            agents,
+            games: n,
+            threads: threads.map(usize::from),
+            seed,
+            format: format.into(),
+            record_dir,
+        }),
         Command::Perft {
             game,
             depth,

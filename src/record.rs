@@ -39,6 +39,9 @@ pub struct Record {
     /// every option's value in force
     pub options: BTreeMap<String, String>,
     pub seed: Option<u64>,
+    /// who played each player (`human`, `random`, `mcts, 1 s a move, 2 threads`), when known
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub agents: BTreeMap<String, String>,
     pub steps: Vec<Step>,
     pub result: Option<serde_json::Value>,
 }

@@ -75,7 +75,14 @@ fn a_long_line_of_words_is_read_in_linear_time() {
     let line = "s1 ".repeat(20_000);
     let t = Instant::now();
     let out = ludic(
-        &["play", "pallankuzhi", "--seed", "1"],
+        &[
+            "play",
+            "pallankuzhi",
+            "--seed",
+            "1",
+            "--agent",
+            "North=random",
+        ],
         &format!("{line}\nquit\n"),
     );
     assert!(
@@ -88,7 +95,14 @@ fn a_long_line_of_words_is_read_in_linear_time() {
     // a line longer than the limit is refused whole, and the next line is read
     let huge = "7 ".repeat(100_000);
     let out = ludic(
-        &["play", "pallankuzhi", "--seed", "1"],
+        &[
+            "play",
+            "pallankuzhi",
+            "--seed",
+            "1",
+            "--agent",
+            "North=random",
+        ],
         &format!("{huge}\nsow s1\nquit\n"),
     );
     let (o, _) = text(&out);
@@ -242,6 +256,8 @@ fn the_record_is_written_as_the_game_goes() {
         "3",
         "--agent",
         "South=random",
+        "--agent",
+        "North=random",
         "--record",
         &rec,
     ]);
@@ -271,7 +287,16 @@ fn the_record_is_written_as_the_game_goes() {
 
     // a game stopped without a word (killed while waiting for its player) keeps its record
     let rec = tmp("killed.json");
-    let mut child = spawn(&["play", "pallankuzhi", "--seed", "5", "--record", &rec]);
+    let mut child = spawn(&[
+        "play",
+        "pallankuzhi",
+        "--seed",
+        "5",
+        "--agent",
+        "North=random",
+        "--record",
+        &rec,
+    ]);
     let mut input = child.stdin.take().unwrap();
     input.write_all(b"1\n").unwrap();
     input.flush().unwrap();
@@ -342,6 +367,8 @@ fn option_and_record_errors_have_their_exit_codes_and_one_message() {
             "2",
             "--agent",
             "South=random",
+            "--agent",
+            "North=random",
             "--record",
             &rec,
         ],

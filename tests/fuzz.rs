@@ -593,6 +593,7 @@ fn record_seeds() -> Vec<String> {
                 source_hash: ludic::source_hash(src),
                 options: ludic::check::option_map(&g),
                 seed: Some(1),
+                agents: Default::default(),
                 steps,
                 result: st.outcome().map(|o| ludic::render::outcome_json(&g, o)),
             };

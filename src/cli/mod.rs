@@ -13,6 +13,7 @@ macro_rules! to_stderr {
 
 mod bench;
 mod list;
+mod matches;
 mod perft;
 mod play;
 mod replay;
@@ -21,10 +22,11 @@ mod validate;
 
 pub use bench::bench;
 pub use list::list;
+pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::replay;
-pub use simulate::{SimStats, random_playout, run_playouts, simulate};
+pub use simulate::{SimStats, SimulateArgs, random_playout, run_games, run_playouts, simulate};
 pub use validate::validate;
 
 use crate::builtin;
@@ -184,4 +186,51 @@ pub(crate) fn sample(rng: &mut Xoshiro256PlusPlus, outs: &[(i64, f64)]) -> i64 {
 /// Used by tests: a player's name.
 pub fn side_name(g: &Game, p: Player) -> &str {
     g.player_name(p)
+}
+
+/// A one-line spinner on standard error while the computer thinks: elapsed time and
+/// playouts so far, redrawn in place and erased when done (shown only when `on`).
+pub(crate) struct Spinner {
+    on: bool,
+    label: String,
+    frame: usize,
+    drawn: bool,
+}
+
+impl Spinner {
+    const FRAMES: [char; 4] = ['|', '/', '-', '\\'];
+
+    pub(crate) fn new(on: bool, label: String) -> Spinner {
+        Spinner {
+            on,
+            label,
+            frame: 0,
+            drawn: false,
+        }
+    }
+
+    /// Redraws the line.
+    pub(crate) fn show(&mut self, elapsed: std::time::Duration, playouts: u64) {
+        if !self.on {
+            return;
+        }
+        self.frame = (self.frame + 1) % Self::FRAMES.len();
+        let _ = write!(
+            io::stderr(),
+            "\r{} {}: {:.1} s, {} playouts\x1b[K",
+            Self::FRAMES[self.frame],
+            self.label,
+            elapsed.as_secs_f64(),
+            crate::agents::mcts::thousands(playouts)
+        );
+        self.drawn = true;
+    }
+
+    /// Erases the line.
+    pub(crate) fn clear(&mut self) {
+        if self.drawn {
+            let _ = write!(io::stderr(), "\r\x1b[K");
+            self.drawn = false;
+        }
+    }
 }

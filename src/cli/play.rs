@@ -1,17 +1,20 @@
 //! `ludic play GAME`: a game at the terminal, people and computers.
 
-use super::{FAILED, Format, OK, USAGE, fmt_options, load_for_command, sample, write_json};
+use super::{
+    FAILED, Format, OK, Spinner, USAGE, fmt_options, load_for_command, sample, write_json,
+};
+use crate::agents::{Agent, AgentSpec, Estimate, Event, default_threads};
 use crate::check::option_map;
 use crate::engine::Game;
 use crate::engine::{Decision, Pending, State};
 use crate::ir::Player;
 use crate::limits::{MAX_LINE_BYTES, shorten};
-use crate::record::{FORMAT, RecordFile};
-use crate::record::{Record, Step};
+use crate::record::{FORMAT, Record, RecordFile, Step};
 use crate::render::{board_text, outcome_json, outcome_text, state_json};
 use crate::source_hash;
+use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use std::collections::BTreeMap;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
 /// Arguments of `ludic play`.
@@ -21,24 +24,22 @@ pub struct PlayArgs {
     pub variant: Option<String>,
     pub seed: Option<u64>,
     pub agents: Vec<String>,
+    /// threads of a searching agent (default: every core)
+    pub threads: Option<usize>,
     pub record: Option<String>,
     pub format: Format,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Agent {
-    Human,
-    Random,
-}
-
-fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
-    // By default the first side's players are human, the others the computer.
-    let mut agents: Vec<Agent> = (0..g.players.len())
+/// Who plays each player: by default the first side's players are human, the others the
+/// computer (`mcts`).
+fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentSpec>, String> {
+    let computer = AgentSpec::parse("mcts", threads)?;
+    let mut agents: Vec<AgentSpec> = (0..g.players.len())
         .map(|i| {
             if g.side_of(Player(i as u8)).0 == 0 {
-                Agent::Human
+                AgentSpec::Human
             } else {
-                Agent::Random
+                computer.clone()
             }
         })
         .collect();
@@ -47,21 +48,12 @@ fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
     for spec in specs {
         let Some((who, agent)) = spec.split_once('=') else {
             return Err(format!(
-                "`{}` is not an agent setting: write SIDE=human or SIDE=random",
+                "`{}` is not an agent setting: write SIDE=AGENT, e.g. North=mcts or South=human",
                 shorten(spec, 80)
             ));
         };
         let who = who.trim();
-        let agent = match agent.trim().to_lowercase().as_str() {
-            "human" => Agent::Human,
-            "random" => Agent::Random,
-            other => {
-                return Err(format!(
-                    "unknown agent `{}`: use human or random",
-                    shorten(other, 80)
-                ));
-            }
-        };
+        let agent = AgentSpec::parse(agent, threads)?;
         let key = who.to_lowercase();
         if let Some((_, first)) = given.iter().find(|(k, _)| *k == key) {
             return Err(format!(
@@ -79,7 +71,7 @@ fn parse_agents(g: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
             (Some(s), _) => {
                 for (i, a) in agents.iter_mut().enumerate() {
                     if g.side_of(Player(i as u8)).0 as usize == s {
-                        *a = agent;
+                        *a = agent.clone();
                     }
                 }
             }
@@ -123,6 +115,8 @@ struct Session<'a> {
     steps: Vec<Step>,
     /// (state, steps) before each human decision, for undo
     history: Vec<(State, usize)>,
+    /// the computer player of each player (none for a person), told of every step
+    computers: Vec<Option<Box<dyn Agent>>>,
     /// the steps already in the record file that are still steps of the game
     recorded: usize,
     record: Option<RecordFile>,
@@ -130,6 +124,29 @@ struct Session<'a> {
 
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
 fn what_happened(g: &Game, before: &State, after: &State) -> String {
+    parenthesized(happenings(g, before, after))
+}
+
+/// ` (a; b)`, or nothing when there are no parts.
+fn parenthesized(parts: Vec<String>) -> String {
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
+/// A search's estimate in words: `wins 71% of 48,000 playouts`.
+fn estimate_text(e: &Estimate) -> String {
+    format!(
+        "wins {:.0}% of {} playouts",
+        100.0 * e.value,
+        crate::agents::mcts::thousands(e.playouts)
+    )
+}
+
+/// What changed between two states, as a list of phrases.
+fn happenings(g: &Game, before: &State, after: &State) -> Vec<String> {
     let mut parts = vec![];
     let round_over = after.round() != before.round()
         || (g.is_between_rounds(after) && !g.is_between_rounds(before));
@@ -161,11 +178,7 @@ fn what_happened(g: &Game, before: &State, after: &State) -> String {
             g.player_name(who)
         ));
     }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", parts.join("; "))
-    }
+    parts
 }
 
 impl Session<'_> {
@@ -184,15 +197,39 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// Tells every computer player of a step about to be played.
+    fn tell(&mut self, event: Event) {
+        for c in self.computers.iter_mut().flatten() {
+            c.observe(self.g, &self.st, event);
+        }
+    }
+
     fn decide(&mut self, d: Decision) -> Result<String, String> {
         let notation = self.g.notation_of(&self.st, d);
         let player = self.g.player_name(self.st.mover()).to_string();
+        if !self.st.moves().contains(&d) {
+            return Err(format!("`{notation}` is not a legal decision here"));
+        }
+        self.tell(Event::Decision(d));
         self.g.play(&mut self.st, d).map_err(|e| e.to_string())?;
         self.steps.push(Step::Decision {
             player,
             notation: notation.clone(),
         });
         Ok(notation)
+    }
+
+    /// Plays the outcome of the pending chance event and records it by name.
+    fn chance(&mut self, o: i64) -> Result<String, String> {
+        let name = self.g.outcome_name(&self.st, o);
+        self.tell(Event::Chance(o));
+        self.g
+            .play_chance(&mut self.st, o)
+            .map_err(|e| e.to_string())?;
+        self.steps.push(Step::Chance {
+            outcome: name.clone(),
+        });
+        Ok(name)
     }
 
     /// Plays one input line of decisions; all or nothing.
@@ -341,7 +378,8 @@ pub fn play(args: &PlayArgs) -> u8 {
             Ok(x) => x,
             Err(code) => return code,
         };
-    let agents = match parse_agents(&g, &args.agents) {
+    let threads = args.threads.unwrap_or_else(default_threads).max(1);
+    let agents = match parse_agents(&g, &args.agents, threads) {
         Ok(a) => a,
         Err(e) => {
             to_stderr!("error: {e}");
@@ -354,6 +392,12 @@ pub fn play(args: &PlayArgs) -> u8 {
         None => None,
         Some(path) => {
             let head = Record {
+                agents: g
+                    .players
+                    .iter()
+                    .cloned()
+                    .zip(agents.iter().map(AgentSpec::describe))
+                    .collect::<BTreeMap<_, _>>(),
                 format: FORMAT,
                 game: label.clone(),
                 title: g.meta.name.clone(),
@@ -377,6 +421,7 @@ pub fn play(args: &PlayArgs) -> u8 {
         st: g.start(),
         steps: vec![],
         history: vec![],
+        computers: agents.iter().map(AgentSpec::build).collect(),
         recorded: 0,
         record,
     };
@@ -439,13 +484,14 @@ fn run(
     s: &mut Session,
     args: &PlayArgs,
     seed: u64,
-    agents: &[Agent],
+    agents: &[AgentSpec],
     out: &mut impl Write,
 ) -> Result<(), Stop> {
     let g = s.g;
     let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut agent_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let interactive = io::stdin().is_terminal();
+    let spinning = io::stdout().is_terminal();
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let text = args.format == Format::Text;
@@ -458,15 +504,9 @@ fn run(
         .players
         .iter()
         .zip(agents)
-        .map(|(p, a)| {
-            format!(
-                "{p}: {}",
-                if *a == Agent::Human {
-                    "human"
-                } else {
-                    "computer (random)"
-                }
-            )
+        .map(|(p, a)| match a {
+            AgentSpec::Human => format!("{p}: human"),
+            a => format!("{p}: computer ({})", a.describe()),
         })
         .collect();
     say(
@@ -530,13 +570,11 @@ fn run(
             Pending::Throw(d) => {
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
-                let name = g.outcome_name(&s.st, o);
                 let who = g.player_name(s.st.mover()).to_string();
                 let before_passes = s.st.passes().0;
-                if g.play_chance(&mut s.st, o).is_err() {
+                if s.chance(o).is_err() {
                     return Err(Stop::Internal("a throw was refused".into()));
                 }
-                s.steps.push(Step::Chance { outcome: name });
                 s.sync_record()?;
                 let passed = if s.st.passes().0 > before_passes {
                     format!(" and cannot move: {who} passes")
@@ -552,32 +590,32 @@ fn run(
             Pending::ChanceFirst => {
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
-                let name = g.outcome_name(&s.st, o);
-                if g.play_chance(&mut s.st, o).is_err() {
+                let Ok(name) = s.chance(o) else {
                     return Err(Stop::Internal("a chance outcome was refused".into()));
-                }
-                s.steps.push(Step::Chance {
-                    outcome: name.clone(),
-                });
+                };
                 s.sync_record()?;
                 say(out, text, &format!("Chance: {name} plays first."))?;
             }
             Pending::Choice(_) | Pending::Drop(_) => {
                 let mover = s.st.mover();
-                if agents[mover.0 as usize] == Agent::Random {
-                    let moves = s.st.moves();
-                    let d = moves[agent_rng.random_range(0..moves.len())];
+                if let Some(mut agent) = s.computers[mover.0 as usize].take() {
+                    let name = g.player_name(mover);
+                    let mut spinner = Spinner::new(spinning, format!("{name} thinks"));
+                    let thought = agent.decide(g, &s.st, &mut agent_rng, &mut |p| {
+                        spinner.show(p.elapsed, p.playouts)
+                    });
+                    spinner.clear();
+                    s.computers[mover.0 as usize] = Some(agent);
                     let before = s.st.clone();
-                    let n = s.decide(d).map_err(Stop::Internal)?;
+                    let n = s.decide(thought.decision).map_err(Stop::Internal)?;
                     s.sync_record()?;
+                    let mut parts: Vec<String> =
+                        thought.estimate.iter().map(estimate_text).collect();
+                    parts.extend(happenings(g, &before, &s.st));
                     say(
                         out,
                         text,
-                        &format!(
-                            "{} plays {n}{}",
-                            g.player_name(mover),
-                            what_happened(g, &before, &s.st)
-                        ),
+                        &format!("{name} plays {n}{}", parenthesized(parts)),
                     )?;
                     continue;
                 }

@@ -1,6 +1,8 @@
-//! `ludic simulate GAME -n N`: random playouts, their results and speed.
+//! `ludic simulate GAME -n N`: random playouts (or games of one agent on every side), their
+//! results and speed.
 
-use super::{Format, OK, fmt_options, load_for_command};
+use super::{Format, OK, USAGE, fmt_options, load_for_command};
+use crate::agents::{Agent, AgentSpec, Event, default_threads};
 use crate::check::option_map;
 use crate::engine::Game;
 use crate::engine::{EndReason, Pending, State};
@@ -63,17 +65,74 @@ pub fn random_playout(
 /// Plays `n` random games from `seed`; `on_progress` is called now and then with the count done.
 pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64)) -> SimStats {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut s = SimStats {
-        wins: vec![0; g.sides.len()],
-        moves_min: u64::MAX,
-        rounds_min: u64::MAX,
-        ..SimStats::default()
-    };
+    let mut s = SimStats::new(g);
     let start = g.start();
     let mut st = g.start();
     for i in 0..n {
         let mut choices = 0u64;
         let moves = random_playout(g, &start, &mut st, &mut rng, |n| choices += n as u64);
+        s.add(&st, moves, choices);
+        if i % 64 == 63 {
+            on_progress(i + 1);
+        }
+    }
+    s.finish();
+    s
+}
+
+/// Plays `n` games from `seed` with `agent` deciding for every player (it is told every
+/// step); `on_progress` is called after each game with the count done.
+pub fn run_games<A: Agent + ?Sized>(
+    g: &Game,
+    n: u64,
+    seed: u64,
+    agent: &mut A,
+    mut on_progress: impl FnMut(u64),
+) -> SimStats {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut s = SimStats::new(g);
+    let start = g.start();
+    let mut st = g.start();
+    for i in 0..n {
+        st.clone_from(&start);
+        let (mut moves, mut choices) = (0u64, 0u64);
+        loop {
+            match st.pending() {
+                Pending::Over(_) => break,
+                Pending::ChanceFirst | Pending::Throw(_) => {
+                    let o = g.draw_chance(&st, rng.random());
+                    agent.observe(g, &st, Event::Chance(o));
+                    let _ = g.play_chance(&mut st, o);
+                }
+                _ => {
+                    choices += st.moves().len() as u64;
+                    let d = agent.decide(g, &st, &mut rng, &mut |_| {}).decision;
+                    agent.observe(g, &st, Event::Decision(d));
+                    g.play_unchecked(&mut st, d);
+                    moves += 1;
+                }
+            }
+        }
+        s.add(&st, moves, choices);
+        on_progress(i + 1);
+    }
+    s.finish();
+    s
+}
+
+impl SimStats {
+    fn new(g: &Game) -> SimStats {
+        SimStats {
+            wins: vec![0; g.sides.len()],
+            moves_min: u64::MAX,
+            rounds_min: u64::MAX,
+            ..SimStats::default()
+        }
+    }
+
+    /// Counts a finished game of `moves` decisions among `choices` legal ones in all.
+    fn add(&mut self, st: &State, moves: u64, choices: u64) {
+        let s = self;
         s.choices_total += choices;
         if let Some(o) = st.outcome() {
             match o.winner {
@@ -98,39 +157,66 @@ pub fn run_playouts(g: &Game, n: u64, seed: u64, mut on_progress: impl FnMut(u64
         s.rounds_total += r;
         s.rounds_min = s.rounds_min.min(r);
         s.rounds_max = s.rounds_max.max(r);
-        if i % 64 == 63 {
-            on_progress(i + 1);
+    }
+
+    fn finish(&mut self) {
+        if self.playouts == 0 {
+            self.moves_min = 0;
+            self.rounds_min = 0;
         }
     }
-    if s.playouts == 0 {
-        s.moves_min = 0;
-        s.rounds_min = 0;
-    }
-    s
+}
+
+/// Arguments of `ludic simulate`.
+pub struct SimulateArgs {
+    pub game: String,
+    /// games to play
+    pub n: u64,
+    pub seed: u64,
+    pub options: Vec<String>,
+    pub variant: Option<String>,
+    /// the agent deciding for every player (random playouts when none)
+    pub agent: Option<String>,
+    /// threads of a searching agent (default: every core)
+    pub threads: Option<usize>,
+    pub format: Format,
 }
 
 /// `ludic simulate GAME -n N`
-pub fn simulate(
-    game: &str,
-    n: u64,
-    seed: u64,
-    options: &[String],
-    variant: Option<&str>,
-    format: Format,
-) -> u8 {
-    let (_, _, g) = match load_for_command(game, options, variant) {
+pub fn simulate(args: &SimulateArgs) -> u8 {
+    let (_, _, g) = match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let show_progress = std::io::stderr().is_terminal() && n >= 1000;
+    let (n, seed, format) = (args.n, args.seed, args.format);
+    let threads = args.threads.unwrap_or_else(default_threads).max(1);
+    let spec = match args.agent.as_deref().map(|a| AgentSpec::parse(a, threads)) {
+        None => AgentSpec::Random,
+        Some(Ok(AgentSpec::Human)) => {
+            to_stderr!("error: simulate plays computer agents: `human` cannot play");
+            return USAGE;
+        }
+        Some(Ok(s)) => s,
+        Some(Err(e)) => {
+            to_stderr!("error: {e}");
+            return USAGE;
+        }
+    };
+    let random = spec == AgentSpec::Random;
+    let show_progress = std::io::stderr().is_terminal() && (n >= 1000 || !random);
     let t0 = Instant::now();
     let mut last = Instant::now();
-    let stats = run_playouts(&g, n, seed, |done| {
+    let progress = |done: u64| {
         if show_progress && last.elapsed().as_millis() >= 500 {
             last = Instant::now();
-            let _ = write!(std::io::stderr(), "\r{done}/{n} playouts…");
+            let _ = write!(std::io::stderr(), "\r{done}/{n} games…");
         }
-    });
+    };
+    // Random playouts take the engine's fast path (the same games as an agent-less run).
+    let stats = match spec.build() {
+        Some(mut agent) if !random => run_games(&g, n, seed, agent.as_mut(), progress),
+        _ => run_playouts(&g, n, seed, progress),
+    };
     if show_progress {
         let _ = write!(std::io::stderr(), "\r                              \r");
     }
@@ -161,6 +247,7 @@ pub fn simulate(
                     "game": g.meta.name,
                     "options": option_map(&g),
                     "seed": seed,
+                    "agent": spec.describe(),
                     "playouts": stats.playouts,
                     "wins": wins,
                     "draws": stats.draws,
@@ -182,9 +269,14 @@ pub fn simulate(
                 super::write_json(out, &v)?;
             }
             Format::Text => {
+                let what = if random {
+                    "random playouts".to_string()
+                } else {
+                    format!("games of {} against itself", spec.describe())
+                };
                 writeln!(
                     out,
-                    "{}: {} random playouts (seed {seed}; {})",
+                    "{}: {} {what} (seed {seed}; {})",
                     g.meta.name,
                     stats.playouts,
                     fmt_options(&g)
@@ -238,8 +330,9 @@ pub fn simulate(
                 }
                 writeln!(
                     out,
-                    "  {:.0} playouts/s, {:.0} moves/s ({secs:.2} s)",
+                    "  {:.0} {}/s, {:.0} moves/s ({secs:.2} s)",
                     stats.playouts as f64 / secs,
+                    if random { "playouts" } else { "games" },
                     stats.moves_total as f64 / secs
                 )?;
             }

@@ -625,29 +625,36 @@ impl Game {
             }
         };
         let from = st.b.toks.site[x];
-        // The tokens that go along: those above x on its site, lowest first.
-        let mut next = if carry && from != NONE && from != dest {
-            st.b.tokens_above(x)
-        } else {
-            None
-        };
         let was = (from != NONE).then_some(SiteId(from));
+        if carry && from != NONE && from != dest {
+            // x and the tokens above it go along, in one piece.
+            let moved = st.b.carry_stack(self, l, x, dest, |u| {
+                if u == x {
+                    pos
+                } else {
+                    self.landing_pos(u, dest)
+                }
+            });
+            if st.log.on {
+                let mut u = Some(x);
+                for _ in 0..moved {
+                    let Some(tok) = u else { break };
+                    st.log.push(|| Event::Moved {
+                        token: tok,
+                        from: was,
+                        to: SiteId(dest),
+                    });
+                    u = st.b.tokens_above(tok);
+                }
+            }
+            return;
+        }
         st.b.put_token(self, l, x, dest, pos);
         st.log.push(|| Event::Moved {
             token: x,
             from: was,
             to: SiteId(dest),
         });
-        while let Some(u) = next {
-            next = st.b.tokens_above(u);
-            let p = self.landing_pos(u, dest);
-            st.b.put_token(self, l, u, dest, p);
-            st.log.push(|| Event::Moved {
-                token: u,
-                from: was,
-                to: SiteId(dest),
-            });
-        }
         debug_assert!(st.b.toks.area[x] == ON_BOARD);
     }
 }

@@ -272,6 +272,57 @@ impl Board {
         l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
     }
 
+    /// Moves token `t` and every token above it on its site, in their order, on top of site
+    /// `to` (`carry`): the stack is cut and put back in one piece. `pos` gives each token its
+    /// position there. Returns how many tokens moved.
+    pub(crate) fn carry_stack(
+        &mut self,
+        g: &Ir,
+        l: &Layout,
+        t: usize,
+        to: u16,
+        pos: impl Fn(usize) -> i32,
+    ) -> u32 {
+        let from = self.toks.site[t] as usize;
+        let toks = &mut self.toks;
+        // Cut the segment from t up to the top of its stack.
+        let below = toks.below[t];
+        match below {
+            -1 => toks.bottom[from] = -1,
+            b => toks.above[b as usize] = -1,
+        }
+        let last = toks.top[from] as usize;
+        toks.top[from] = below;
+        // Put it on top of the other stack, each token a new height in its order.
+        let top = toks.top[to as usize];
+        toks.below[t] = top;
+        match top {
+            -1 => toks.bottom[to as usize] = t as i16,
+            x => toks.above[x as usize] = t as i16,
+        }
+        toks.top[to as usize] = last as i16;
+        let mut n = 0;
+        let mut x = t as i16;
+        while x >= 0 {
+            let u = x as usize;
+            toks.clock += 1;
+            toks.height[u] = toks.clock;
+            toks.site[u] = to;
+            toks.pos[u] = pos(u);
+            n += 1;
+            x = toks.above[u];
+        }
+        toks.count_at[from] -= n;
+        toks.count_at[to as usize] += n;
+        self.total[from] -= n;
+        l.set(&mut self.bits, l.nonempty(), from, self.total[from] > 0);
+        self.set_top(g, l, from);
+        self.total[to as usize] += n;
+        l.set(&mut self.bits, l.nonempty(), to as usize, true);
+        self.set_top(g, l, to as usize);
+        n
+    }
+
     /// The tokens above `t` on its site, lowest first (for `carry`).
     pub(crate) fn tokens_above(&self, t: usize) -> Option<usize> {
         let a = self.toks.above[t];

@@ -1,0 +1,514 @@
+//! `ludic match GAME --agent A --agent B -n N`: games between two computer players with the
+//! seats alternated, and the table of their results: wins, draws and losses, the score with a
+//! 95% confidence interval (Wilson) and the Elo difference.
+
+use super::{FAILED, Format, OK, USAGE, fmt_options, load_for_command};
+use crate::agents::mcts::thousands;
+use crate::agents::{Agent, AgentSpec, Event, default_threads};
+use crate::check::option_map;
+use crate::engine::{EndReason, Game, Pending};
+use crate::ir::Player;
+use crate::record::{Record, Step};
+use crate::render::outcome_json;
+use crate::source_hash;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// Arguments of `ludic match`.
+pub struct MatchArgs {
+    pub game: String,
+    pub options: Vec<String>,
+    pub variant: Option<String>,
+    /// the two agents' specs (A, then B)
+    pub agents: Vec<String>,
+    pub games: u64,
+    /// threads of a searching agent (default: every core)
+    pub threads: Option<usize>,
+    pub seed: u64,
+    pub format: Format,
+    /// a folder for every game's record
+    pub record_dir: Option<String>,
+}
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+    /// The score: a win 1, a draw ½, a loss 0, over the games (0.5 with no game).
+    pub fn score(&self) -> f64 {
+        match self.games() {
+            0 => 0.5,
+            n => (self.wins as f64 + 0.5 * self.draws as f64) / n as f64,
+        }
+    }
+    fn add(&mut self, r: f64) {
+        if r == 1.0 {
+            self.wins += 1;
+        } else if r == 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+    fn json(&self) -> Value {
+        json!({"wins": self.wins, "draws": self.draws, "losses": self.losses})
+    }
+}
+
+/// What one agent did over the match.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    total: Wdl,
+    /// by the side it played (agent A: one side a game; agent B: the others)
+    by_side: Vec<Wdl>,
+    decisions: u64,
+    /// decisions with more than one legal decision
+    choices: u64,
+    playouts: u64,
+    searched: u64,
+    thinking: Duration,
+}
+
+/// The Wilson score interval at 95% for a proportion `p` of `n` trials (draws count as half a
+/// win: the score is treated as a proportion).
+pub fn wilson(p: f64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    let lo = if p <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if p >= 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
+}
+
+/// The Elo difference that gives a score `s` (±infinity at 1 and 0).
+pub fn elo(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+fn elo_text(e: f64) -> String {
+    if e == f64::INFINITY {
+        "+inf".into()
+    } else if e == f64::NEG_INFINITY {
+        "-inf".into()
+    } else {
+        format!("{e:+.0}")
+    }
+}
+
+fn elo_json(e: f64) -> Value {
+    if e.is_finite() {
+        json!((e * 10.0).round() / 10.0)
+    } else {
+        Value::Null
+    }
+}
+
+/// A generator's seed for game `game`, stream `k` (chance, agent A, agent B) of a match.
+fn stream_seed(seed: u64, game: u64, k: u64) -> u64 {
+    // splitmix64 of the three, so that neighbouring games and streams are unrelated
+    let mut z = seed
+        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(k.wrapping_mul(0xd1b5_4a32_d192_ed03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The result of one game.
+struct Played {
+    /// the side agent A played
+    a_side: Player,
+    winner: Option<Player>,
+    reason: EndReason,
+    decisions: u64,
+    steps: Vec<Step>,
+    result: Option<Value>,
+}
+
+/// Plays game `i` of the match: agent A on side `i mod sides`, agent B on every other side.
+fn play_one(
+    g: &Game,
+    specs: &[AgentSpec; 2],
+    i: u64,
+    seed: u64,
+    record: bool,
+    tallies: &mut [Tally; 2],
+) -> Played {
+    let a_side = Player((i % g.sides.len().max(1) as u64) as u8);
+    let mut agents: Vec<Box<dyn Agent>> = specs
+        .iter()
+        .map(|s| {
+            s.build()
+                .unwrap_or_else(|| Box::new(crate::agents::RandomAgent))
+        })
+        .collect();
+    let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 0));
+    let mut rngs = [
+        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 1)),
+        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 2)),
+    ];
+    let mut st = g.start();
+    let mut steps = vec![];
+    let mut decisions = 0;
+    let outcome = loop {
+        match st.pending() {
+            Pending::Over(o) => break o,
+            Pending::ChanceFirst | Pending::Throw(_) => {
+                let o = g.draw_chance(&st, chance_rng.random());
+                if record {
+                    steps.push(Step::Chance {
+                        outcome: g.outcome_name(&st, o),
+                    });
+                }
+                for a in agents.iter_mut() {
+                    a.observe(g, &st, Event::Chance(o));
+                }
+                let _ = g.play_chance(&mut st, o);
+            }
+            Pending::Choice(_) | Pending::Drop(_) => {
+                let mover = st.mover();
+                let k = usize::from(g.side_of(mover) != a_side);
+                let t = agents[k].decide(g, &st, &mut rngs[k], &mut |_| {});
+                let tally = &mut tallies[k];
+                tally.decisions += 1;
+                tally.choices += u64::from(st.moves().len() > 1);
+                if let Some(e) = t.estimate {
+                    tally.playouts += e.playouts;
+                    tally.searched += 1;
+                    tally.thinking += e.elapsed;
+                }
+                if record {
+                    steps.push(Step::Decision {
+                        player: g.player_name(mover).to_string(),
+                        notation: g.notation_of(&st, t.decision),
+                    });
+                }
+                for a in agents.iter_mut() {
+                    a.observe(g, &st, Event::Decision(t.decision));
+                }
+                g.play_unchecked(&mut st, t.decision);
+                decisions += 1;
+            }
+        }
+    };
+    Played {
+        a_side,
+        winner: outcome.winner,
+        reason: outcome.reason,
+        decisions,
+        steps,
+        result: Some(outcome_json(g, outcome)),
+    }
+}
+
+/// `ludic match GAME --agent A --agent B -n N`
+pub fn run_match(args: &MatchArgs) -> u8 {
+    let (label, source, g) =
+        match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+    let threads = args.threads.unwrap_or_else(default_threads).max(1);
+    if args.agents.len() != 2 {
+        to_stderr!(
+            "error: a match is between two agents: give --agent twice (e.g. --agent mcts --agent random)"
+        );
+        return USAGE;
+    }
+    let mut specs = vec![];
+    for a in &args.agents {
+        match AgentSpec::parse(a, threads) {
+            Ok(AgentSpec::Human) => {
+                to_stderr!("error: a match is played by computer agents: `human` cannot play one");
+                return USAGE;
+            }
+            Ok(s) => specs.push(s),
+            Err(e) => {
+                to_stderr!("error: {e}");
+                return USAGE;
+            }
+        }
+    }
+    let specs: [AgentSpec; 2] = [specs[0].clone(), specs[1].clone()];
+    if args.games == 0 {
+        to_stderr!("error: -n must be at least 1");
+        return USAGE;
+    }
+    if let Some(dir) = &args.record_dir
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        to_stderr!("error: cannot create the folder `{dir}`: {e}");
+        return FAILED;
+    }
+    let nsides = g.sides.len().max(1);
+    let mut tallies: [Tally; 2] = Default::default();
+    for t in tallies.iter_mut() {
+        t.by_side = vec![Wdl::default(); nsides];
+    }
+    let mut reasons: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let mut decisions_total = 0u64;
+    let show_progress = std::io::stderr().is_terminal();
+    let t0 = Instant::now();
+    let width = args.games.to_string().len();
+    for i in 0..args.games {
+        let p = play_one(
+            &g,
+            &specs,
+            i,
+            args.seed,
+            args.record_dir.is_some(),
+            &mut tallies,
+        );
+        // A's reward: 1 when its side wins, 0 when another does, ½ for a draw.
+        let ra = match p.winner {
+            Some(w) if w == p.a_side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        tallies[0].total.add(ra);
+        tallies[0].by_side[p.a_side.0 as usize].add(ra);
+        tallies[1].total.add(1.0 - ra);
+        for s in (0..nsides).filter(|&s| s != p.a_side.0 as usize) {
+            tallies[1].by_side[s].add(1.0 - ra);
+        }
+        *reasons.entry(p.reason.code()).or_default() += 1;
+        decisions_total += p.decisions;
+        if let Some(dir) = &args.record_dir {
+            let mut agents = BTreeMap::new();
+            for (pi, name) in g.players.iter().enumerate() {
+                let k = usize::from(g.side_of(Player(pi as u8)) != p.a_side);
+                agents.insert(name.clone(), specs[k].describe());
+            }
+            let rec = Record {
+                format: crate::record::FORMAT,
+                game: label.clone(),
+                title: g.meta.name.clone(),
+                source_hash: source_hash(&source),
+                options: option_map(&g),
+                seed: Some(args.seed),
+                agents,
+                steps: p.steps,
+                result: p.result,
+            };
+            let path = std::path::Path::new(dir).join(format!("game-{:0width$}.json", i + 1));
+            let text = serde_json::to_string_pretty(&rec).unwrap_or_default();
+            if let Err(e) = std::fs::write(&path, text + "\n") {
+                to_stderr!("error: cannot write `{}`: {e}", path.display());
+                return FAILED;
+            }
+        }
+        if show_progress {
+            let w = tallies[0].total;
+            let _ = write!(
+                std::io::stderr(),
+                "\rgame {}/{}: A {} wins, {} draws, {} losses ({:.0} s)\x1b[K",
+                i + 1,
+                args.games,
+                w.wins,
+                w.draws,
+                w.losses,
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if show_progress {
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    let n = args.games;
+    let score = tallies[0].total.score();
+    let (lo, hi) = wilson(score, n);
+    let names = ["A", "B"];
+    let out = &mut std::io::stdout().lock();
+    let written = (|| -> std::io::Result<u8> {
+        match args.format {
+            Format::Json => {
+                let agents: Vec<Value> = (0..2)
+                    .map(|k| {
+                        let t = &tallies[k];
+                        let s = t.total.score();
+                        let (l, h) = wilson(s, n);
+                        let by_side: BTreeMap<&str, Value> = g
+                            .sides
+                            .iter()
+                            .zip(&t.by_side)
+                            .filter(|(_, w)| w.games() > 0)
+                            .map(|(name, w)| (name.as_str(), w.json()))
+                            .collect();
+                        json!({
+                            "name": names[k],
+                            "spec": args.agents[k],
+                            "agent": specs[k].describe(),
+                            "wins": t.total.wins,
+                            "draws": t.total.draws,
+                            "losses": t.total.losses,
+                            "score": s,
+                            "score_low": l,
+                            "score_high": h,
+                            "by_side": by_side,
+                            "decisions": t.decisions,
+                            "real_choices": t.choices,
+                            "playouts": t.playouts,
+                            "searched_decisions": t.searched,
+                            "thinking_seconds": t.thinking.as_secs_f64(),
+                        })
+                    })
+                    .collect();
+                let v = json!({
+                    "game": g.meta.name,
+                    "options": option_map(&g),
+                    "seed": args.seed,
+                    "games": n,
+                    "agents": agents,
+                    "interval": "wilson 95%",
+                    "elo": elo_json(elo(score)),
+                    "elo_low": elo_json(elo(lo)),
+                    "elo_high": elo_json(elo(hi)),
+                    "ended_by": reasons,
+                    "decisions_mean": decisions_total as f64 / n as f64,
+                    "seconds": secs,
+                });
+                super::write_json(out, &v)?;
+            }
+            Format::Text => {
+                writeln!(
+                    out,
+                    "{}: {n} games, seats alternated (seed {}; {})",
+                    g.meta.name,
+                    args.seed,
+                    fmt_options(&g)
+                )?;
+                writeln!(out, "  A = {}", specs[0].describe())?;
+                writeln!(out, "  B = {}", specs[1].describe())?;
+                if nsides > 2 {
+                    writeln!(
+                        out,
+                        "  ({nsides} sides: A plays one side a game, in turn; B plays all the others)"
+                    )?;
+                }
+                writeln!(
+                    out,
+                    "  {:<5} {:>6} {:>6} {:>6} {:>7}   95% CI (Wilson)",
+                    "agent", "wins", "draws", "losses", "score"
+                )?;
+                for k in 0..2 {
+                    let t = &tallies[k].total;
+                    let (l, h) = wilson(t.score(), n);
+                    writeln!(
+                        out,
+                        "  {:<5} {:>6} {:>6} {:>6} {:>6.1}%   {:.1}% .. {:.1}%",
+                        names[k],
+                        t.wins,
+                        t.draws,
+                        t.losses,
+                        100.0 * t.score(),
+                        100.0 * l,
+                        100.0 * h
+                    )?;
+                }
+                let seats: Vec<String> = g
+                    .sides
+                    .iter()
+                    .zip(&tallies[0].by_side)
+                    .map(|(s, w)| format!("as {s} {}-{}-{}", w.wins, w.draws, w.losses))
+                    .collect();
+                writeln!(out, "  A by side (wins-draws-losses): {}", seats.join(", "))?;
+                writeln!(
+                    out,
+                    "  Elo difference A - B: {} (95% CI {} .. {})",
+                    elo_text(elo(score)),
+                    elo_text(elo(lo)),
+                    elo_text(elo(hi))
+                )?;
+                for k in 0..2 {
+                    let t = &tallies[k];
+                    let share = if t.decisions == 0 {
+                        0.0
+                    } else {
+                        100.0 * t.choices as f64 / t.decisions as f64
+                    };
+                    let mut line = format!(
+                        "  {}: {} decisions, {share:.0}% of them real choices",
+                        names[k],
+                        thousands(t.decisions)
+                    );
+                    if let Some(per) = t.playouts.checked_div(t.searched) {
+                        let secs = t.thinking.as_secs_f64();
+                        line.push_str(&format!(
+                            "; {} playouts and {:.2} s a searched decision ({} playouts/s)",
+                            thousands(per),
+                            secs / t.searched as f64,
+                            thousands((t.playouts as f64 / secs.max(1e-9)) as u64)
+                        ));
+                    }
+                    writeln!(out, "{line}")?;
+                }
+                let ended: Vec<String> = reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
+                writeln!(
+                    out,
+                    "  games ended by: {}; {:.1} decisions a game; {secs:.1} s",
+                    ended.join(", "),
+                    decisions_total as f64 / n as f64
+                )?;
+            }
+        }
+        Ok(OK)
+    })();
+    super::finish(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_and_elo() {
+        let (l, h) = wilson(0.5, 100);
+        assert!(
+            (l - 0.4038).abs() < 1e-3 && (h - 0.5962).abs() < 1e-3,
+            "{l} {h}"
+        );
+        let (l, h) = wilson(1.0, 100);
+        assert!((l - 0.9630).abs() < 1e-3 && h == 1.0, "{l} {h}");
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.8).abs() < 0.1);
+        assert_eq!(elo(1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn streams_differ() {
+        assert_ne!(stream_seed(1, 0, 0), stream_seed(1, 0, 1));
+        assert_ne!(stream_seed(1, 0, 0), stream_seed(1, 1, 0));
+    }
+}

@@ -1,0 +1,74 @@
+//! The search allocates nothing per playout once its tree arena and scratch state are
+//! allocated: a counting global allocator around searches of different sizes in every
+//! built-in game (the engine's own playouts are checked in `tests/alloc.rs`).
+
+mod common;
+use common::*;
+use ludic::agents::{Budget, Mcts, MctsConfig};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The system allocator, counting allocations and reallocations.
+struct Counting;
+
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by one search of `playouts` from `st` with an agent already warmed up.
+fn allocations(g: &ludic::Game, st: &ludic::State, playouts: u64) -> u64 {
+    let mut agent = Mcts::new(MctsConfig {
+        budget: Budget::Playouts(playouts),
+        threads: 1,
+        max_nodes: 1 << 18,
+        ..MctsConfig::default()
+    });
+    // The first search allocates the arena and grows the scratch state's buffers.
+    agent.search(g, st, 1, &mut |_| {});
+    let before = ALLOCS.load(Ordering::Relaxed);
+    agent.search(g, st, 2, &mut |_| {});
+    ALLOCS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn no_allocation_per_playout() {
+    for (name, variant) in [
+        ("pallankuzhi", None),
+        ("ceelkoqyuqkoqiji", None),
+        ("ceelkoqyuqkoqiji", Some("seven holes")),
+        ("puluc", None),
+        ("kuilichi-chanakua", None),
+        ("tuknanavuhpi", None),
+    ] {
+        let g = game_with(name, &[], variant);
+        let mut st = g.start();
+        let mut rng = Lcg(7);
+        while st.moves().is_empty() {
+            random_step(&g, &mut st, &mut rng);
+        }
+        let small = allocations(&g, &st, 100);
+        let large = allocations(&g, &st, 1000);
+        println!("{name}: {small} allocations for 100 playouts, {large} for 1000");
+        // The search's own allocations (its statistics of the root) do not grow with the
+        // playouts.
+        assert!(
+            large <= small + 2 && large < 20,
+            "{name}: {small} allocations for 100 playouts, {large} for 1000"
+        );
+    }
+}
