@@ -87,7 +87,10 @@ pub(crate) fn eval(
             Ok(Val::Num(if f.name == "min" { a.min(b) } else { a.max(b) }))
         }
         ExprKind::Unary(UnOp::Not, x) => Ok(Val::Bool(!boolean(eval(c, dice, faces, x)?, x.span)?)),
-        ExprKind::Unary(UnOp::Neg, x) => Ok(Val::Num(-num(eval(c, dice, faces, x)?, x.span)?)),
+        ExprKind::Unary(UnOp::Neg, x) => num(eval(c, dice, faces, x)?, x.span)?
+            .checked_neg()
+            .map(Val::Num)
+            .ok_or_else(|| Diagnostic::new(ErrorKind::Overflow, e.span)),
         ExprKind::If(cnd, a, b) => {
             if boolean(eval(c, dice, faces, cnd)?, cnd.span)? {
                 eval(c, dice, faces, a)
@@ -105,19 +108,23 @@ pub(crate) fn eval(
                 BinOp::Ne => Val::Bool(a != b),
                 _ => {
                     let (x, y) = (num(a, l.span)?, num(b, r.span)?);
+                    let fits = |v: Option<i64>| {
+                        v.map(Val::Num)
+                            .ok_or_else(|| Diagnostic::new(ErrorKind::Overflow, e.span))
+                    };
                     match op {
                         BinOp::Lt => Val::Bool(x < y),
                         BinOp::Le => Val::Bool(x <= y),
                         BinOp::Gt => Val::Bool(x > y),
                         BinOp::Ge => Val::Bool(x >= y),
-                        BinOp::Add => Val::Num(x.saturating_add(y)),
-                        BinOp::Sub => Val::Num(x.saturating_sub(y)),
-                        BinOp::Mul => Val::Num(x.saturating_mul(y)),
+                        BinOp::Add => fits(x.checked_add(y))?,
+                        BinOp::Sub => fits(x.checked_sub(y))?,
+                        BinOp::Mul => fits(x.checked_mul(y))?,
                         BinOp::Div | BinOp::Mod if y == 0 => {
                             return Err(Diagnostic::new(ErrorKind::DivisionByZero, e.span));
                         }
-                        BinOp::Div => Val::Num(x / y),
-                        BinOp::Mod => Val::Num(x % y),
+                        BinOp::Div => fits(x.checked_div(y))?,
+                        BinOp::Mod => fits(x.checked_rem(y))?,
                         _ => return Err(type_err("a number", e.span)),
                     }
                 }

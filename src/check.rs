@@ -94,12 +94,27 @@ pub(crate) enum Global {
     Builtin,
 }
 
-/// A local name: a variable slot, or (for `def` parameters) the argument expression itself.
+/// A local name: a variable slot, or (for `def` parameters) the argument expression itself,
+/// with what copying it where it is used costs.
 #[derive(Clone, Debug)]
 pub(crate) enum Local {
     Var(VarId, Ty),
-    Bound(Expr, Ty),
-    BoundSet(SetExpr),
+    Bound(Expr, Ty, Cost),
+    BoundSet(SetExpr, Cost),
+}
+
+/// Upper bounds of the depth and of the number of parts of a lowered expression: a `def`'s
+/// argument is copied at each use of its parameter, and pays this again there
+/// (`Checker::expand`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cost {
+    pub(crate) height: usize,
+    pub(crate) size: usize,
+}
+
+impl Cost {
+    /// A constant.
+    pub(crate) const ONE: Cost = Cost { height: 1, size: 1 };
 }
 
 pub(crate) struct Checker<'a> {
@@ -146,6 +161,23 @@ pub(crate) struct Checker<'a> {
     pub(crate) loops: usize,
     pub(crate) dirs: Vec<(i64, i64)>,
     pub(crate) step: Vec<Vec<u16>>,
+    /// where each `def` and action being expanded is used (parallel to `def_stack`)
+    pub(crate) use_spans: Vec<Span>,
+    /// levels of lowering entered, `def`s and actions expanded included
+    pub(crate) nesting: usize,
+    /// the deepest `nesting` reached (or copied: see `Cost`), for measuring arguments
+    pub(crate) high_water: usize,
+    /// expression parts and statements lowered so far, copies of arguments included
+    pub(crate) work: usize,
+    /// a limit of expansion was passed and reported: nothing more is lowered
+    pub(crate) halted: bool,
+    /// the site at each coordinate (the first declared there)
+    pub(crate) at_coord: HashMap<(i64, i64), u16>,
+    /// ways all the dice declared so far can land (see `MAX_OUTCOMES`)
+    pub(crate) outcomes: usize,
+    /// "did you mean" hints computed so far (see `MAX_SUGGESTIONS`)
+    pub(crate) suggestions: std::cell::Cell<usize>,
+    pub(crate) lines: crate::diagnostic::LineIndex<'a>,
 }
 
 const BUILTINS: [&str; 11] = [
@@ -162,6 +194,20 @@ const BUILTINS: [&str; 11] = [
     "first_player",
 ];
 const MAX_SITES: i64 = 4096;
+/// Coordinates of sites (and offsets of links) are within ±this, so that no arithmetic on
+/// them overflows.
+const MAX_COORD: i64 = 1_000_000;
+/// Directions of links between points.
+const MAX_DIRECTIONS: usize = 64;
+const MAX_REGIONS: usize = 1024;
+const MAX_AREAS: usize = 64;
+const MAX_VARIANTS: usize = 64;
+/// Ways all the dice of a file can land, together.
+const MAX_OUTCOMES: usize = 1 << 18;
+/// Ways a throw can land times the length of its chart, in bytes: the work of building it.
+const MAX_CHART_WORK: usize = 1 << 25;
+/// Suggestions ("did you mean") computed for one file: each compares a name with every name.
+const MAX_SUGGESTIONS: usize = 100;
 
 /// Checks a parsed file with the given settings and lowers it.
 pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<Game, LoadError> {
@@ -202,6 +248,15 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         loops: 0,
         dirs: vec![],
         step: vec![],
+        use_spans: vec![],
+        nesting: 0,
+        high_water: 0,
+        work: 0,
+        halted: false,
+        at_coord: HashMap::new(),
+        outcomes: 0,
+        suggestions: std::cell::Cell::new(0),
+        lines: crate::diagnostic::LineIndex::new(source),
     };
     for b in BUILTINS {
         c.globals
@@ -211,16 +266,23 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
     c.options_decls();
     let variants = c.variants();
     // The file's own problems come first: user settings are only applied to a valid file.
-    let option_errors = c.apply_settings(settings, &variants);
+    let (option_errors, before_sets) = c.apply_settings(settings, &variants);
     c.sides();
     c.pieces();
     c.board();
     c.dice_decls();
     c.defs();
     c.tally_decls();
-    c.requires(settings);
+    let broken = c.requires(settings, &before_sets);
     let turn_limit = c.limit();
     let (turn_start, between_start) = c.programs();
+    if !broken.is_empty() {
+        // The options chosen with `-o` break a requirement: that is what to say, not what
+        // follows from it in the file.
+        return Err(LoadError::Options(
+            option_errors.into_iter().chain(broken).collect(),
+        ));
+    }
     if !c.diags.is_empty() {
         return Err(LoadError::File(Diagnostics(c.diags).sorted()));
     }
@@ -289,7 +351,7 @@ impl<'a> Checker<'a> {
                     "this name is built into the language; choose another".to_string()
                 }
                 _ => {
-                    let (l, col) = crate::diagnostic::line_col(self.source, prev_span.start);
+                    let (l, col) = self.lines.line_col(prev_span.start);
                     format!(
                         "the first definition is at line {l}, column {col}; names of options, sides, pieces, sites, regions, directions and defs share one namespace"
                     )
@@ -309,6 +371,43 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// Whether one more "did you mean" may be computed: each compares a name with every name,
+    /// so a file of many unknown names gets hints for the first ones only.
+    pub(crate) fn may_suggest(&self) -> bool {
+        let n = self.suggestions.get();
+        self.suggestions.set(n + 1);
+        n < MAX_SUGGESTIONS
+    }
+
+    /// The candidate closest to `name`, as [`suggest`] finds it, while suggestions remain
+    /// (`may_suggest`).
+    pub(crate) fn suggest_among<'b>(
+        &self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'b str>,
+    ) -> Option<String> {
+        if self.may_suggest() {
+            suggest(name, candidates)
+        } else {
+            None
+        }
+    }
+
+    /// A coordinate within the board's bounds (`MAX_COORD`), or the error.
+    pub(crate) fn coordinate(&mut self, v: i64, span: Span) -> Option<i64> {
+        if v.abs_diff(0) > MAX_COORD as u64 {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: v,
+                    what: "coordinates from -1000000 to 1000000",
+                },
+                span,
+            );
+            return None;
+        }
+        Some(v)
+    }
+
     /// Whether a name belongs to a site range that already failed (not reported again).
     pub(crate) fn is_poisoned(&self, name: &str) -> bool {
         self.poisoned.iter().any(|p| {
@@ -319,6 +418,9 @@ impl<'a> Checker<'a> {
 
     /// A hint naming the closest known name, for an unknown one.
     pub(crate) fn did_you_mean(&self, name: &str) -> Option<String> {
+        if !self.may_suggest() {
+            return None;
+        }
         let mut names: Vec<&str> = self.globals.keys().map(String::as_str).collect();
         for s in &self.scopes {
             names.extend(s.iter().map(|(n, _)| n.as_str()));
@@ -470,6 +572,17 @@ impl<'a> Checker<'a> {
     fn variants(&mut self) -> Vec<VariantInfo> {
         let mut out: Vec<VariantInfo> = vec![];
         for v in &self.file.variants {
+            if out.len() >= MAX_VARIANTS {
+                // each variant is loaded when the file is validated
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: MAX_VARIANTS as i64 + 1,
+                        what: "at most 64 variants",
+                    },
+                    v.span,
+                );
+                break;
+            }
             if out.iter().any(|o| o.name == v.name) {
                 self.error(
                     ErrorKind::Duplicate {
@@ -483,7 +596,8 @@ impl<'a> Checker<'a> {
             let mut sets = vec![];
             for (name, value, sp) in &v.sets {
                 let Some(i) = self.option_index(&name.name) else {
-                    let hint = suggest(&name.name, self.options.iter().map(|o| o.name.as_str()))
+                    let hint = self
+                        .suggest_among(&name.name, self.options.iter().map(|o| o.name.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "a variant sets options declared with `option`".into());
                     self.error_hint(
@@ -510,7 +624,13 @@ impl<'a> Checker<'a> {
         out
     }
 
-    fn apply_settings(&mut self, settings: &Settings, variants: &[VariantInfo]) -> Vec<String> {
+    /// Applies the variant, then the `-o` settings; returns the errors and the option values
+    /// before the `-o` settings (to tell whether one of them breaks a requirement).
+    fn apply_settings(
+        &mut self,
+        settings: &Settings,
+        variants: &[VariantInfo],
+    ) -> (Vec<String>, Vec<OptValue>) {
         let mut errors = vec![];
         if let Some(vname) = &settings.variant {
             match variants.iter().find(|v| &v.name == vname) {
@@ -540,6 +660,7 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        let before_sets = self.options.iter().map(|o| o.value.clone()).collect();
         for (name, text) in &settings.sets {
             let Some(i) = self.option_index(name) else {
                 let mut msg = format!("unknown option `{name}`");
@@ -563,7 +684,7 @@ impl<'a> Checker<'a> {
                 Err(kind) => errors.push(kind.to_string()),
             }
         }
-        errors
+        (errors, before_sets)
     }
 
     fn sides(&mut self) {
@@ -715,8 +836,8 @@ impl<'a> Checker<'a> {
 
     /// The site at some coordinates, reporting when there is none.
     pub(crate) fn site_at(&mut self, x: i64, y: i64, span: Span) -> Option<SiteId> {
-        match self.sites.iter().position(|s| s.x == x && s.y == y) {
-            Some(i) => Some(SiteId(i as u16)),
+        match self.at_coord.get(&(x, y)) {
+            Some(&i) => Some(SiteId(i)),
             None => {
                 self.error_hint(
                     ErrorKind::Unknown {
@@ -752,9 +873,17 @@ impl<'a> Checker<'a> {
                     ) else {
                         continue;
                     };
-                    let (dx, dy) = (x2 - x1, y2 - y1);
-                    if !(dx == 0 || dy == 0 || dx.abs() == dy.abs())
-                        || dx.abs().max(dy.abs()) > MAX_SITES
+                    let (Some(dx), Some(dy)) = (x2.checked_sub(x1), y2.checked_sub(y1)) else {
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: format!("({x1}, {y1})..({x2}, {y2})"),
+                            },
+                            *span,
+                        );
+                        continue;
+                    };
+                    if !(dx == 0 || dy == 0 || dx.abs_diff(0) == dy.abs_diff(0))
+                        || dx.abs_diff(0).max(dy.abs_diff(0)) > MAX_SITES as u64
                     {
                         self.error_hint(
                             ErrorKind::BadRange {
@@ -765,7 +894,7 @@ impl<'a> Checker<'a> {
                         );
                         continue;
                     }
-                    let steps = dx.abs().max(dy.abs());
+                    let steps = dx.abs().max(dy.abs()); // at most MAX_SITES here
                     for i in 0..=steps {
                         let (x, y) = (x1 + dx.signum() * i, y1 + dy.signum() * i);
                         match self.site_at(x, y, *span) {
@@ -784,7 +913,7 @@ impl<'a> Checker<'a> {
                         self.poisoned.push(prefix.name.clone());
                         continue;
                     };
-                    if (a - b).abs() >= MAX_SITES || a < 0 || b < 0 {
+                    if a < 0 || b < 0 || a.abs_diff(b) >= MAX_SITES as u64 {
                         self.error(
                             ErrorKind::BadRange {
                                 name: format!("{}[{a}..{b}]", prefix.name),
@@ -870,8 +999,17 @@ impl<'a> Checker<'a> {
             );
             return;
         }
+        // A site out of bounds is reported, and declared all the same (without a place),
+        // so that its uses are not reported as unknown.
+        let (x, y, placed) = match (self.coordinate(x, span), self.coordinate(y, span)) {
+            (Some(x), Some(y)) => (x, y, true),
+            _ => (0, 0, false),
+        };
         let id = SiteId(self.sites.len() as u16);
         if self.declare(&name, Global::Site(id), span, "site") {
+            if placed {
+                self.at_coord.entry((x, y)).or_insert(id.0);
+            }
             self.sites.push(SiteInfo {
                 name,
                 x,
@@ -896,7 +1034,9 @@ impl<'a> Checker<'a> {
             };
             let (kind, owner) = self.site_attrs(&row.attrs);
             for (i, (name, span)) in names.into_iter().enumerate() {
-                self.add_site(name, span, x0 + i as i64, y, kind, owner);
+                // (a row has at most MAX_SITES names: out of bounds, add_site reports it)
+                let x = x0.saturating_add(i as i64);
+                self.add_site(name, span, x, y, kind, owner);
             }
         }
         for s in &b.sites {
@@ -924,6 +1064,16 @@ impl<'a> Checker<'a> {
                         "a region is fixed when the board is built",
                     );
                 }
+            }
+            if self.regions.len() >= MAX_REGIONS {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: MAX_REGIONS as i64 + 1,
+                        what: "at most 1024 regions",
+                    },
+                    r.name.span,
+                );
+                break;
             }
             let id = RegionId(self.regions.len() as u16);
             if self.declare(&r.name.name, Global::Region(id), r.name.span, "region") {
@@ -978,6 +1128,11 @@ impl<'a> Checker<'a> {
                     .collect(),
                 Some((other, deg, cx, cy)) => {
                     let (Some(cx), Some(cy)) = (self.const_int(cx), self.const_int(cy)) else {
+                        continue;
+                    };
+                    let (Some(cx), Some(cy)) =
+                        (self.coordinate(cx, t.span), self.coordinate(cy, t.span))
+                    else {
                         continue;
                     };
                     let Some(o) = self.sides.iter().position(|p| *p == other.name) else {
@@ -1039,6 +1194,16 @@ impl<'a> Checker<'a> {
                         );
                     }
                     let first = t.from.unwrap_or(1);
+                    if first.abs_diff(0) > MAX_COORD as u64 || sites.len() > i32::MAX as usize / 2 {
+                        self.error(
+                            ErrorKind::TooLarge {
+                                value: first,
+                                what: "a track's first position from -1000000 to 1000000",
+                            },
+                            t.span,
+                        );
+                        continue;
+                    }
                     let mut pos_of = vec![-1i32; self.sites.len()];
                     for (i, &s) in sites.iter().enumerate().rev() {
                         pos_of[s as usize] = (first + i as i64) as i32;
@@ -1065,6 +1230,16 @@ impl<'a> Checker<'a> {
             }
         }
         for a in &b.areas {
+            if self.areas.len() >= MAX_AREAS {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: MAX_AREAS as i64 + 1,
+                        what: "at most 64 areas",
+                    },
+                    a.span,
+                );
+                break;
+            }
             let i = self.areas.len() as u8;
             if self.declare(&a.name, Global::Area(i), a.span, "area") {
                 self.areas.push(a.name.clone());
@@ -1104,7 +1279,10 @@ impl<'a> Checker<'a> {
                 kind = SiteKind::Point;
             }
             for (x, y, span) in &d.coords {
-                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y)) {
+                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y))
+                    && let (Some(x), Some(y)) =
+                        (self.coordinate(x, *span), self.coordinate(y, *span))
+                {
                     made.push((x, y, kind, owner, *span));
                 }
             }
@@ -1118,14 +1296,25 @@ impl<'a> Checker<'a> {
                 let (Some(x1), Some(x2), Some(y1), Some(y2)) = bounds else {
                     continue;
                 };
-                if (x2 - x1 + 1).max(0) * (y2 - y1 + 1).max(0) > MAX_SITES {
+                // counted before anything is made, in a width that cannot overflow
+                let width = (x2 as i128 - x1 as i128 + 1).max(0);
+                let height = (y2 as i128 - y1 as i128 + 1).max(0);
+                let points = width.saturating_mul(height);
+                if points > MAX_SITES as i128 {
                     self.error(
                         ErrorKind::TooLarge {
-                            value: (x2 - x1 + 1) * (y2 - y1 + 1),
+                            value: points.min(i64::MAX as i128) as i64,
                             what: "at most 4096 sites",
                         },
                         d.span,
                     );
+                    continue;
+                }
+                if points > 0
+                    && [x1, x2, y1, y2]
+                        .iter()
+                        .any(|&v| self.coordinate(v, d.span).is_none())
+                {
                     continue;
                 }
                 let before = self.diags.len();
@@ -1137,11 +1326,19 @@ impl<'a> Checker<'a> {
                                 self.scopes.push(vec![
                                     (
                                         xn.name.clone(),
-                                        crate::check::Local::Bound(Expr::Const(x), Ty::Num),
+                                        crate::check::Local::Bound(
+                                            Expr::Const(x),
+                                            Ty::Num,
+                                            Cost::ONE,
+                                        ),
                                     ),
                                     (
                                         yn.name.clone(),
-                                        crate::check::Local::Bound(Expr::Const(y), Ty::Num),
+                                        crate::check::Local::Bound(
+                                            Expr::Const(y),
+                                            Ty::Num,
+                                            Cost::ONE,
+                                        ),
                                     ),
                                 ]);
                                 let (e, t) = self.expr(c);
@@ -1174,7 +1371,7 @@ impl<'a> Checker<'a> {
         };
         let wide = made.iter().map(|m| m.0 - min_x).max().unwrap_or(0) >= 26;
         for (x, y, kind, owner, span) in made {
-            if self.sites.iter().any(|s| s.x == x && s.y == y) {
+            if self.at_coord.contains_key(&(x, y)) {
                 self.error(
                     ErrorKind::Duplicate {
                         what: "point",
@@ -1199,7 +1396,9 @@ impl<'a> Checker<'a> {
         for (offsets, cond, _) in decls {
             let mut offs = vec![];
             for (x, y, sp) in offsets {
-                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y)) {
+                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y))
+                    && let (Some(x), Some(y)) = (self.coordinate(x, *sp), self.coordinate(y, *sp))
+                {
                     if (x, y) == (0, 0) {
                         self.error(
                             ErrorKind::BadRange {
@@ -1212,9 +1411,21 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            let mut seen = std::collections::HashSet::new();
+            offs.retain(|o| seen.insert(*o));
             for (dx, dy) in offs {
                 for o in [(dx, dy), (-dx, -dy)] {
                     if !self.dirs.contains(&o) {
+                        if self.dirs.len() >= MAX_DIRECTIONS {
+                            self.error(
+                                ErrorKind::TooLarge {
+                                    value: MAX_DIRECTIONS as i64 + 1,
+                                    what: "at most 64 directions of links",
+                                },
+                                offsets.first().map(|o| o.2).unwrap_or_default(),
+                            );
+                            return;
+                        }
                         self.dirs.push(o);
                         self.step.push(vec![u16::MAX; self.sites.len()]);
                     }
@@ -1225,8 +1436,14 @@ impl<'a> Checker<'a> {
                     let (x, y) = (self.sites[s].x, self.sites[s].y);
                     if let Some(c) = cond {
                         self.scopes.push(vec![
-                            ("x".to_string(), Local::Bound(Expr::Const(x), Ty::Num)),
-                            ("y".to_string(), Local::Bound(Expr::Const(y), Ty::Num)),
+                            (
+                                "x".to_string(),
+                                Local::Bound(Expr::Const(x), Ty::Num, Cost::ONE),
+                            ),
+                            (
+                                "y".to_string(),
+                                Local::Bound(Expr::Const(y), Ty::Num, Cost::ONE),
+                            ),
                         ]);
                         let (e, t) = self.expr(c);
                         self.scopes.pop();
@@ -1240,13 +1457,10 @@ impl<'a> Checker<'a> {
                             }
                         }
                     }
-                    if let Some(t) = self
-                        .sites
-                        .iter()
-                        .position(|o| o.x == x + dx && o.y == y + dy)
-                    {
-                        self.step[fwd][s] = t as u16;
-                        self.step[back][t] = s as u16;
+                    // (coordinates and offsets are within ±MAX_COORD: no overflow)
+                    if let Some(&t) = self.at_coord.get(&(x + dx, y + dy)) {
+                        self.step[fwd][s] = t;
+                        self.step[back][t as usize] = s as u16;
                     }
                 }
             }
@@ -1271,7 +1485,8 @@ impl<'a> Checker<'a> {
                 Some((Global::Site(s), _)) => out.push((*s, span)),
                 _ if self.is_poisoned(&name) => self.poison_hits += 1,
                 _ => {
-                    let hint = suggest(&name, self.sites.iter().map(|s| s.name.as_str()))
+                    let hint = self
+                        .suggest_among(&name, self.sites.iter().map(|s| s.name.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| {
                             "sites are declared with `row` or `site` in the board".into()
@@ -1328,6 +1543,16 @@ impl<'a> Checker<'a> {
             // (a clash is reported; the tally keeps its index so that the others stay aligned)
             self.declare(&t.name.name, Global::Tally(i), t.name.span, "tally");
             let init = self.const_int(&t.init).unwrap_or(0);
+            if self.tally_slots + self.players.len() > u16::MAX as usize {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: self.tallies.len() as i64 + 1,
+                        what: "at most 65535 tallies (a `per player` tally counts once a player)",
+                    },
+                    t.name.span,
+                );
+                break;
+            }
             self.tallies.push(TallyInfo {
                 name: t.name.name.clone(),
                 doc: t.doc.clone(),
@@ -1360,12 +1585,50 @@ impl<'a> Checker<'a> {
                     ));
                 }
             }
-            let combos: usize = dice.iter().map(|(_, f)| f.len().max(1)).product();
+            if let Some((_, faces)) = dice.iter().find(|(_, f)| f.len() > 255) {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: faces.len() as i64,
+                        what: "at most 255 faces a die",
+                    },
+                    d.span,
+                );
+                continue;
+            }
+            // counted before anything is made, without overflow
+            let combos = dice
+                .iter()
+                .try_fold(1usize, |n, (_, f)| n.checked_mul(f.len().max(1)))
+                .unwrap_or(usize::MAX);
             if dice.is_empty() || combos > 1 << 16 {
                 self.error(
                     ErrorKind::TooLarge {
-                        value: combos as i64,
+                        value: combos.min(i64::MAX as usize) as i64,
                         what: "at most 65536 ways a throw can land",
+                    },
+                    d.span,
+                );
+                continue;
+            }
+            // the chart is evaluated for every way the dice land: its text bounds its work
+            let chart_bytes = d.span.end.saturating_sub(d.span.start).max(1);
+            if combos.saturating_mul(chart_bytes) > MAX_CHART_WORK {
+                self.error_hint(
+                    ErrorKind::TooLarge {
+                        value: combos as i64,
+                        what: "ways to land for a chart this long",
+                    },
+                    d.span,
+                    "use fewer dice, or a shorter chart",
+                );
+                continue;
+            }
+            self.outcomes += combos;
+            if self.outcomes > MAX_OUTCOMES {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: self.outcomes as i64,
+                        what: "at most 262144 ways all the dice of a file can land",
                     },
                     d.span,
                 );
@@ -1471,11 +1734,35 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn requires(&mut self, settings: &Settings) {
+    /// Checks the requirements. One that the values given with `-o` break (it holds without
+    /// them) is the user's error, returned in words naming those options; one that fails
+    /// otherwise is an error of the file.
+    fn requires(&mut self, settings: &Settings, before_sets: &[OptValue]) -> Vec<String> {
+        let mut broken = vec![];
         for r in &self.file.requires {
             let (e, ty) = self.expr(&r.cond);
             match (e, ty) {
                 (_, Ty::Error) => {}
+                (Expr::Const(0), Ty::Bool) if !settings.sets.is_empty() => {
+                    match self.options_breaking(&r.cond, settings, before_sets) {
+                        Some(names) => broken.push(format!(
+                            "{names} {} a requirement of the game: {}",
+                            if names.contains(", ") {
+                                "break"
+                            } else {
+                                "breaks"
+                            },
+                            r.message
+                        )),
+                        None => self.error_hint(
+                            ErrorKind::Requirement {
+                                message: r.message.clone(),
+                            },
+                            r.span,
+                            "the options chosen do not satisfy this requirement",
+                        ),
+                    }
+                }
                 (Expr::Const(v), Ty::Bool) => {
                     if v == 0 {
                         let user = !settings.sets.is_empty() || settings.variant.is_some();
@@ -1502,6 +1789,59 @@ impl<'a> Checker<'a> {
                 ),
             }
         }
+        broken
+    }
+
+    /// Whether a requirement holds with the values before the `-o` settings: then the
+    /// settings that make it fail, in words (`option \`seeds\` = 7`); `None` when it fails
+    /// without them too (the file's error).
+    fn options_breaking(
+        &mut self,
+        cond: &ast::Expr,
+        settings: &Settings,
+        before_sets: &[OptValue],
+    ) -> Option<String> {
+        let diags = self.diags.len();
+        let holds_with = |c: &mut Self, values: &[OptValue]| {
+            let now: Vec<OptValue> = c.options.iter().map(|o| o.value.clone()).collect();
+            for (o, v) in c.options.iter_mut().zip(values) {
+                o.value = v.clone();
+            }
+            let holds = matches!(c.expr(cond), (Expr::Const(v), Ty::Bool) if v != 0);
+            for (o, v) in c.options.iter_mut().zip(now) {
+                o.value = v;
+            }
+            holds
+        };
+        let holds_before = holds_with(self, before_sets);
+        let mut named = vec![];
+        if holds_before {
+            let set: Vec<OptValue> = self.options.iter().map(|o| o.value.clone()).collect();
+            // each option given with -o, alone back to its value before: does that mend it?
+            for (name, _) in &settings.sets {
+                let Some(i) = self.option_index(name) else {
+                    continue;
+                };
+                let mut values = set.clone();
+                values[i] = before_sets[i].clone();
+                let label = format!("option `{name}` = {}", set[i]);
+                if holds_with(self, &values) && !named.contains(&label) {
+                    named.push(label);
+                }
+            }
+            if named.is_empty() {
+                named = settings
+                    .sets
+                    .iter()
+                    .filter_map(|(n, _)| self.option_index(n))
+                    .map(|i| format!("option `{}` = {}", self.options[i].name, set[i]))
+                    .collect();
+                named.dedup();
+            }
+        }
+        // (evaluating again says nothing new)
+        self.diags.truncate(diags);
+        holds_before.then(|| named.join(", "))
     }
 
     fn limit(&mut self) -> u32 {

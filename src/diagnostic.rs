@@ -62,6 +62,14 @@ pub enum ErrorKind {
     Recursive { name: String },
     #[error("the value {value} does not fit ({what})")]
     TooLarge { value: i64, what: &'static str },
+    #[error("two decisions of this choice would both be written `{written}`")]
+    AmbiguousNotation { written: String },
+    #[error("nested more than {limit} levels deep ({what})")]
+    TooDeep { what: &'static str, limit: usize },
+    #[error("this name is {chars} characters long; a name has at most {limit}")]
+    NameTooLong { chars: usize, limit: usize },
+    #[error("{} makes the rules too large (more than {limit} parts once expanded)", match name { Some(n) => format!("`{n}` used here"), None => "this description".to_string() })]
+    TooLargeExpansion { name: Option<String>, limit: usize },
 }
 
 /// One problem, with where it is and, if we can tell, how to fix it.
@@ -106,6 +114,10 @@ impl Diagnostic {
             ErrorKind::Overflow => "overflow",
             ErrorKind::Recursive { .. } => "recursive",
             ErrorKind::TooLarge { .. } => "too-large",
+            ErrorKind::AmbiguousNotation { .. } => "ambiguous-notation",
+            ErrorKind::TooDeep { .. } => "too-deep",
+            ErrorKind::NameTooLong { .. } => "name-too-long",
+            ErrorKind::TooLargeExpansion { .. } => "too-large-expansion",
         }
     }
 }
@@ -134,14 +146,82 @@ impl Diagnostics {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// 1-based line and column (in characters) of a byte offset. For many offsets of one source,
+/// build a [`LineIndex`] once.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(source, offset.min(source.len()));
-    let before = &source[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let col = source[line_start..offset].chars().count() + 1;
-    (line, col)
+    LineIndex::new(source).line_col(offset)
+}
+
+/// Where the lines of a source start, and how many characters come before each block of
+/// bytes: the line and column of any offset in a few steps, however long the source or its
+/// lines.
+pub struct LineIndex<'a> {
+    source: &'a str,
+    /// byte offset of the start of each line
+    starts: Vec<usize>,
+    /// characters before each block of `BLOCK` bytes
+    chars_before: Vec<usize>,
+}
+
+const BLOCK: usize = 256;
+
+impl<'a> LineIndex<'a> {
+    pub fn new(source: &'a str) -> Self {
+        let bytes = source.as_bytes();
+        // a byte-order mark is not a column of the first line
+        let mut starts = vec![if source.starts_with('\u{feff}') { 3 } else { 0 }];
+        starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        let mut chars_before = Vec::with_capacity(bytes.len() / BLOCK + 1);
+        let mut n = 0;
+        for block in bytes.chunks(BLOCK) {
+            chars_before.push(n);
+            n += block.iter().filter(|b| !is_continuation(**b)).count();
+        }
+        chars_before.push(n);
+        LineIndex {
+            source,
+            starts,
+            chars_before,
+        }
+    }
+
+    /// Characters before a byte offset.
+    fn chars_to(&self, offset: usize) -> usize {
+        let block = offset / BLOCK;
+        self.chars_before[block]
+            + self.source.as_bytes()[block * BLOCK..offset]
+                .iter()
+                .filter(|b| !is_continuation(**b))
+                .count()
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset =
+            floor_char_boundary(self.source, offset.min(self.source.len())).max(self.starts[0]);
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, self.chars_to(offset) - self.chars_to(start) + 1)
+    }
+
+    /// The text of a 1-based line, without its end of line.
+    pub fn line(&self, line: usize) -> &'a str {
+        let Some(&start) = self.starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self.starts.get(line).map_or(self.source.len(), |&e| e - 1);
+        self.source[start..end].trim_end_matches('\r')
+    }
+}
+
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -150,6 +230,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     }
     i
 }
+
+/// The longest part of a source line shown under a diagnostic, in characters.
+const SHOWN: usize = 120;
 
 /// Renders one diagnostic the way a compiler does:
 ///
@@ -161,21 +244,49 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 ///    |             ^^
 ///    = hint: did you mean `s7`?
 /// ```
+///
+/// A line longer than 120 characters is shown around the caret, cut with `…`.
 pub fn render_one(path: &str, source: &str, d: &Diagnostic) -> String {
-    let (line, col) = line_col(source, d.span.start);
-    let line_text = source.lines().nth(line - 1).unwrap_or("");
+    render_indexed(path, &LineIndex::new(source), d)
+}
+
+fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
+    let source = index.source;
+    let (line, col) = index.line_col(d.span.start);
+    let line_start = index.starts[line - 1];
+    let line_end = line_start + index.line(line).len();
+    let caret = floor_char_boundary(source, d.span.start.min(source.len())).max(line_start);
+    let span_end = floor_char_boundary(source, d.span.end.min(source.len())).clamp(caret, line_end);
+    // a window of the line around the caret, found from the caret's byte, not the line's start
+    let from = source[line_start..caret]
+        .char_indices()
+        .rev()
+        .take(SHOWN / 3)
+        .last()
+        .map_or(caret, |(i, _)| line_start + i);
+    let to = source[from..line_end]
+        .char_indices()
+        .nth(SHOWN)
+        .map_or(line_end, |(i, _)| from + i);
+    let mut shown = source[from..to].to_string();
+    let mut caret_at = source[from..caret].chars().count();
+    if from > line_start {
+        shown.insert(0, '…');
+        caret_at += 1;
+    }
+    if to < line_end {
+        shown.push('…');
+    }
+    let carets = source[caret..span_end.min(to).max(caret)]
+        .chars()
+        .count()
+        .max(1);
     let width = line.to_string().len();
     let pad = " ".repeat(width);
-    let start = floor_char_boundary(source, d.span.start.min(source.len()));
-    let end = floor_char_boundary(source, d.span.end.min(source.len())).max(start);
-    let span_text = &source[start..end];
-    let first_line_len = span_text.split('\n').next().unwrap_or("").chars().count();
-    let rest_of_line = line_text.chars().count().saturating_sub(col - 1);
-    let carets = first_line_len.min(rest_of_line).max(1);
     let mut out = format!(
-        "error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n{line} | {line_text}\n{pad} | {}{}\n",
+        "error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n{line} | {shown}\n{pad} | {}{}\n",
         d,
-        " ".repeat(col - 1),
+        " ".repeat(caret_at),
         "^".repeat(carets)
     );
     if let Some(h) = &d.hint {
@@ -186,9 +297,10 @@ pub fn render_one(path: &str, source: &str, d: &Diagnostic) -> String {
 
 /// Renders every diagnostic, then a summary line.
 pub fn render(path: &str, source: &str, diags: &Diagnostics) -> String {
+    let index = LineIndex::new(source);
     let mut out = String::new();
     for d in &diags.0 {
-        out.push_str(&render_one(path, source, d));
+        out.push_str(&render_indexed(path, &index, d));
         out.push('\n');
     }
     let n = diags.len();
@@ -201,10 +313,17 @@ pub fn render(path: &str, source: &str, diags: &Diagnostics) -> String {
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a likely typo.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let lower = name.to_lowercase();
+    let len = name.chars().count();
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = edit_distance(&name.to_lowercase(), &c.to_lowercase());
-        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
+        let c_len = c.chars().count();
+        let limit = (len.max(c_len) / 3).max(1);
+        // the distance is at least the difference of the lengths: most names are skipped here
+        if len.abs_diff(c_len) > limit {
+            continue;
+        }
+        let d = edit_distance(&lower, &c.to_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
@@ -244,5 +363,43 @@ mod tests {
     fn positions() {
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
         assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        // characters, not bytes, across the blocks of the index
+        let src = format!("{}\n{}x", "é".repeat(300), "ü".repeat(200));
+        let x = src.find('x').unwrap();
+        assert_eq!(line_col(&src, x), (2, 201));
+        assert_eq!(line_col(&src, 1), (1, 1));
+        assert_eq!(
+            LineIndex::new(&src).line(2),
+            format!("{}x", "ü".repeat(200))
+        );
+        // a byte-order mark is no column
+        assert_eq!(line_col("\u{feff}ab\ncd", 4), (1, 2));
+        assert_eq!(line_col("\u{feff}ab\ncd", 0), (1, 1));
+        assert_eq!(LineIndex::new("\u{feff}ab\ncd").line(1), "ab");
+    }
+
+    #[test]
+    fn a_long_line_is_shown_around_the_caret() {
+        let src = format!("{}bad{}", "a ".repeat(5000), " b".repeat(5000));
+        let at = src.find("bad").unwrap();
+        let d = Diagnostic::new(
+            ErrorKind::Unknown {
+                what: "name",
+                name: "bad".into(),
+            },
+            Span {
+                start: at,
+                end: at + 3,
+            },
+        );
+        let out = render_one("f.game", &src, &d);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], " --> f.game:1:10001");
+        assert!(lines[3].chars().count() < 140, "{}", lines[3]);
+        let text = lines[3].split_once(" | ").unwrap().1;
+        let carets = lines[4].split_once(" | ").unwrap().1;
+        let caret = carets.find('^').unwrap();
+        assert_eq!(carets.trim_start().len(), 3);
+        assert_eq!(text.chars().skip(caret).take(3).collect::<String>(), "bad");
     }
 }

@@ -15,6 +15,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ir;
+pub mod limits;
 pub(crate) mod lower;
 pub mod notation;
 pub(crate) mod optimize;

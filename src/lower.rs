@@ -2,9 +2,13 @@
 //! statements become jumps and instructions. Type errors are reported here.
 
 use crate::ast::{self, BinOp, ExprKind, Span, StmtKind, UnOp, ValueItem};
-use crate::check::{Checker, Global, Local, Ty};
+use crate::check::{Checker, Cost, Global, Local, Ty};
 use crate::diagnostic::ErrorKind;
 use crate::ir::*;
+use crate::limits::{MAX_EXPANDED_NESTING, MAX_EXPANSION};
+
+/// The stack lowering leaves for what comes after it (see `Checker::enter`).
+const STACK_RESERVE: usize = 256 << 10;
 
 /// The built-in functions, for "did you mean" hints.
 pub(crate) const FUNCTIONS: [&str; 27] = [
@@ -56,9 +60,25 @@ fn fold(op: Op, x: i64, y: i64) -> Result<i64, ErrorKind> {
 
 impl Checker<'_> {
     fn new_var(&mut self, name: &str, ty: Ty) -> VarId {
-        let id = self.nvars as VarId;
-        self.nvars += 1;
+        let id = self.slot_for_var();
         self.bind(name, Local::Var(id, ty));
+        id
+    }
+
+    /// A new variable slot: there are at most 65535 (once `def`s and actions are expanded).
+    fn slot_for_var(&mut self) -> VarId {
+        if self.nvars >= VarId::MAX as usize && !self.halted {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: self.nvars as i64 + 1,
+                    what: "at most 65535 variables, once `def`s and actions are expanded",
+                },
+                self.use_spans.first().copied().unwrap_or_default(),
+            );
+            self.halted = true;
+        }
+        let id = self.nvars.min(VarId::MAX as usize - 1) as VarId;
+        self.nvars += 1;
         id
     }
 
@@ -72,13 +92,134 @@ impl Checker<'_> {
             .push((name.to_string(), l));
     }
 
-    fn lookup_local(&self, name: &str) -> Option<Local> {
+    fn lookup_local(&self, name: &str) -> Option<&Local> {
         self.scopes
             .iter()
             .rev()
             .flat_map(|s| s.iter().rev())
             .find(|(n, _)| n == name)
-            .map(|(_, l)| l.clone())
+            .map(|(_, l)| l)
+    }
+
+    /// Enters one level of lowering (an expression, a set, a statement): false past the limits
+    /// of nesting and of expansion, which are reported once; then nothing more is lowered.
+    fn enter(&mut self, span: Span) -> bool {
+        if self.halted {
+            return false;
+        }
+        // The limit is counted in levels; the stack a level takes depends on the build and the
+        // thread (a debug build's frames are several times larger): with too little stack left,
+        // lowering stops as it does at the limit, instead of overflowing.
+        if self.nesting >= MAX_EXPANDED_NESTING
+            || stacker::remaining_stack().is_some_and(|left| left < STACK_RESERVE)
+        {
+            self.expansion_too_deep(span);
+            return false;
+        }
+        if self.work >= MAX_EXPANSION {
+            self.expansion_too_large(span);
+            return false;
+        }
+        self.nesting += 1;
+        self.work += 1;
+        self.high_water = self.high_water.max(self.nesting);
+        true
+    }
+
+    fn leave(&mut self) {
+        self.nesting -= 1;
+    }
+
+    /// Copies a bound argument where its parameter is used: its cost is paid again.
+    fn expand(&mut self, cost: Cost, span: Span) -> bool {
+        if self.halted {
+            return false;
+        }
+        if self.nesting + cost.height > MAX_EXPANDED_NESTING {
+            self.expansion_too_deep(span);
+            return false;
+        }
+        self.work += cost.size;
+        if self.work > MAX_EXPANSION {
+            self.expansion_too_large(span);
+            return false;
+        }
+        self.high_water = self.high_water.max(self.nesting + cost.height);
+        true
+    }
+
+    /// Runs `f`, measuring the depth and size of what it lowers.
+    fn measured<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (T, Cost) {
+        let (work, high_water) = (self.work, self.high_water);
+        self.high_water = self.nesting;
+        let out = f(self);
+        let cost = Cost {
+            height: (self.high_water - self.nesting).max(1),
+            size: (self.work - work).max(1),
+        };
+        self.high_water = self.high_water.max(high_water);
+        (out, cost)
+    }
+
+    /// The `def`s and actions being expanded, outermost first, for a hint.
+    /// (Only the outermost ones: where a limit stops the expansion depends on the stack.)
+    fn expansion_chain(&self) -> String {
+        let names: Vec<String> = self.def_stack.iter().map(|n| format!("`{n}`")).collect();
+        let shown = if names.len() > 4 {
+            format!("{} → …", names[..4].join(" → "))
+        } else {
+            names.join(" → ")
+        };
+        if shown.is_empty() {
+            "no `def` or action is involved".into()
+        } else {
+            format!("expanding {shown}")
+        }
+    }
+
+    fn expansion_too_deep(&mut self, span: Span) {
+        let at = self.use_spans.first().copied().unwrap_or(span);
+        let hint = format!(
+            "{}; each use of a `def` or an action copies its body: use fewer levels, or `let`",
+            self.expansion_chain()
+        );
+        self.error_hint(
+            ErrorKind::TooDeep {
+                what: "once `def`s and actions are expanded",
+                limit: MAX_EXPANDED_NESTING,
+            },
+            at,
+            hint,
+        );
+        self.halted = true;
+    }
+
+    fn expansion_too_large(&mut self, span: Span) {
+        let at = self.use_spans.first().copied().unwrap_or(span);
+        let hint = format!(
+            "{}; each use of a `def` or an action copies its body, and its arguments at each use of its parameters",
+            self.expansion_chain()
+        );
+        self.error_hint(
+            ErrorKind::TooLargeExpansion {
+                name: self.def_stack.first().cloned(),
+                limit: MAX_EXPANSION,
+            },
+            at,
+            hint,
+        );
+        self.halted = true;
+    }
+
+    /// A `def`'s argument bound to its parameter: the lowered value (or set) and its cost.
+    fn bound_argument(&mut self, a: &ast::Expr) -> Local {
+        if self.peek_is_set(a) {
+            let (s, cost) = self.measured(|c| c.set_expr(a));
+            Local::BoundSet(s, cost)
+        } else {
+            let ((x, t), cost) = self.measured(|c| c.expr(a));
+            Local::Bound(x, t, cost)
+        }
     }
 
     fn type_error(&mut self, expected: Ty, found: Ty, span: Span) {
@@ -104,10 +245,25 @@ impl Checker<'_> {
 
     /// Lowers an expression used as a set: a site, a region, a list, a filter, `all`, …
     pub(crate) fn set_expr(&mut self, e: &ast::Expr) -> SetExpr {
+        if !self.enter(e.span) {
+            return SetExpr::Empty;
+        }
+        let s = self.set_expr_in(e);
+        self.leave();
+        // past a limit, what was built is not the expression: nothing is said of it
+        if self.halted { SetExpr::Empty } else { s }
+    }
+
+    fn set_expr_in(&mut self, e: &ast::Expr) -> SetExpr {
         match &e.kind {
             ExprKind::Name(id) => {
-                if let Some(Local::BoundSet(s)) = self.lookup_local(&id.name) {
-                    return s;
+                if let Some(Local::BoundSet(s, cost)) = self.lookup_local(&id.name) {
+                    let (s, cost) = (s.clone(), *cost);
+                    return if self.expand(cost, e.span) {
+                        s
+                    } else {
+                        SetExpr::Empty
+                    };
                 }
                 if self.lookup_local(&id.name).is_none() {
                     match self.globals.get(&id.name).map(|g| g.0) {
@@ -124,7 +280,7 @@ impl Checker<'_> {
                 let (Some(a), Some(z)) = (self.const_int(from), self.const_int(to)) else {
                     return SetExpr::Empty;
                 };
-                if (a - z).abs() > 4096 {
+                if a.abs_diff(z) > 4096 {
                     self.error(
                         ErrorKind::BadRange {
                             name: prefix.name.clone(),
@@ -256,38 +412,56 @@ impl Checker<'_> {
 
     /// Whether an expression denotes a set, without reporting anything.
     fn peek_is_set(&self, e: &ast::Expr) -> bool {
-        match &e.kind {
-            ExprKind::Name(id) => match self.lookup_local(&id.name) {
-                Some(Local::BoundSet(_)) => true,
-                Some(_) => false,
-                None => {
-                    matches!(
-                        self.globals.get(&id.name).map(|g| g.0),
-                        Some(Global::Region(_))
-                    ) || id.name == "all"
+        // A worklist, not recursion: the bodies of `def`s calling `def`s can chain far, and each
+        // `def` is looked into once.
+        let mut todo = vec![e];
+        // the defs looked into, and those being expanded (built at the first call met)
+        let mut seen: Vec<bool> = vec![];
+        let mut expanding: std::collections::HashSet<&str> = Default::default();
+        while let Some(e) = todo.pop() {
+            match &e.kind {
+                ExprKind::Name(id) => match self.lookup_local(&id.name) {
+                    Some(Local::BoundSet(..)) => return true,
+                    Some(_) => {}
+                    None => {
+                        if matches!(
+                            self.globals.get(&id.name).map(|g| g.0),
+                            Some(Global::Region(_))
+                        ) || id.name == "all"
+                        {
+                            return true;
+                        }
+                    }
+                },
+                ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Filter(..) => return true,
+                ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => {
+                    todo.push(r);
+                    todo.push(l);
                 }
-            },
-            ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Filter(..) => true,
-            ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => {
-                self.peek_is_set(l) || self.peek_is_set(r)
-            }
-            ExprKind::Call(name, _)
-                if name.name == "run" || name.name == "neighbours" || name.name == "jumps" =>
-            {
-                true
-            }
-            ExprKind::Call(name, _) => match self.globals.get(&name.name).map(|g| g.0) {
-                Some(Global::Def(i)) => {
-                    let d = &self.file.defs[i];
-                    !self.def_stack.contains(&d.name.name) && {
-                        // A def is a set when its body is one (parameters are not sets here).
-                        self.peek_is_set(&d.body)
+                ExprKind::Call(name, _)
+                    if name.name == "run" || name.name == "neighbours" || name.name == "jumps" =>
+                {
+                    return true;
+                }
+                ExprKind::Call(name, _) => {
+                    if let Some(Global::Def(i)) = self.globals.get(&name.name).map(|g| g.0) {
+                        if seen.is_empty() {
+                            seen = vec![false; self.file.defs.len()];
+                            expanding = self.def_stack.iter().map(String::as_str).collect();
+                        }
+                        let d = &self.file.defs[i];
+                        // A recursive def is reported when it is expanded.
+                        if !expanding.contains(d.name.name.as_str()) && !seen[i] {
+                            // A def is a set when its body is one (parameters are not sets here).
+                            seen[i] = true;
+                            todo.push(&d.body);
+                        }
                     }
                 }
-                _ => false,
-            },
-            _ => false,
+                _ => {}
+            }
         }
+        false
     }
 
     fn need_ring(&mut self, span: Span) {
@@ -333,17 +507,14 @@ impl Checker<'_> {
         }
         let mut frame = vec![];
         for (p, a) in d.params.iter().zip(args) {
-            let l = if self.peek_is_set(a) {
-                Local::BoundSet(self.set_expr(a))
-            } else {
-                let (x, t) = self.expr(a);
-                Local::Bound(x, t)
-            };
+            let l = self.bound_argument(a);
             frame.push((p.name.clone(), l));
         }
         let saved = std::mem::replace(&mut self.scopes, vec![frame]);
         self.def_stack.push(d.name.name.clone());
+        self.use_spans.push(span);
         let out = f(self, &d.body);
+        self.use_spans.pop();
         self.def_stack.pop();
         self.scopes = saved;
         Some(out)
@@ -351,9 +522,16 @@ impl Checker<'_> {
 
     fn name(&mut self, id: &ast::Ident, span: Span) -> (Expr, Ty) {
         match self.lookup_local(&id.name) {
-            Some(Local::Var(v, t)) => return (Expr::Var(v), t),
-            Some(Local::Bound(x, t)) => return (x, t),
-            Some(Local::BoundSet(_)) => {
+            Some(Local::Var(v, t)) => return (Expr::Var(*v), *t),
+            Some(Local::Bound(x, t, cost)) => {
+                let (x, t, cost) = (x.clone(), *t, *cost);
+                return if self.expand(cost, span) {
+                    (x, t)
+                } else {
+                    (Expr::Const(0), Ty::Error)
+                };
+            }
+            Some(Local::BoundSet(..)) => {
                 self.error(
                     ErrorKind::Type {
                         expected: "a single value".into(),
@@ -784,6 +962,20 @@ impl Checker<'_> {
 
     /// Lowers an expression, returning its IR and type. Errors are reported and give `Ty::Error`.
     pub(crate) fn expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        if !self.enter(e.span) {
+            return (Expr::Const(0), Ty::Error);
+        }
+        let out = self.expr_in(e);
+        self.leave();
+        // past a limit, what was built is not the expression: nothing is said of it
+        if self.halted {
+            (Expr::Const(0), Ty::Error)
+        } else {
+            out
+        }
+    }
+
+    fn expr_in(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         let span = e.span;
         match &e.kind {
             ExprKind::Int(n) => (Expr::Const(*n), Ty::Num),
@@ -1033,6 +1225,14 @@ impl Checker<'_> {
     }
 
     fn stmt(&mut self, s: &ast::Stmt) {
+        if !self.enter(s.span) {
+            return;
+        }
+        self.stmt_in(s);
+        self.leave();
+    }
+
+    fn stmt_in(&mut self, s: &ast::Stmt) {
         let span = s.span;
         match &s.kind {
             StmtKind::If { cond, then, otherwise } => {
@@ -1091,8 +1291,8 @@ impl Checker<'_> {
             }
             StmtKind::Let(name, value) => {
                 if self.peek_is_set(value) {
-                    let set = self.set_expr(value);
-                    self.bind(&name.name, Local::BoundSet(set));
+                    let (set, cost) = self.measured(|c| c.set_expr(value));
+                    self.bind(&name.name, Local::BoundSet(set, cost));
                     return;
                 }
                 let (x, t) = self.expr(value);
@@ -1100,7 +1300,7 @@ impl Checker<'_> {
                 self.emit(Instr::SetVar(v, x));
             }
             StmtKind::Set { target, value } => match &target.kind {
-                ExprKind::Name(id) => match self.lookup_local(&id.name) {
+                ExprKind::Name(id) => match self.lookup_local(&id.name).cloned() {
                     Some(Local::Var(v, t)) => {
                         let x = self.expect(value, t);
                         self.emit(Instr::SetVar(v, x));
@@ -1196,7 +1396,7 @@ impl Checker<'_> {
                 }
                 _ => {
                     let names: Vec<&str> = self.file.dice.iter().map(|d| d.name.name.as_str()).collect();
-                    let hint = crate::diagnostic::suggest(&dice.name, names)
+                    let hint = self.suggest_among(&dice.name, names)
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "dice are declared with `dice NAME { … }`".into());
                     self.error_hint(ErrorKind::Unknown { what: "dice", name: dice.name.clone() }, dice.span, hint);
@@ -1226,7 +1426,7 @@ impl Checker<'_> {
                 Some(Global::Action(i)) => self.do_action(i, args, span),
                 _ => {
                     let names: Vec<&str> = self.file.actions.iter().map(|a| a.name.name.as_str()).collect();
-                    let hint = crate::diagnostic::suggest(&name.name, names)
+                    let hint = self.suggest_among(&name.name, names)
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "actions are declared with `action NAME(…) { … }`".into());
                     self.error_hint(ErrorKind::Unknown { what: "action", name: name.name.clone() }, name.span, hint);
@@ -1368,7 +1568,17 @@ impl Checker<'_> {
         set: Option<&ast::Expr>,
         body: &[ast::Stmt],
     ) {
-        let slot = self.loops as u16;
+        if self.loops >= u16::MAX as usize && !self.halted {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: self.loops as i64 + 1,
+                    what: "at most 65535 `for` loops, once actions are expanded",
+                },
+                self.use_spans.first().copied().unwrap_or_default(),
+            );
+            self.halted = true;
+        }
+        let slot = self.loops.min(u16::MAX as usize - 1) as u16;
         self.loops += 1;
         self.scopes.push(vec![]);
         let tokens = cond.is_some();
@@ -1426,18 +1636,19 @@ impl Checker<'_> {
             let (x, t) = self.expr(arg);
             if let Expr::Const(_) = x {
                 // A constant argument is folded into the action's statements.
-                frame.push((p.name.clone(), Local::Bound(x, t)));
+                frame.push((p.name.clone(), Local::Bound(x, t, Cost::ONE)));
                 continue;
             }
             // The argument is computed once, when the action starts.
-            let v = self.nvars as VarId;
-            self.nvars += 1;
+            let v = self.slot_for_var();
             self.emit(Instr::SetVar(v, x));
             frame.push((p.name.clone(), Local::Var(v, t)));
         }
         let saved = std::mem::replace(&mut self.scopes, vec![frame]);
         self.def_stack.push(a.name.name.clone());
+        self.use_spans.push(span);
         self.block(&a.body);
+        self.use_spans.pop();
         self.def_stack.pop();
         self.scopes = saved;
     }
@@ -1521,7 +1732,108 @@ impl Checker<'_> {
                 l.target = end;
             }
         }
+        self.distinct_notations(alts, &lowered);
         self.choices[cid].alts = lowered;
+    }
+
+    /// The source text of a span, blanks folded, to compare two parts of a file.
+    fn text_of(&self, span: Span) -> String {
+        self.source
+            .get(span.start..span.end)
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A decision is named by its notation (in a record, at the terminal): a choice whose
+    /// decisions would surely be written alike is refused. Sure: a value listed twice, or two
+    /// alternatives with the same label, values that meet (the same kind of places, the same
+    /// set, or a value in common), the same `to` part and the same condition.
+    fn distinct_notations(&mut self, alts: &[ast::Alternative], lowered: &[Alt]) {
+        let label = |a: &ast::Alternative| a.label.as_ref().map(|l| l.name.to_lowercase());
+        let written = |a: &ast::Alternative, value: &str| match &a.label {
+            Some(l) if value.is_empty() => l.name.clone(),
+            Some(l) => format!("{} {value}", l.name),
+            None => value.to_string(),
+        };
+        for (a, l) in alts.iter().zip(lowered) {
+            if let Domain::Values(vals) = &l.domain {
+                let mut seen: Vec<i64> = vec![];
+                if let Some((_, name)) = vals.iter().find(|(v, _)| {
+                    let again = seen.contains(v);
+                    seen.push(*v);
+                    again
+                }) {
+                    let text = written(a, name);
+                    self.ambiguous(text, a.span);
+                    return;
+                }
+            }
+        }
+        for j in 1..alts.len() {
+            for i in 0..j {
+                let (a, b) = (&alts[i], &alts[j]);
+                let same_text = |x: Option<Span>, y: Option<Span>| match (x, y) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => self.text_of(x) == self.text_of(y),
+                    _ => false,
+                };
+                if label(a) != label(b)
+                    || !same_text(
+                        a.cond.as_ref().map(|c| c.span),
+                        b.cond.as_ref().map(|c| c.span),
+                    )
+                    || !same_text(
+                        a.to.as_ref().map(|(_, s)| s.span),
+                        b.to.as_ref().map(|(_, s)| s.span),
+                    )
+                {
+                    continue;
+                }
+                let value = match (&lowered[i].domain, &lowered[j].domain) {
+                    (Domain::Unit, Domain::Unit) => Some(String::new()),
+                    (Domain::Sites, Domain::Sites) | (Domain::Tokens, Domain::Tokens) => {
+                        Some("…".to_string())
+                    }
+                    (Domain::Set(_), Domain::Set(_))
+                        if same_text(
+                            a.set.as_ref().map(|s| s.span),
+                            b.set.as_ref().map(|s| s.span),
+                        ) =>
+                    {
+                        Some("…".to_string())
+                    }
+                    (Domain::Values(x), Domain::Values(y)) => x
+                        .iter()
+                        .find(|(v, n)| {
+                            y.iter()
+                                .any(|(w, m)| v == w || n.to_lowercase() == m.to_lowercase())
+                        })
+                        .map(|(_, n)| n.clone()),
+                    _ => None,
+                };
+                if let Some(v) = value {
+                    let v = if b.to.is_some() {
+                        format!("{v} …")
+                    } else {
+                        v
+                    };
+                    let text = written(b, &v);
+                    self.ambiguous(text, b.span);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn ambiguous(&mut self, written: String, span: Span) {
+        self.error_hint(
+            ErrorKind::AmbiguousNotation { written },
+            span,
+            "two decisions of one choice need different notations: give the alternatives \
+             different labels, or list each value once",
+        );
     }
 
     fn values(&mut self, vals: &[ValueItem]) -> (Ty, Vec<(i64, String)>) {
@@ -1531,7 +1843,7 @@ impl Checker<'_> {
             let (items, t, span): (Vec<(i64, String)>, Ty, Span) = match v {
                 ValueItem::Int(n, sp) => (vec![(*n, n.to_string())], Ty::Num, *sp),
                 ValueItem::Range(a, z, sp) => {
-                    if z < a || z - a > 1000 {
+                    if z < a || z.abs_diff(*a) > 1000 {
                         self.error(
                             ErrorKind::BadRange {
                                 name: format!("{a}..{z}"),

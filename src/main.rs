@@ -205,26 +205,8 @@ enum Command {
     },
 }
 
-/// Output piped into a program that stops reading (`ludic list | head`) ends ludic quietly,
-/// as it does any command-line tool, instead of a panic message on the failed write.
-fn quiet_on_closed_pipe() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
-        if msg.contains("Broken pipe") {
-            std::process::exit(0);
-        }
-        default(info);
-    }));
-}
-
 fn main() -> ExitCode {
-    quiet_on_closed_pipe();
+    // (A closed output pipe, `ludic list | head`, ends a command quietly: see `cli::finish`.)
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -6,6 +6,7 @@
 
 use crate::engine::{Decision, Game, Pending, State};
 use crate::ir::*;
+use crate::limits::shorten;
 
 impl Game {
     /// The notation of a decision at the state's pending point.
@@ -139,11 +140,13 @@ impl Game {
         match matching.len() {
             1 => Ok(moves[matching[0]]),
             0 => Err(format!(
-                "`{text}` is not a legal move here; legal: {}",
+                "`{}` is not a legal move here; legal: {}",
+                shorten(text, 80),
                 names.join(", ")
             )),
             _ => Err(format!(
-                "`{text}` is ambiguous: {}",
+                "`{}` is ambiguous: {}",
+                shorten(text, 80),
                 matching
                     .iter()
                     .map(|&i| names[i].as_str())
@@ -197,7 +200,8 @@ impl Game {
             }
         }
         Err(format!(
-            "`{text}` is not a possible outcome; possible: {}",
+            "`{}` is not a possible outcome; possible: {}",
+            shorten(text, 80),
             outs.iter()
                 .map(|(o, _)| self.outcome_name(st, *o))
                 .collect::<Vec<_>>()

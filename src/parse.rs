@@ -2,6 +2,7 @@
 
 use crate::ast::*;
 use crate::diagnostic::{Diagnostic, Diagnostics, ErrorKind};
+use crate::limits::{MAX_NAME_CHARS, MAX_NESTING};
 use pest::Parser;
 use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
@@ -10,6 +11,116 @@ use std::sync::OnceLock;
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/ludic.pest"]
 struct LudicParser;
+
+/// Whether a rule is one of the words of the language (`kw_row`, …): matched whole, it carries
+/// nothing the syntax tree needs, and [`inner`] skips it.
+fn is_keyword(r: Rule) -> bool {
+    // indexed by the rule's number
+    static KEYWORDS: OnceLock<Vec<bool>> = OnceLock::new();
+    let table = KEYWORDS.get_or_init(|| {
+        let rules = Rule::all_rules();
+        let mut t = vec![false; rules.iter().map(|&r| r as usize + 1).max().unwrap_or(0)];
+        for &r in rules {
+            t[r as usize] = format!("{r:?}").starts_with("kw_");
+        }
+        t
+    });
+    table.get(r as usize).copied().unwrap_or(false)
+}
+
+/// The pairs inside a pair, without the words of the language.
+fn inner(p: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
+    p.into_inner().filter(|x| !is_keyword(x.as_rule()))
+}
+
+fn is_operator(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::op_or
+            | Rule::op_and
+            | Rule::op_not
+            | Rule::op_eq
+            | Rule::op_ne
+            | Rule::op_le
+            | Rule::op_ge
+            | Rule::op_lt
+            | Rule::op_gt
+            | Rule::op_in
+            | Rule::op_add
+            | Rule::op_sub
+            | Rule::op_mul
+            | Rule::op_div
+            | Rule::op_mod
+            | Rule::op_neg
+    )
+}
+
+/// What the parser accepts but the stages after it could not take: an expression whose
+/// operators and brackets nest deeper than [`MAX_NESTING`] (a chain of 300 `not`, or of 300
+/// `+`, is a tree 300 levels deep), names longer than [`MAX_NAME_CHARS`], and numbers that do
+/// not fit in 64 bits. The walk keeps
+/// its own stack, so that it cannot overflow on what it checks.
+fn check_limits(file: Pair<'_, Rule>) -> Result<(), Diagnostics> {
+    let mut diags = vec![];
+    let mut stack: Vec<(Pair<Rule>, usize)> = vec![(file, 0)];
+    while let Some((p, depth)) = stack.pop() {
+        let mut depth = depth;
+        match p.as_rule() {
+            Rule::expr => {
+                depth += 1;
+                for op in p.clone().into_inner().filter(|x| is_operator(x.as_rule())) {
+                    depth += 1;
+                    if depth > MAX_NESTING {
+                        diags.push(
+                            Diagnostic::new(
+                                ErrorKind::TooDeep {
+                                    what: "operators and brackets of an expression",
+                                    limit: MAX_NESTING,
+                                },
+                                span_of(&op),
+                            )
+                            .with_hint("split the expression with `def` or `let`"),
+                        );
+                        return Err(Diagnostics(diags).sorted());
+                    }
+                }
+            }
+            Rule::int => {
+                if p.as_str().parse::<i64>().is_err() {
+                    diags.push(
+                        Diagnostic::new(ErrorKind::Overflow, span_of(&p)).with_hint(
+                            "numbers are from -9223372036854775808 to 9223372036854775807",
+                        ),
+                    );
+                }
+                continue;
+            }
+            Rule::ident | Rule::call_name | Rule::alt_word | Rule::option_word => {
+                let chars = p.as_str().chars().count();
+                if chars > MAX_NAME_CHARS {
+                    diags.push(
+                        Diagnostic::new(
+                            ErrorKind::NameTooLong {
+                                chars,
+                                limit: MAX_NAME_CHARS,
+                            },
+                            span_of(&p),
+                        )
+                        .with_hint("choose a shorter name"),
+                    );
+                }
+                continue;
+            }
+            _ => {}
+        }
+        stack.extend(p.into_inner().map(|c| (c, depth)));
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(diags).sorted())
+    }
+}
 
 /// The span of a pair without the blanks and comments pest may have taken after it.
 fn span_of(p: &Pair<Rule>) -> Span {
@@ -70,25 +181,29 @@ fn string_value(p: Pair<Rule>) -> String {
 }
 
 /// Parses a whole file. A syntax error stops the parse (pest does not recover); it is reported
-/// with the words of the grammar, never with generated rule names.
+/// with the words of the grammar, never with generated rule names. Nesting too deep for the
+/// parser is refused before it runs, and what is too deep or too long for the stages after it
+/// before the syntax tree is built ([`crate::limits`]).
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
+    crate::limits::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
     let mut pairs = LudicParser::parse(Rule::file, source)
         .map_err(|e| Diagnostics(vec![syntax_error(&e, source)]))?;
     let file = pairs
         .next()
         .expect("the grammar's `file` rule always yields one pair");
+    check_limits(file.clone())?;
     let mut g = GameFile {
         span: span_of(&file),
         ..GameFile::default()
     };
-    for item in file.into_inner() {
+    for item in inner(file) {
         let span = span_of(&item);
         match item.as_rule() {
             Rule::game_block => g.meta.push(meta(item)),
             Rule::option_decl => g.options.push(option_decl(item)),
             Rule::variant_decl => g.variants.push(variant(item)),
             Rule::require_decl => {
-                let mut it = item.into_inner();
+                let mut it = inner(item);
                 let cond = expr(it.next().expect("require: expr"));
                 let message = string_value(it.next().expect("require: message"));
                 g.requires.push(Require {
@@ -98,17 +213,17 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                 });
             }
             Rule::sides_decl => {
-                g.sides.push(item.into_inner().map(ident).collect());
+                g.sides.push(inner(item).map(ident).collect());
                 g.sides_spans.push(span);
             }
             Rule::limit_decl => g
                 .limits
-                .push(expr(item.into_inner().next().expect("limit: expr"))),
+                .push(expr(inner(item).next().expect("limit: expr"))),
             Rule::board_block => g.boards.push(board(item)),
             Rule::pieces_block => g.pieces.push(
-                item.into_inner()
+                inner(item)
                     .map(|p| {
-                        let mut it = p.into_inner();
+                        let mut it = inner(p);
                         let name = ident(it.next().expect("piece name"));
                         let mut d = PieceDecl {
                             name,
@@ -117,7 +232,7 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                         };
                         for part in it {
                             let is_value = part.as_rule() == Rule::piece_value;
-                            let e = part.into_inner().next().map(expr);
+                            let e = inner(part).next().map(expr);
                             if is_value {
                                 d.value = e;
                             } else {
@@ -131,9 +246,9 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
             Rule::dice_block => g.dice.push(dice(item)),
             Rule::players_decl => g
                 .team_size
-                .push(expr(item.into_inner().next().expect("players per side"))),
+                .push(expr(inner(item).next().expect("players per side"))),
             Rule::action_decl => {
-                let mut parts: Vec<Pair<Rule>> = item.into_inner().collect();
+                let mut parts: Vec<Pair<Rule>> = inner(item).collect();
                 let body = block(parts.pop().expect("action: body"));
                 let mut it = parts.into_iter();
                 let name = ident(it.next().expect("action: name"));
@@ -144,17 +259,11 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                     span,
                 });
             }
-            Rule::start_block => g.starts.push((span, stmts(item.into_inner()))),
-            Rule::turn_block => g.turns.push((span, stmts(item.into_inner()))),
-            Rule::between_block => g.betweens.push((
-                span,
-                stmts(
-                    item.into_inner()
-                        .filter(|x| !matches!(x.as_rule(), Rule::kw_between | Rule::kw_rounds)),
-                ),
-            )),
+            Rule::start_block => g.starts.push((span, stmts(inner(item)))),
+            Rule::turn_block => g.turns.push((span, stmts(inner(item)))),
+            Rule::between_block => g.betweens.push((span, stmts(inner(item)))),
             Rule::tally_decl => {
-                let mut it = item.into_inner().filter(|x| x.as_rule() != Rule::kw_tally);
+                let mut it = inner(item);
                 let name = ident(it.next().expect("tally: name"));
                 let mut per_player = false;
                 let mut init = None;
@@ -175,7 +284,7 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                 });
             }
             Rule::def_decl => {
-                let mut parts: Vec<Pair<Rule>> = item.into_inner().collect();
+                let mut parts: Vec<Pair<Rule>> = inner(item).collect();
                 let body = expr(parts.pop().expect("def: body"));
                 let mut it = parts.into_iter();
                 let name = ident(it.next().expect("def: name"));
@@ -199,6 +308,22 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    if let ErrorVariant::CustomError { message } = &e.variant
+        && message.contains("limit reached")
+    {
+        // pest's own guard (its stack or its count of calls): the nesting is too deep for it
+        return Diagnostic::new(
+            ErrorKind::TooDeep {
+                what: "brackets, blocks and nested expressions",
+                limit: MAX_NESTING,
+            },
+            Span {
+                start: pos,
+                end: pos + 1,
+            },
+        )
+        .with_hint("split the rule with `def`, `let` or `action`");
+    }
     let expected = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             // The many ways an expression can start read better as one word.
@@ -210,10 +335,15 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
                         | Rule::agg_kind
                         | Rule::some_expr
                         | Rule::coord
+                        | Rule::group
                         | Rule::list_expr
                         | Rule::exists_expr
                         | Rule::forall_expr
                         | Rule::if_expr
+                        | Rule::kw_if
+                        | Rule::kw_exists
+                        | Rule::kw_forall
+                        | Rule::kw_some
                         | Rule::bool_lit
                         | Rule::call
                         | Rule::call_name
@@ -225,19 +355,23 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
                 )
             };
             let n_expr = positives.iter().filter(|r| starts_expr(r)).count();
-            let mut words: Vec<&'static str> = positives
+            let mut words: Vec<String> = positives
                 .iter()
                 .filter(|r| n_expr < 3 || !starts_expr(r))
-                .filter_map(|r| rule_words(*r))
+                .filter_map(|r| {
+                    rule_words(*r)
+                        .map(str::to_string)
+                        .or_else(|| keyword_words(*r))
+                })
                 .collect();
             if n_expr >= 3 {
-                words.push("an expression");
+                words.push("an expression".into());
             }
             words.sort();
             words.dedup();
             match words.len() {
                 0 => "something else".to_string(),
-                1 => words[0].to_string(),
+                1 => words[0].clone(),
                 n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
             }
         }
@@ -268,6 +402,15 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
         },
     )
     .with_hint(hint)
+}
+
+/// A word of the language as a syntax error names it: `kw_row` is "`row`".
+fn keyword_words(r: Rule) -> Option<String> {
+    if !is_keyword(r) {
+        return None;
+    }
+    let name = format!("{r:?}");
+    Some(format!("`{}`", name.strip_prefix("kw_").unwrap_or(&name)))
 }
 
 /// Grammar rules in words, for syntax errors.
@@ -320,13 +463,17 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         }
         Rule::values => "values",
         Rule::alt_word => "a label",
-        Rule::sow_opt | Rule::sow_orders | Rule::sow_skip => "`sower orders drops` or `skip`",
-        Rule::end_turn | Rule::end_round | Rule::end_game => "`turn`, `round` or `game`",
+        Rule::sow_opt => "`sower orders drops` or `skip`",
+        Rule::sow_orders | Rule::kw_sower => "`sower orders drops`",
+        Rule::sow_skip => "`skip`",
+        Rule::end_turn => "`turn`",
+        Rule::end_round => "`round`",
+        Rule::end_game => "`game`",
         Rule::between_block | Rule::kw_between => "`between rounds`",
         Rule::kw_rounds => "`rounds`",
-        Rule::tally_decl | Rule::kw_tally => "`tally`",
+        Rule::tally_decl => "`tally`",
         Rule::tally_per | Rule::kw_player => "`per player`",
-        Rule::give_stmt | Rule::kw_give => "`give`",
+        Rule::give_stmt => "`give`",
         Rule::draw_kw => "`draw`",
         Rule::set_items => "sites",
         Rule::capture_keep => "`keep`",
@@ -338,12 +485,14 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::option_word => "a word",
         Rule::points_decl | Rule::points_for => "`points`",
         Rule::coord | Rule::coord_range => "coordinates like `(5, 1)`",
+        Rule::group => "`(`",
         Rule::track_turned => "`turned`",
         Rule::some_expr => "`some`",
-        Rule::players_decl => "`players per side`",
+        Rule::players_decl | Rule::kw_players => "`players per side`",
         Rule::die_decl => "`die`",
         Rule::chart_row => "`value`",
-        Rule::chart_when | Rule::chart_otherwise => "`when` or `otherwise`",
+        Rule::chart_when => "`when`",
+        Rule::chart_otherwise => "`otherwise`",
         Rule::action_decl => "`action`",
         Rule::track_decl => "`track`",
         Rule::area_decl => "`area`",
@@ -354,7 +503,7 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::send_stmt => "`send`",
         Rule::for_stmt | Rule::for_tokens | Rule::for_sites => "`for`",
         Rule::do_stmt => "`do`",
-        Rule::kw_token => "`token`",
+        Rule::token_kw => "`token`",
         Rule::place_on | Rule::place_in => "`on` or `in`",
         Rule::place_from => "`from`",
         Rule::place_for => "`for`",
@@ -368,10 +517,6 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::call | Rule::call_name => "a call",
         Rule::list_expr => "`[`",
         Rule::random_kw => "`random`",
-        Rule::kw_x => "`x`",
-        Rule::kw_y => "`y`",
-        Rule::kw_kind => "`kind`",
-        Rule::kw_owner => "`owner`",
         Rule::op_or
         | Rule::op_and
         | Rule::op_eq
@@ -393,7 +538,7 @@ fn rule_words(r: Rule) -> Option<&'static str> {
 
 fn dice(p: Pair<Rule>) -> DiceDecl {
     let span = span_of(&p);
-    let mut it = p.into_inner();
+    let mut it = inner(p);
     let name = ident(it.next().expect("dice name"));
     let mut d = DiceDecl {
         name,
@@ -408,7 +553,7 @@ fn dice(p: Pair<Rule>) -> DiceDecl {
                 // Names before `faces` are dice, after it faces: tell them apart by position.
                 let faces_at = part.as_span().start() + part.as_str().find("faces").unwrap_or(0);
                 let (mut names, mut faces) = (vec![], vec![]);
-                for x in part.into_inner() {
+                for x in inner(part) {
                     if x.as_span().start() < faces_at {
                         names.push(ident(x));
                     } else {
@@ -427,11 +572,11 @@ fn dice(p: Pair<Rule>) -> DiceDecl {
                     when: None,
                     span: psp,
                 };
-                for x in part.into_inner() {
+                for x in inner(part) {
                     match x.as_rule() {
                         Rule::expr => row.value = expr(x),
                         Rule::string => row.name = Some(string_value(x)),
-                        Rule::chart_when => row.when = x.into_inner().next().map(expr),
+                        Rule::chart_when => row.when = inner(x).next().map(expr),
                         _ => {}
                     }
                 }
@@ -445,14 +590,14 @@ fn dice(p: Pair<Rule>) -> DiceDecl {
 
 fn meta(p: Pair<Rule>) -> Meta {
     let span = span_of(&p);
-    let mut it = p.into_inner();
+    let mut it = inner(p);
     let mut m = Meta {
         name: string_value(it.next().expect("game: name")),
         span,
         ..Meta::default()
     };
     for entry in it {
-        let mut e = entry.into_inner();
+        let mut e = inner(entry);
         let key = e.next().expect("meta key").as_str().to_string();
         let values: Vec<String> = e.map(string_value).collect();
         match key.as_str() {
@@ -487,7 +632,7 @@ fn int_value(p: &Pair<Rule>) -> i64 {
 
 fn option_decl(p: Pair<Rule>) -> OptionDecl {
     let span = span_of(&p);
-    let mut it = p.into_inner();
+    let mut it = inner(p);
     let name = ident(it.next().expect("option name"));
     let v = it.next().expect("option value");
     let default_span = span_of(&v);
@@ -497,14 +642,14 @@ fn option_decl(p: Pair<Rule>) -> OptionDecl {
     for rest in it {
         match rest.as_rule() {
             Rule::option_domain => {
-                let inner: Vec<Pair<Rule>> = rest.into_inner().collect();
-                if inner.len() == 1 && inner[0].as_rule() == Rule::int_range {
-                    let r = &inner[0];
+                let parts: Vec<Pair<Rule>> = inner(rest).collect();
+                if parts.len() == 1 && parts[0].as_rule() == Rule::int_range {
+                    let r = &parts[0];
                     let sp = span_of(r);
-                    let b: Vec<i64> = r.clone().into_inner().map(|x| int_value(&x)).collect();
+                    let b: Vec<i64> = inner(r.clone()).map(|x| int_value(&x)).collect();
                     domain = Some(OptionDomain::Range(b[0], b[1], sp));
                 } else {
-                    domain = Some(OptionDomain::Words(inner.into_iter().map(ident).collect()));
+                    domain = Some(OptionDomain::Words(parts.into_iter().map(ident).collect()));
                 }
             }
             Rule::string => doc = Some(string_value(rest)),
@@ -530,7 +675,7 @@ fn variant(p: Pair<Rule>) -> Variant {
         sets: vec![],
     };
     let mut first = true;
-    for part in p.into_inner() {
+    for part in inner(p) {
         match part.as_rule() {
             Rule::string if first => {
                 v.name = string_value(part);
@@ -539,7 +684,7 @@ fn variant(p: Pair<Rule>) -> Variant {
             Rule::string => v.doc = Some(string_value(part)),
             Rule::variant_set => {
                 let sp = span_of(&part);
-                let mut it = part.into_inner();
+                let mut it = inner(part);
                 let name = ident(it.next().expect("variant: name"));
                 let value = option_value(it.next().expect("variant: value"));
                 v.sets.push((name, value, sp));
@@ -552,14 +697,14 @@ fn variant(p: Pair<Rule>) -> Variant {
 
 fn coord(p: Pair<Rule>) -> (Expr, Expr, Span) {
     let span = span_of(&p);
-    let mut it = p.into_inner();
+    let mut it = inner(p);
     let x = expr(it.next().expect("coord x"));
     let y = expr(it.next().expect("coord y"));
     (x, y, span)
 }
 
 fn site_items(p: Pair<Rule>) -> Vec<SiteItem> {
-    p.into_inner()
+    inner(p)
         .map(|item| match item.as_rule() {
             Rule::coord => {
                 let (x, y, span) = coord(item);
@@ -567,14 +712,14 @@ fn site_items(p: Pair<Rule>) -> Vec<SiteItem> {
             }
             Rule::coord_range => {
                 let span = span_of(&item);
-                let mut it = item.into_inner();
+                let mut it = inner(item);
                 let (x1, y1, _) = coord(it.next().expect("range start"));
                 let (x2, y2, _) = coord(it.next().expect("range end"));
                 SiteItem::CoordRange(x1, y1, x2, y2, span)
             }
             Rule::site_range => {
                 let span = span_of(&item);
-                let mut it = item.into_inner();
+                let mut it = inner(item);
                 let prefix = ident(it.next().expect("range prefix"));
                 let from = expr(it.next().expect("range from"));
                 let to = expr(it.next().expect("range to"));
@@ -594,10 +739,9 @@ fn attrs<'i>(pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Vec<SiteAttr> {
     pairs
         .filter(|p| p.as_rule() == Rule::site_attr)
         .map(|p| {
-            let a = p.into_inner().next().expect("attr");
+            let a = inner(p).next().expect("attr");
             let rule = a.as_rule();
-            let id = a
-                .into_inner()
+            let id = inner(a)
                 .find(|x| x.as_rule() == Rule::ident)
                 .map(ident)
                 .expect("attr value");
@@ -615,14 +759,11 @@ fn board(p: Pair<Rule>) -> Board {
         span: span_of(&p),
         ..Board::default()
     };
-    for item in p.into_inner() {
+    for item in inner(p) {
         let span = span_of(&item);
         match item.as_rule() {
             Rule::row_decl => {
-                let parts: Vec<Pair<Rule>> = item
-                    .into_inner()
-                    .filter(|x| !matches!(x.as_rule(), Rule::kw_x | Rule::kw_y))
-                    .collect();
+                let parts: Vec<Pair<Rule>> = inner(item).collect();
                 let mut it = parts.into_iter().peekable();
                 let sites = site_items(it.next().expect("row sites"));
                 let y = expr(it.next().expect("row y"));
@@ -640,7 +781,7 @@ fn board(p: Pair<Rule>) -> Board {
                 });
             }
             Rule::site_decl => {
-                let mut it = item.into_inner();
+                let mut it = inner(item);
                 let name = ident(it.next().expect("site name"));
                 let x = expr(it.next().expect("site x"));
                 let y = expr(it.next().expect("site y"));
@@ -653,13 +794,13 @@ fn board(p: Pair<Rule>) -> Board {
                 });
             }
             Rule::region_decl => {
-                let mut it = item.into_inner();
+                let mut it = inner(item);
                 let name = ident(it.next().expect("region name"));
                 let items = set_items(it.next().expect("region items"));
                 b.regions.push(RegionDecl { name, items, span });
             }
             Rule::ring_decl => {
-                let mut it = item.into_inner();
+                let mut it = inner(item);
                 let sites = site_items(it.next().expect("ring sites"));
                 let forward = ident(it.next().expect("forward"));
                 let backward = ident(it.next().expect("backward"));
@@ -677,13 +818,13 @@ fn board(p: Pair<Rule>) -> Board {
                     attrs: vec![],
                     span,
                 };
-                let parts: Vec<Pair<Rule>> = item.into_inner().collect();
+                let parts: Vec<Pair<Rule>> = inner(item).collect();
                 d.attrs = attrs(parts.iter().cloned());
                 for x in parts {
                     match x.as_rule() {
                         Rule::coord => d.coords.push(coord(x)),
                         Rule::points_for => {
-                            let mut it = x.into_inner();
+                            let mut it = inner(x);
                             let xn = ident(it.next().expect("x name"));
                             let x1 = expr(it.next().expect("x from"));
                             let x2 = expr(it.next().expect("x to"));
@@ -703,13 +844,13 @@ fn board(p: Pair<Rule>) -> Board {
                 let mut from = None;
                 let mut sites = vec![];
                 let mut turned = None;
-                for x in item.into_inner() {
+                for x in inner(item) {
                     match x.as_rule() {
                         Rule::ident => side = Some(ident(x)),
                         Rule::int => from = Some(int_value(&x)),
                         Rule::site_list => sites = site_items(x),
                         Rule::track_turned => {
-                            let mut it = x.into_inner();
+                            let mut it = inner(x);
                             let other = ident(it.next().expect("turned side"));
                             let deg = int_value(&it.next().expect("degrees"));
                             let (cx, cy, _) = coord(it.next().expect("about"));
@@ -726,11 +867,11 @@ fn board(p: Pair<Rule>) -> Board {
                     span,
                 });
             }
-            Rule::area_decl => b.areas.extend(item.into_inner().map(ident)),
+            Rule::area_decl => b.areas.extend(inner(item).map(ident)),
             Rule::links_decl => {
                 let mut offsets = vec![];
                 let mut cond = None;
-                for x in item.into_inner() {
+                for x in inner(item) {
                     if x.as_rule() == Rule::coord {
                         offsets.push(coord(x));
                     } else {
@@ -740,7 +881,7 @@ fn board(p: Pair<Rule>) -> Board {
                 b.links.push((offsets, cond, span));
             }
             Rule::opposite_decl => {
-                let mut it = item.into_inner();
+                let mut it = inner(item);
                 let left = site_items(it.next().expect("opposite left"));
                 let right = site_items(it.next().expect("opposite right"));
                 b.opposites.push(OppositeDecl { left, right, span });
@@ -752,7 +893,7 @@ fn board(p: Pair<Rule>) -> Board {
 }
 
 fn set_items(p: Pair<Rule>) -> Vec<Expr> {
-    p.into_inner().map(expr).collect()
+    inner(p).map(expr).collect()
 }
 
 fn stmts<'i>(pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Vec<Stmt> {
@@ -760,13 +901,13 @@ fn stmts<'i>(pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Vec<Stmt> {
 }
 
 fn block(p: Pair<Rule>) -> Vec<Stmt> {
-    stmts(p.into_inner())
+    stmts(inner(p))
 }
 
 fn stmt(p: Pair<Rule>) -> Stmt {
     let span = span_of(&p);
     let rule = p.as_rule();
-    let mut it = p.into_inner();
+    let mut it = inner(p);
     let kind = match rule {
         Rule::if_stmt => {
             let cond = expr(it.next().expect("if cond"));
@@ -791,7 +932,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             let mut otherwise = None;
             for x in it {
                 if x.as_rule() == Rule::choose_else {
-                    otherwise = x.into_inner().next().map(block);
+                    otherwise = inner(x).next().map(block);
                 } else {
                     alts.push(alternative(x));
                 }
@@ -808,11 +949,11 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             for part in it {
                 match part.as_rule() {
                     Rule::sow_opt => {
-                        let o = part.into_inner().next().expect("sow option");
+                        let o = inner(part).next().expect("sow option");
                         if o.as_rule() == Rule::sow_orders {
                             orders = true;
                         } else {
-                            skip = o.into_inner().next().map(expr);
+                            skip = inner(o).next().map(expr);
                         }
                     }
                     Rule::ident => last = Some(ident(part)),
@@ -856,7 +997,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             let mut to = None;
             for e in it {
                 let is_keep = e.as_rule() == Rule::capture_keep;
-                let value = e.into_inner().next().map(expr);
+                let value = inner(e).next().map(expr);
                 if is_keep {
                     keep = value;
                 } else {
@@ -870,14 +1011,14 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             let piece = ident(it.next().expect("place piece"));
             let t = it.next().expect("place target");
             let target = if t.as_rule() == Rule::place_on {
-                PlaceTarget::Sites(set_items(t.into_inner().next().expect("place on")))
+                PlaceTarget::Sites(set_items(inner(t).next().expect("place on")))
             } else {
-                PlaceTarget::Area(ident(t.into_inner().next().expect("place in")))
+                PlaceTarget::Area(ident(inner(t).next().expect("place in")))
             };
             let (mut from, mut owner) = (None, None);
             for x in it {
                 let is_from = x.as_rule() == Rule::place_from;
-                let e = x.into_inner().next().map(expr);
+                let e = inner(x).next().map(expr);
                 if is_from {
                     from = e;
                 } else {
@@ -904,7 +1045,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             let token = expr(it.next().expect("move token"));
             let t = it.next().expect("move target");
             let is_to = t.as_rule() == Rule::move_to;
-            let e = expr(t.into_inner().next().expect("move target expr"));
+            let e = expr(inner(t).next().expect("move target expr"));
             StmtKind::Move {
                 token,
                 target: if is_to {
@@ -926,7 +1067,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             let head = it.next().expect("for head");
             let body = block(it.next().expect("for body"));
             let is_tokens = head.as_rule() == Rule::for_tokens;
-            let mut h = head.into_inner().filter(|x| x.as_rule() != Rule::kw_token);
+            let mut h = inner(head).filter(|x| x.as_rule() != Rule::token_kw);
             let var = ident(h.next().expect("for var"));
             let e = expr(h.next().expect("for cond"));
             if is_tokens {
@@ -948,7 +1089,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             match e.as_rule() {
                 Rule::end_turn => StmtKind::EndTurn,
                 Rule::end_round => StmtKind::EndRound,
-                _ => match e.into_inner().next() {
+                _ => match inner(e).next() {
                     None => StmtKind::EndGame(EndGame::Score),
                     Some(x) if x.as_rule() == Rule::draw_kw => StmtKind::EndGame(EndGame::Draw),
                     Some(x) => StmtKind::EndGame(EndGame::Winner(expr(x))),
@@ -965,7 +1106,6 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             })
         }
         Rule::give_stmt => {
-            let mut it = it.filter(|x| x.as_rule() != Rule::kw_give);
             let count = expr(it.next().expect("give count"));
             let piece = ident(it.next().expect("give piece"));
             let from = expr(it.next().expect("give from"));
@@ -995,37 +1135,33 @@ fn alternative(p: Pair<Rule>) -> Alternative {
         body: None,
         span,
     };
-    for part in p.into_inner() {
+    for part in inner(p) {
         match part.as_rule() {
             Rule::alt_var_only => {
-                let mut it = part.into_inner();
+                let mut it = inner(part);
                 a.var = Some(ident(it.next().expect("alt var")));
                 match it.next() {
-                    Some(x) if x.as_rule() == Rule::alt_set => {
-                        a.set = x.into_inner().next().map(primary)
-                    }
+                    Some(x) if x.as_rule() == Rule::alt_set => a.set = inner(x).next().map(primary),
                     Some(x) => a.values = Some(values(x)),
                     None => {}
                 }
             }
             Rule::alt_label_var => {
-                let mut it = part.into_inner().peekable();
+                let mut it = inner(part).peekable();
                 a.label = Some(ident(it.next().expect("alt label")));
-                if it.peek().is_some_and(|x| x.as_rule() == Rule::kw_token) {
+                if it.peek().is_some_and(|x| x.as_rule() == Rule::token_kw) {
                     it.next();
                     a.token_var = true;
                 }
                 a.var = Some(ident(it.next().expect("alt var")));
                 match it.next() {
-                    Some(x) if x.as_rule() == Rule::alt_set => {
-                        a.set = x.into_inner().next().map(primary)
-                    }
+                    Some(x) if x.as_rule() == Rule::alt_set => a.set = inner(x).next().map(primary),
                     Some(x) if x.as_rule() == Rule::alt_to => {
-                        let mut t = x.into_inner();
+                        let mut t = inner(x);
                         let v = ident(t.next().expect("to var"));
                         let set = t
                             .next()
-                            .and_then(|s| s.into_inner().next())
+                            .and_then(|s| inner(s).next())
                             .map(primary)
                             .expect("to set");
                         a.to = Some((v, set));
@@ -1034,7 +1170,7 @@ fn alternative(p: Pair<Rule>) -> Alternative {
                     None => {}
                 }
             }
-            Rule::alt_label => a.label = Some(ident(part.into_inner().next().expect("label"))),
+            Rule::alt_label => a.label = Some(ident(inner(part).next().expect("label"))),
             Rule::expr => a.cond = Some(expr(part)),
             Rule::block => a.body = Some(block(part)),
             r => unreachable!("unexpected alternative part {r:?}"),
@@ -1044,12 +1180,12 @@ fn alternative(p: Pair<Rule>) -> Alternative {
 }
 
 fn values(p: Pair<Rule>) -> Vec<ValueItem> {
-    p.into_inner()
+    inner(p)
         .map(|v| {
             let span = span_of(&v);
             match v.as_rule() {
                 Rule::int_range => {
-                    let b: Vec<i64> = v.into_inner().map(|x| int_value(&x)).collect();
+                    let b: Vec<i64> = inner(v).map(|x| int_value(&x)).collect();
                     ValueItem::Range(b[0], b[1], span)
                 }
                 Rule::int => ValueItem::Int(int_value(&v), span),
@@ -1126,22 +1262,22 @@ fn expr(p: Pair<Rule>) -> Expr {
                 span,
             }
         })
-        .parse(p.into_inner())
+        .parse(inner(p))
 }
 
 /// The inner pairs of a construct that may start with `token`, and whether it does.
 fn token_flag(p: Pair<Rule>) -> (bool, impl Iterator<Item = Pair<Rule>>) {
-    let parts: Vec<Pair<Rule>> = p.into_inner().collect();
-    let tok = parts.first().is_some_and(|x| x.as_rule() == Rule::kw_token);
+    let parts: Vec<Pair<Rule>> = inner(p).collect();
+    let tok = parts.first().is_some_and(|x| x.as_rule() == Rule::token_kw);
     (
         tok,
-        parts.into_iter().filter(|x| x.as_rule() != Rule::kw_token),
+        parts.into_iter().filter(|x| x.as_rule() != Rule::token_kw),
     )
 }
 
 fn call(p: Pair<Rule>) -> Expr {
     let span = span_of(&p);
-    let mut it = p.into_inner();
+    let mut it = inner(p);
     let name = ident(it.next().expect("call name"));
     Expr {
         kind: ExprKind::Call(name, it.map(expr).collect()),
@@ -1158,15 +1294,15 @@ fn primary(p: Pair<Rule>) -> Expr {
         Rule::ident => ExprKind::Name(ident(p)),
         Rule::call => return call(p),
         Rule::site_range => {
-            let mut it = p.into_inner();
+            let mut it = inner(p);
             let prefix = ident(it.next().expect("range prefix"));
             let a = expr(it.next().expect("range from"));
             let b = expr(it.next().expect("range to"));
             ExprKind::Range(prefix, Box::new(a), Box::new(b))
         }
-        Rule::list_expr => ExprKind::List(p.into_inner().map(expr).collect()),
+        Rule::list_expr => ExprKind::List(inner(p).map(expr).collect()),
         Rule::if_expr => {
-            let mut it = p.into_inner().map(expr);
+            let mut it = inner(p).map(expr);
             let c = it.next().expect("if cond");
             let a = it.next().expect("if then");
             let b = it.next().expect("if else");
@@ -1177,7 +1313,7 @@ fn primary(p: Pair<Rule>) -> Expr {
             let v = ident(it.next().expect("exists var"));
             let next = it.next().expect("exists cond");
             if next.as_rule() == Rule::exists_set {
-                let set = primary(next.into_inner().next().expect("exists set"));
+                let set = primary(inner(next).next().expect("exists set"));
                 let cond = expr(it.next().expect("exists cond"));
                 ExprKind::ExistsIn(v, Box::new(set), Box::new(cond))
             } else {
@@ -1185,15 +1321,15 @@ fn primary(p: Pair<Rule>) -> Expr {
             }
         }
         Rule::agg_expr => {
-            let mut it = p.into_inner();
+            let mut it = inner(p);
             let kind = match it.next().expect("agg kind").as_str() {
                 "minimum" => AggKind::Min,
                 "maximum" => AggKind::Max,
                 _ => AggKind::Sum,
             };
             let rest: Vec<Pair<Rule>> = it.collect();
-            let token = rest.first().is_some_and(|x| x.as_rule() == Rule::kw_token);
-            let mut it = rest.into_iter().filter(|x| x.as_rule() != Rule::kw_token);
+            let token = rest.first().is_some_and(|x| x.as_rule() == Rule::token_kw);
+            let mut it = rest.into_iter().filter(|x| x.as_rule() != Rule::token_kw);
             let var = ident(it.next().expect("agg var"));
             let cond = Box::new(expr(it.next().expect("agg cond")));
             let value = Box::new(expr(it.next().expect("agg value")));
@@ -1206,15 +1342,19 @@ fn primary(p: Pair<Rule>) -> Expr {
             }
         }
         Rule::forall_expr => {
-            let mut it = p.into_inner();
+            let mut it = inner(p);
             let v = ident(it.next().expect("forall var"));
             let set = expr(it.next().expect("forall set"));
             let c = expr(it.next().expect("forall cond"));
             ExprKind::Forall(v, Box::new(set), Box::new(c))
         }
-        Rule::coord => {
-            let (x, y, _) = coord(p);
-            ExprKind::Coord(Box::new(x), Box::new(y))
+        Rule::group => {
+            let mut it = inner(p).map(expr);
+            let x = it.next().expect("group: expr");
+            match it.next() {
+                Some(y) => ExprKind::Coord(Box::new(x), Box::new(y)),
+                None => return x,
+            }
         }
         Rule::some_expr => {
             let (tok, mut it) = token_flag(p);

@@ -3,8 +3,17 @@
 
 use crate::engine::Game;
 use crate::engine::{Pending, State};
+use crate::limits::shorten;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Seek, SeekFrom, Write};
+
+/// The version of the record format this ludic writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// How much of a step's text an error message shows.
+const SHOWN: usize = 80;
 
 /// One step of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,7 +75,8 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
                 return Err(ReplayError::Step {
                     index,
                     message: format!(
-                        "a chance event is pending, but the record has the decision `{notation}`"
+                        "a chance event is pending, but the record has the decision `{}`",
+                        shorten(notation, SHOWN)
                     ),
                 });
             }
@@ -74,7 +84,8 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
                 return Err(ReplayError::Step {
                     index,
                     message: format!(
-                        "a decision is pending, but the record has the chance outcome `{outcome}`"
+                        "a decision is pending, but the record has the chance outcome `{}`",
+                        shorten(outcome, SHOWN)
                     ),
                 });
             }
@@ -83,7 +94,10 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
                 if mover != player {
                     return Err(ReplayError::Step {
                         index,
-                        message: format!("it is {mover}'s decision, but the record says {player}"),
+                        message: format!(
+                            "it is {mover}'s decision, but the record says {}",
+                            shorten(player, SHOWN)
+                        ),
                     });
                 }
                 let d = g
@@ -92,7 +106,10 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
                 if g.notation_of(&st, d) != *notation {
                     return Err(ReplayError::Step {
                         index,
-                        message: format!("`{notation}` is not a legal decision here"),
+                        message: format!(
+                            "`{}` is not a legal decision here",
+                            shorten(notation, SHOWN)
+                        ),
                     });
                 }
                 g.play(&mut st, d).map_err(|e| ReplayError::Step {
@@ -103,4 +120,105 @@ pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
         }
     }
     Ok(st)
+}
+
+/// A record written as the game goes: after each step the file holds a valid record of the
+/// game so far (`"result": null` until it is over), so that a game stopped by Ctrl-C or by a
+/// closed pipe keeps its record up to there. Each step is one line; a step is added by
+/// rewriting only the end of the file.
+pub struct RecordFile {
+    file: File,
+    /// where the steps start (after `"steps": [`)
+    steps_start: u64,
+    /// where each written step ends
+    ends: Vec<u64>,
+}
+
+impl RecordFile {
+    /// Creates (or empties) the file and writes the record's head, without steps: an error
+    /// here (an unwritable path) comes before the game starts.
+    pub fn create(path: &str, head: &Record) -> io::Result<Self> {
+        let mut file = File::create(path)?;
+        let empty = Record {
+            steps: vec![],
+            result: None,
+            ..head.clone()
+        };
+        let text = serde_json::to_string_pretty(&empty)?;
+        // `…"seed": 7,\n  "steps": [],\n  "result": null\n}`: the steps go between the brackets
+        let at = text
+            .rfind("\"steps\": [")
+            .map(|i| i + "\"steps\": [".len())
+            .ok_or_else(|| io::Error::other("a record without its steps"))?;
+        file.write_all(&text.as_bytes()[..at])?;
+        let mut r = RecordFile {
+            file,
+            steps_start: at as u64,
+            ends: vec![],
+        };
+        r.write_tail(None)?;
+        Ok(r)
+    }
+
+    fn steps_end(&self) -> u64 {
+        self.ends.last().copied().unwrap_or(self.steps_start)
+    }
+
+    /// Writes what follows the steps, at the end of the last one.
+    fn write_tail(&mut self, result: Option<&serde_json::Value>) -> io::Result<()> {
+        let result = match result {
+            Some(v) => serde_json::to_string(v)?,
+            None => "null".into(),
+        };
+        let tail = if self.ends.is_empty() {
+            format!("],\n  \"result\": {result}\n}}\n")
+        } else {
+            format!("\n  ],\n  \"result\": {result}\n}}\n")
+        };
+        let at = self.steps_end();
+        self.file.seek(SeekFrom::Start(at))?;
+        self.file.write_all(tail.as_bytes())?;
+        self.file.set_len(at + tail.len() as u64)?;
+        self.file.flush()
+    }
+
+    /// Makes the file hold exactly these steps: those already written that are still there are
+    /// kept (`kept` of them, after an undo), the others are written.
+    pub fn sync(&mut self, steps: &[Step], kept: usize) -> io::Result<()> {
+        let kept = kept.min(self.ends.len()).min(steps.len());
+        if kept == self.ends.len() && kept == steps.len() {
+            return Ok(());
+        }
+        self.ends.truncate(kept);
+        let mut at = self.steps_end();
+        let mut text = String::new();
+        for (i, step) in steps[kept..].iter().enumerate() {
+            let line = serde_json::to_string(step)?;
+            let sep = if kept + i == 0 { "\n    " } else { ",\n    " };
+            text.push_str(sep);
+            text.push_str(&line);
+            at += (sep.len() + line.len()) as u64;
+            self.ends.push(at);
+        }
+        // the new steps and the tail in one write, so that the file is never left half done
+        let tail = if self.ends.is_empty() {
+            "],\n  \"result\": null\n}\n".to_string()
+        } else {
+            "\n  ],\n  \"result\": null\n}\n".to_string()
+        };
+        let start = self
+            .ends
+            .get(kept.wrapping_sub(1))
+            .copied()
+            .unwrap_or(self.steps_start);
+        self.file.seek(SeekFrom::Start(start))?;
+        self.file.write_all((text + &tail).as_bytes())?;
+        self.file.set_len(at + tail.len() as u64)?;
+        self.file.flush()
+    }
+
+    /// The last word: the result of the game, if it is over.
+    pub fn finish(&mut self, result: Option<&serde_json::Value>) -> io::Result<()> {
+        self.write_tail(result)
+    }
 }

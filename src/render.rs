@@ -53,6 +53,27 @@ fn contents(g: &Game, st: &State, s: SiteId) -> String {
     out
 }
 
+/// The widest cell of the board, in characters: longer contents are cut with `…`.
+const CELL: usize = 24;
+
+/// `text` centred in `width` characters (cut with `…` when longer), as `{:^width$}` would
+/// without its limit on widths.
+fn centered(text: &str, width: usize) -> String {
+    let len = text.chars().count();
+    let (shown, len) = if len > width {
+        let cut: String = text.chars().take(width.saturating_sub(1)).collect();
+        (cut + "…", width)
+    } else {
+        (text.to_string(), len)
+    };
+    let left = (width - len) / 2;
+    format!(
+        "{}{shown}{}",
+        " ".repeat(left),
+        " ".repeat(width - len - left)
+    )
+}
+
 /// A site whose kind or owner is no longer what the board gave it.
 fn changed(g: &Game, st: &State, s: SiteId) -> bool {
     let info = &g.sites[s.0 as usize];
@@ -105,6 +126,7 @@ pub fn board_text(g: &Game, st: &State) -> String {
         .map(|(a, b)| a.chars().count().max(b.chars().count()))
         .max()
         .unwrap_or(1)
+        .min(CELL)
         + 2;
     let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
     let mut out = String::new();
@@ -116,8 +138,8 @@ pub fn board_text(g: &Game, st: &State) -> String {
                 continue;
             }
             let col = (s.x - min_x).clamp(0, cols as i64 - 1) as usize;
-            names[col] = format!("{:^width$}", cells[i].0);
-            vals[col] = format!("{:^width$}", cells[i].1);
+            names[col] = centered(&cells[i].0, width);
+            vals[col] = centered(&cells[i].1, width);
         }
         out.push_str(names.concat().trim_end());
         out.push('\n');
@@ -441,4 +463,20 @@ fn tallies_json(g: &Game, st: &State) -> Value {
         m.insert(t.name.clone(), v);
     }
     Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::centered;
+
+    #[test]
+    fn cells_are_centred_like_format_and_cut_when_too_long() {
+        for (text, width) in [("s1", 6), ("store", 9), ("", 3), ("abc", 3), ("ab", 5)] {
+            assert_eq!(centered(text, width), format!("{text:^width$}"));
+        }
+        assert_eq!(
+            centered(&"x".repeat(70_000), 8),
+            format!("{}…", "x".repeat(7))
+        );
+    }
 }

@@ -394,7 +394,7 @@ fn draw_through_the_binary() {
         (vec!["draw"], 2),
         (vec!["draw", "puluc", "--at", "3"], 2),
         (vec!["draw", "no-such-game"], 1),
-        (vec!["draw", "pallankuzhi", "-o", "seeds=7"], 1),
+        (vec!["draw", "pallankuzhi", "-o", "seeds=7"], 2),
         (vec!["draw", "pallankuzhi", "-o", "bogus=1"], 2),
         (vec!["draw", "--record", "/nonexistent/game.json"], 1),
         (

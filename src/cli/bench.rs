@@ -2,7 +2,7 @@
 //! the speed of the engine: playouts/s, decisions/s, decisions per playout.
 
 use super::simulate::random_playout;
-use super::{FAILED, Format, OK, USAGE, load_for_command};
+use super::{Format, OK, USAGE, load_for_command};
 use crate::builtin;
 use crate::check::Settings;
 use crate::ir::OptDomain;
@@ -71,9 +71,29 @@ pub fn bench(
     format: Format,
 ) -> u8 {
     if !(seconds > 0.0 && seconds.is_finite()) {
-        eprintln!("error: --seconds must be a positive number of seconds");
+        to_stderr!("error: --seconds must be a positive number of seconds");
         return USAGE;
     }
+    super::finish(bench_to(
+        &mut std::io::stdout().lock(),
+        games,
+        seconds,
+        seed,
+        options,
+        variant,
+        format,
+    ))
+}
+
+fn bench_to(
+    w: &mut impl Write,
+    games: &[String],
+    seconds: f64,
+    seed: u64,
+    options: &[String],
+    variant: Option<&str>,
+    format: Format,
+) -> std::io::Result<u8> {
     let cases: Vec<Case> = if games.is_empty() {
         default_cases()
     } else {
@@ -88,15 +108,16 @@ pub fn bench(
     };
     let mut rows = vec![];
     if format == Format::Text {
-        println!(
+        writeln!(
+            w,
             "{:<52} {:>12} {:>14} {:>10}",
             "game (random playouts, one thread)", "playouts/s", "decisions/s", "dec/game"
-        );
+        )?;
     }
     for case in &cases {
         let g = match load_for_command(&case.game, &case.options, case.variant.as_deref()) {
             Ok((_, _, g)) => g,
-            Err(code) => return code,
+            Err(code) => return Ok(code),
         };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let start = g.start();
@@ -113,8 +134,12 @@ pub fn bench(
         let per = decisions as f64 / playouts as f64;
         match format {
             Format::Text => {
-                println!("{:<52} {pps:>12.0} {dps:>14.0} {per:>10.1}", case.label());
-                let _ = std::io::stdout().flush();
+                writeln!(
+                    w,
+                    "{:<52} {pps:>12.0} {dps:>14.0} {per:>10.1}",
+                    case.label()
+                )?;
+                w.flush()?;
             }
             Format::Json => rows.push(json!({
                 "game": case.game,
@@ -130,10 +155,7 @@ pub fn bench(
         }
     }
     if format == Format::Json {
-        match serde_json::to_string_pretty(&rows) {
-            Ok(s) => println!("{s}"),
-            Err(_) => return FAILED,
-        }
+        super::write_json(w, &rows)?;
     }
-    OK
+    Ok(OK)
 }

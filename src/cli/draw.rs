@@ -1,6 +1,8 @@
 //! `ludic draw GAME`: a picture (SVG) of a game's start position, or of the position after a
 //! step of a record, with the sites of the last decision marked.
 
+use std::io::{self, Write};
+
 use super::{FAILED, OK, USAGE, load_for_command, resolve_game};
 use crate::engine::{Game, State};
 use crate::ir::SiteId;
@@ -49,14 +51,15 @@ pub fn draw(args: &DrawArgs) -> u8 {
     };
     let picture = svg(&g, &st, &marks);
     match &args.out {
-        None => {
-            print!("{picture}");
-            OK
-        }
+        None => super::finish(
+            io::stdout()
+                .lock()
+                .write_all(picture.as_bytes())
+                .map(|()| OK),
+        ),
         Some(path) => match write_atomic(path, &picture) {
             Ok(()) => {
-                println!("picture written to {path}");
-                OK
+                super::finish(writeln!(io::stdout(), "picture written to {path}").map(|()| OK))
             }
             Err(e) => {
                 eprintln!("error: cannot write the picture to `{path}`: {e}");

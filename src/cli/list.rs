@@ -6,6 +6,7 @@ use crate::engine::Game;
 use crate::{builtin, load_game};
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::io::Write;
 
 /// For each set of dice: (name, [(value, chart name, number of ways out of all)]) in chart order.
 type ThrowRows = Vec<(i64, Option<String>, usize)>;
@@ -32,15 +33,19 @@ fn throw_table(g: &Game) -> Vec<(String, ThrowRows)> {
 
 /// `ludic list`
 pub fn list(format: Format) -> u8 {
+    super::finish(list_to(&mut std::io::stdout().lock(), format))
+}
+
+fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
     let mut out = vec![];
     for (stem, src) in builtin::GAMES {
         match load_game(src, &Settings::default()) {
             Ok(g) => out.push((stem, g)),
             Err(_) => {
-                eprintln!(
+                to_stderr!(
                     "error: the built-in game `{stem}` does not load (run `ludic validate` on its file)"
                 );
-                return FAILED;
+                return Ok(FAILED);
             }
         }
     }
@@ -71,7 +76,7 @@ pub fn list(format: Format) -> u8 {
                     })
                 })
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            super::write_json(w, &v)?;
         }
         Format::Text => {
             for (stem, g) in &out {
@@ -80,20 +85,21 @@ pub fn list(format: Format) -> u8 {
                 } else {
                     format!(" (also {})", g.meta.aliases.join(", "))
                 };
-                println!("{stem}: {}{aka}", g.meta.name);
+                writeln!(w, "{stem}: {}{aka}", g.meta.name)?;
                 if let Some(o) = &g.meta.origin {
-                    println!("  origin: {o}");
+                    writeln!(w, "  origin: {o}")?;
                 }
-                println!("  sides: {}", g.sides.join(", "));
-                println!("  options:");
+                writeln!(w, "  sides: {}", g.sides.join(", "))?;
+                writeln!(w, "  options:")?;
                 for o in &g.options {
-                    println!(
+                    writeln!(
+                        w,
                         "    {:<12} default {:<6} in {:<14} {}",
                         o.name,
                         o.default.to_string(),
                         o.domain.to_string(),
                         o.doc.as_deref().unwrap_or("")
-                    );
+                    )?;
                 }
                 for (name, probs) in throw_table(g) {
                     let total: usize = probs.iter().map(|(_, _, k)| k).sum();
@@ -106,24 +112,25 @@ pub fn list(format: Format) -> u8 {
                             )
                         })
                         .collect();
-                    println!("  throw {name}: {}", text.join(", "));
+                    writeln!(w, "  throw {name}: {}", text.join(", "))?;
                 }
                 if !g.variants.is_empty() {
-                    println!("  variants:");
+                    writeln!(w, "  variants:")?;
                     for v in &g.variants {
                         let sets: Vec<String> =
                             v.sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
-                        println!(
+                        writeln!(
+                            w,
                             "    {:<14} {} ({})",
                             format!("\"{}\"", v.name),
                             sets.join(" "),
                             v.doc.as_deref().unwrap_or("")
-                        );
+                        )?;
                     }
                 }
-                println!();
+                writeln!(w)?;
             }
         }
     }
-    OK
+    Ok(OK)
 }

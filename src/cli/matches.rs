@@ -15,7 +15,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 /// Arguments of `ludic match`.
@@ -241,7 +241,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         };
     let threads = args.threads.unwrap_or_else(default_threads).max(1);
     if args.agents.len() != 2 {
-        eprintln!(
+        to_stderr!(
             "error: a match is between two agents: give --agent twice (e.g. --agent mcts --agent random)"
         );
         return USAGE;
@@ -250,25 +250,25 @@ pub fn run_match(args: &MatchArgs) -> u8 {
     for a in &args.agents {
         match AgentSpec::parse(a, threads) {
             Ok(AgentSpec::Human) => {
-                eprintln!("error: a match is played by computer agents: `human` cannot play one");
+                to_stderr!("error: a match is played by computer agents: `human` cannot play one");
                 return USAGE;
             }
             Ok(s) => specs.push(s),
             Err(e) => {
-                eprintln!("error: {e}");
+                to_stderr!("error: {e}");
                 return USAGE;
             }
         }
     }
     let specs: [AgentSpec; 2] = [specs[0].clone(), specs[1].clone()];
     if args.games == 0 {
-        eprintln!("error: -n must be at least 1");
+        to_stderr!("error: -n must be at least 1");
         return USAGE;
     }
     if let Some(dir) = &args.record_dir
         && let Err(e) = std::fs::create_dir_all(dir)
     {
-        eprintln!("error: cannot create the folder `{dir}`: {e}");
+        to_stderr!("error: cannot create the folder `{dir}`: {e}");
         return FAILED;
     }
     let nsides = g.sides.len().max(1);
@@ -311,7 +311,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                 agents.insert(name.clone(), specs[k].describe());
             }
             let rec = Record {
-                format: 1,
+                format: crate::record::FORMAT,
                 game: label.clone(),
                 title: g.meta.name.clone(),
                 source_hash: source_hash(&source),
@@ -324,13 +324,14 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             let path = std::path::Path::new(dir).join(format!("game-{:0width$}.json", i + 1));
             let text = serde_json::to_string_pretty(&rec).unwrap_or_default();
             if let Err(e) = std::fs::write(&path, text + "\n") {
-                eprintln!("error: cannot write `{}`: {e}", path.display());
+                to_stderr!("error: cannot write `{}`: {e}", path.display());
                 return FAILED;
             }
         }
         if show_progress {
             let w = tallies[0].total;
-            eprint!(
+            let _ = write!(
+                std::io::stderr(),
                 "\rgame {}/{}: A {} wins, {} draws, {} losses ({:.0} s)\x1b[K",
                 i + 1,
                 args.games,
@@ -342,139 +343,149 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         }
     }
     if show_progress {
-        eprint!("\r\x1b[K");
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     let secs = t0.elapsed().as_secs_f64();
     let n = args.games;
     let score = tallies[0].total.score();
     let (lo, hi) = wilson(score, n);
     let names = ["A", "B"];
-    match args.format {
-        Format::Json => {
-            let agents: Vec<Value> = (0..2)
-                .map(|k| {
-                    let t = &tallies[k];
-                    let s = t.total.score();
-                    let (l, h) = wilson(s, n);
-                    let by_side: BTreeMap<&str, Value> = g
-                        .sides
-                        .iter()
-                        .zip(&t.by_side)
-                        .filter(|(_, w)| w.games() > 0)
-                        .map(|(name, w)| (name.as_str(), w.json()))
-                        .collect();
-                    json!({
-                        "name": names[k],
-                        "spec": args.agents[k],
-                        "agent": specs[k].describe(),
-                        "wins": t.total.wins,
-                        "draws": t.total.draws,
-                        "losses": t.total.losses,
-                        "score": s,
-                        "score_low": l,
-                        "score_high": h,
-                        "by_side": by_side,
-                        "decisions": t.decisions,
-                        "real_choices": t.choices,
-                        "playouts": t.playouts,
-                        "searched_decisions": t.searched,
-                        "thinking_seconds": t.thinking.as_secs_f64(),
+    let out = &mut std::io::stdout().lock();
+    let written = (|| -> std::io::Result<u8> {
+        match args.format {
+            Format::Json => {
+                let agents: Vec<Value> = (0..2)
+                    .map(|k| {
+                        let t = &tallies[k];
+                        let s = t.total.score();
+                        let (l, h) = wilson(s, n);
+                        let by_side: BTreeMap<&str, Value> = g
+                            .sides
+                            .iter()
+                            .zip(&t.by_side)
+                            .filter(|(_, w)| w.games() > 0)
+                            .map(|(name, w)| (name.as_str(), w.json()))
+                            .collect();
+                        json!({
+                            "name": names[k],
+                            "spec": args.agents[k],
+                            "agent": specs[k].describe(),
+                            "wins": t.total.wins,
+                            "draws": t.total.draws,
+                            "losses": t.total.losses,
+                            "score": s,
+                            "score_low": l,
+                            "score_high": h,
+                            "by_side": by_side,
+                            "decisions": t.decisions,
+                            "real_choices": t.choices,
+                            "playouts": t.playouts,
+                            "searched_decisions": t.searched,
+                            "thinking_seconds": t.thinking.as_secs_f64(),
+                        })
                     })
-                })
-                .collect();
-            let v = json!({
-                "game": g.meta.name,
-                "options": option_map(&g),
-                "seed": args.seed,
-                "games": n,
-                "agents": agents,
-                "interval": "wilson 95%",
-                "elo": elo_json(elo(score)),
-                "elo_low": elo_json(elo(lo)),
-                "elo_high": elo_json(elo(hi)),
-                "ended_by": reasons,
-                "decisions_mean": decisions_total as f64 / n as f64,
-                "seconds": secs,
-            });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        }
-        Format::Text => {
-            println!(
-                "{}: {n} games, seats alternated (seed {}; {})",
-                g.meta.name,
-                args.seed,
-                fmt_options(&g)
-            );
-            println!("  A = {}", specs[0].describe());
-            println!("  B = {}", specs[1].describe());
-            if nsides > 2 {
-                println!(
-                    "  ({nsides} sides: A plays one side a game, in turn; B plays all the others)"
-                );
+                    .collect();
+                let v = json!({
+                    "game": g.meta.name,
+                    "options": option_map(&g),
+                    "seed": args.seed,
+                    "games": n,
+                    "agents": agents,
+                    "interval": "wilson 95%",
+                    "elo": elo_json(elo(score)),
+                    "elo_low": elo_json(elo(lo)),
+                    "elo_high": elo_json(elo(hi)),
+                    "ended_by": reasons,
+                    "decisions_mean": decisions_total as f64 / n as f64,
+                    "seconds": secs,
+                });
+                super::write_json(out, &v)?;
             }
-            println!(
-                "  {:<5} {:>6} {:>6} {:>6} {:>7}   95% CI (Wilson)",
-                "agent", "wins", "draws", "losses", "score"
-            );
-            for k in 0..2 {
-                let t = &tallies[k].total;
-                let (l, h) = wilson(t.score(), n);
-                println!(
-                    "  {:<5} {:>6} {:>6} {:>6} {:>6.1}%   {:.1}% .. {:.1}%",
-                    names[k],
-                    t.wins,
-                    t.draws,
-                    t.losses,
-                    100.0 * t.score(),
-                    100.0 * l,
-                    100.0 * h
-                );
-            }
-            let seats: Vec<String> = g
-                .sides
-                .iter()
-                .zip(&tallies[0].by_side)
-                .map(|(s, w)| format!("as {s} {}-{}-{}", w.wins, w.draws, w.losses))
-                .collect();
-            println!("  A by side (wins-draws-losses): {}", seats.join(", "));
-            println!(
-                "  Elo difference A - B: {} (95% CI {} .. {})",
-                elo_text(elo(score)),
-                elo_text(elo(lo)),
-                elo_text(elo(hi))
-            );
-            for k in 0..2 {
-                let t = &tallies[k];
-                let share = if t.decisions == 0 {
-                    0.0
-                } else {
-                    100.0 * t.choices as f64 / t.decisions as f64
-                };
-                let mut line = format!(
-                    "  {}: {} decisions, {share:.0}% of them real choices",
-                    names[k],
-                    thousands(t.decisions)
-                );
-                if let Some(per) = t.playouts.checked_div(t.searched) {
-                    let secs = t.thinking.as_secs_f64();
-                    line.push_str(&format!(
-                        "; {} playouts and {:.2} s a searched decision ({} playouts/s)",
-                        thousands(per),
-                        secs / t.searched as f64,
-                        thousands((t.playouts as f64 / secs.max(1e-9)) as u64)
-                    ));
+            Format::Text => {
+                writeln!(
+                    out,
+                    "{}: {n} games, seats alternated (seed {}; {})",
+                    g.meta.name,
+                    args.seed,
+                    fmt_options(&g)
+                )?;
+                writeln!(out, "  A = {}", specs[0].describe())?;
+                writeln!(out, "  B = {}", specs[1].describe())?;
+                if nsides > 2 {
+                    writeln!(
+                        out,
+                        "  ({nsides} sides: A plays one side a game, in turn; B plays all the others)"
+                    )?;
                 }
-                println!("{line}");
+                writeln!(
+                    out,
+                    "  {:<5} {:>6} {:>6} {:>6} {:>7}   95% CI (Wilson)",
+                    "agent", "wins", "draws", "losses", "score"
+                )?;
+                for k in 0..2 {
+                    let t = &tallies[k].total;
+                    let (l, h) = wilson(t.score(), n);
+                    writeln!(
+                        out,
+                        "  {:<5} {:>6} {:>6} {:>6} {:>6.1}%   {:.1}% .. {:.1}%",
+                        names[k],
+                        t.wins,
+                        t.draws,
+                        t.losses,
+                        100.0 * t.score(),
+                        100.0 * l,
+                        100.0 * h
+                    )?;
+                }
+                let seats: Vec<String> = g
+                    .sides
+                    .iter()
+                    .zip(&tallies[0].by_side)
+                    .map(|(s, w)| format!("as {s} {}-{}-{}", w.wins, w.draws, w.losses))
+                    .collect();
+                writeln!(out, "  A by side (wins-draws-losses): {}", seats.join(", "))?;
+                writeln!(
+                    out,
+                    "  Elo difference A - B: {} (95% CI {} .. {})",
+                    elo_text(elo(score)),
+                    elo_text(elo(lo)),
+                    elo_text(elo(hi))
+                )?;
+                for k in 0..2 {
+                    let t = &tallies[k];
+                    let share = if t.decisions == 0 {
+                        0.0
+                    } else {
+                        100.0 * t.choices as f64 / t.decisions as f64
+                    };
+                    let mut line = format!(
+                        "  {}: {} decisions, {share:.0}% of them real choices",
+                        names[k],
+                        thousands(t.decisions)
+                    );
+                    if let Some(per) = t.playouts.checked_div(t.searched) {
+                        let secs = t.thinking.as_secs_f64();
+                        line.push_str(&format!(
+                            "; {} playouts and {:.2} s a searched decision ({} playouts/s)",
+                            thousands(per),
+                            secs / t.searched as f64,
+                            thousands((t.playouts as f64 / secs.max(1e-9)) as u64)
+                        ));
+                    }
+                    writeln!(out, "{line}")?;
+                }
+                let ended: Vec<String> = reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
+                writeln!(
+                    out,
+                    "  games ended by: {}; {:.1} decisions a game; {secs:.1} s",
+                    ended.join(", "),
+                    decisions_total as f64 / n as f64
+                )?;
             }
-            let ended: Vec<String> = reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
-            println!(
-                "  games ended by: {}; {:.1} decisions a game; {secs:.1} s",
-                ended.join(", "),
-                decisions_total as f64 / n as f64
-            );
         }
-    }
-    OK
+        Ok(OK)
+    })();
+    super::finish(written)
 }
 
 #[cfg(test)]

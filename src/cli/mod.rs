@@ -1,5 +1,15 @@
 //! The commands of the `ludic` binary, as library functions returning exit codes: one file per
-//! command, and here what they share (finding and loading a game, output formats, exit codes).
+//! command, and here what they share (finding and loading a game, reading files of bounded
+//! size, writing output whose failures are reported, output formats, exit codes).
+
+/// Writes a line to standard error. If that fails too, there is nobody left to tell: the
+/// failure is ignored (where `eprintln!` would panic).
+macro_rules! to_stderr {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
 
 mod bench;
 mod draw;
@@ -26,9 +36,11 @@ use crate::check::{LoadError, Settings};
 use crate::diagnostic::render;
 use crate::engine::Game;
 use crate::ir::Player;
+use crate::limits::{MAX_SOURCE_BYTES, shorten};
 use crate::load_game;
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
+use std::io::{self, Read, Write};
 
 /// Output format of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,16 +54,65 @@ pub const OK: u8 = 0;
 pub const FAILED: u8 = 1;
 pub const USAGE: u8 = 2;
 
+/// Ends a command whose output may have failed: a closed pipe ends it quietly (its reader
+/// stopped reading, as with `ludic list | head`), any other failure (a full disk) is an error,
+/// exit 1. Standard output is flushed here, so that its last failure is seen too.
+pub(crate) fn finish(result: io::Result<u8>) -> u8 {
+    match result.and_then(|code| io::stdout().flush().map(|()| code)) {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => OK,
+        Err(e) => {
+            to_stderr!("error: cannot write the output: {e}");
+            FAILED
+        }
+    }
+}
+
+/// Writes a value as pretty JSON, then a new line.
+pub(crate) fn write_json(out: &mut impl Write, v: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v)?;
+    writeln!(out)
+}
+
+/// Reads a text file of at most `limit` bytes (`what` names it in errors): a larger file (or
+/// `/dev/zero`) is refused after `limit` bytes, not read until memory runs out; a file that is
+/// not UTF-8 says where; a byte-order mark at the start is dropped.
+pub fn read_text_file(path: &str, limit: u64, what: &str) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    let mut bytes = vec![];
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "`{path}` is larger than {} bytes, the most {what} may have",
+            limit
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "`{path}` is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 /// Finds a game by built-in name or path: (label for records, source text).
 pub fn resolve_game(name: &str) -> Result<(String, String), String> {
     if let Some((stem, src)) = builtin::find(name) {
         return Ok((stem.to_string(), src.to_string()));
     }
-    match std::fs::read_to_string(name) {
+    let exists = std::path::Path::new(name).exists();
+    match read_text_file(name, MAX_SOURCE_BYTES, "a .game file") {
         Ok(s) => Ok((name.to_string(), s)),
+        Err(e) if exists => Err(e),
         Err(e) => {
             let names: Vec<&str> = builtin::GAMES.iter().map(|(n, _)| *n).collect();
-            let mut msg = format!("cannot read `{name}`: {e}");
+            let mut msg = e;
             if let Some(s) = crate::diagnostic::suggest(name, names.iter().copied()) {
                 msg.push_str(&format!("\nhint: did you mean the built-in game `{s}`?"));
             } else {
@@ -80,24 +141,24 @@ pub(crate) fn load_for_command(
     variant: Option<&str>,
 ) -> Result<(String, String, Game), u8> {
     let (label, source) = resolve_game(name).map_err(|e| {
-        eprintln!("error: {e}");
+        to_stderr!("error: {e}");
         FAILED
     })?;
     let settings = settings_from(options, variant).map_err(|e| {
-        eprintln!("error: {e}");
+        to_stderr!("error: {e}");
         USAGE
     })?;
     match load_game(&source, &settings) {
         Ok(g) => Ok((label, source, g)),
         Err(LoadError::File(d)) => {
-            eprint!("{}", render(&label, &source, &d));
+            let _ = write!(io::stderr(), "{}", render(&label, &source, &d));
             Err(FAILED)
         }
         Err(LoadError::Options(errs)) => {
             for e in errs {
-                eprintln!("error: {e}");
+                to_stderr!("error: {}", shorten(&e, 300));
             }
-            eprintln!("hint: `ludic list` shows every game's options and variants");
+            to_stderr!("hint: `ludic list` shows every game's options and variants");
             Err(USAGE)
         }
     }
@@ -156,7 +217,8 @@ impl Spinner {
             return;
         }
         self.frame = (self.frame + 1) % Self::FRAMES.len();
-        eprint!(
+        let _ = write!(
+            io::stderr(),
             "\r{} {}: {:.1} s, {} playouts\x1b[K",
             Self::FRAMES[self.frame],
             self.label,
@@ -169,7 +231,7 @@ impl Spinner {
     /// Erases the line.
     pub(crate) fn clear(&mut self) {
         if self.drawn {
-            eprint!("\r\x1b[K");
+            let _ = write!(io::stderr(), "\r\x1b[K");
             self.drawn = false;
         }
     }

@@ -2,6 +2,7 @@
 
 use super::{FAILED, Format, OK, load_for_command};
 use serde_json::json;
+use std::io::Write;
 use std::time::Instant;
 
 /// `ludic perft GAME DEPTH`
@@ -16,29 +17,35 @@ pub fn perft(
         Ok(x) => x,
         Err(c) => return c,
     };
+    super::finish(perft_to(&mut std::io::stdout().lock(), &g, depth, format))
+}
+
+fn perft_to(
+    w: &mut impl Write,
+    g: &crate::engine::Game,
+    depth: u32,
+    format: Format,
+) -> std::io::Result<u8> {
     let st = g.start();
     let mut rows = vec![];
     for d in 1..=depth {
         let t0 = Instant::now();
-        match crate::perft::perft(&g, &st, d) {
+        match crate::perft::perft(g, &st, d) {
             Ok(n) => {
                 let secs = t0.elapsed().as_secs_f64();
                 if format == Format::Text {
-                    println!("perft({d}) = {n}  ({secs:.3} s)");
+                    writeln!(w, "perft({d}) = {n}  ({secs:.3} s)")?;
                 }
                 rows.push(json!({"depth": d, "count": n, "seconds": secs}));
             }
             Err(e) => {
-                eprintln!("error: {e}");
-                return FAILED;
+                to_stderr!("error: {e}");
+                return Ok(FAILED);
             }
         }
     }
     if format == Format::Json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).unwrap_or_default()
-        );
+        super::write_json(w, &rows)?;
     }
-    OK
+    Ok(OK)
 }

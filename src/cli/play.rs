@@ -1,19 +1,22 @@
 //! `ludic play GAME`: a game at the terminal, people and computers.
 
-use super::{FAILED, Format, OK, Spinner, USAGE, fmt_options, load_for_command, sample};
+use super::{
+    FAILED, Format, OK, Spinner, USAGE, fmt_options, load_for_command, sample, write_json,
+};
 use crate::agents::{Agent, AgentSpec, Estimate, Event, default_threads};
 use crate::check::option_map;
 use crate::engine::Game;
 use crate::engine::{Decision, Pending, State};
 use crate::ir::Player;
-use crate::record::{Record, Step};
+use crate::limits::{MAX_LINE_BYTES, shorten};
+use crate::record::{FORMAT, Record, RecordFile, Step};
 use crate::render::svg::LivePicture;
 use crate::render::{board_text, outcome_json, outcome_text, state_json};
 use crate::source_hash;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::collections::BTreeMap;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, IsTerminal, Read, Write};
 
 /// Arguments of `ludic play`.
 pub struct PlayArgs {
@@ -43,14 +46,27 @@ fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentS
             }
         })
         .collect();
+    // who was given an agent, by which setting: the same side twice is refused
+    let mut given: Vec<(String, &str)> = vec![];
     for spec in specs {
         let Some((who, agent)) = spec.split_once('=') else {
             return Err(format!(
-                "`{spec}` is not an agent setting: write SIDE=AGENT, e.g. North=mcts or South=human"
+                "`{}` is not an agent setting: write SIDE=AGENT, e.g. North=mcts or South=human",
+                shorten(spec, 80)
             ));
         };
         let who = who.trim();
         let agent = AgentSpec::parse(agent, threads)?;
+        let key = who.to_lowercase();
+        if let Some((_, first)) = given.iter().find(|(k, _)| *k == key) {
+            return Err(format!(
+                "`{}` is given two agents (`--agent {}` and `--agent {}`): give each side one",
+                shorten(who, 80),
+                shorten(first, 80),
+                shorten(spec, 80)
+            ));
+        }
+        given.push((key, spec));
         // A side's name sets all its players; a player's name (South2) only him.
         let side = g.sides.iter().position(|s| s.eq_ignore_ascii_case(who));
         let player = g.players.iter().position(|p| p.eq_ignore_ascii_case(who));
@@ -69,7 +85,8 @@ fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentS
                     names.extend(g.players.iter().cloned());
                 }
                 return Err(format!(
-                    "unknown side `{who}`: the sides are {}",
+                    "unknown side `{}`: the sides are {}",
+                    shorten(who, 80),
                     names.join(", ")
                 ));
             }
@@ -103,6 +120,9 @@ struct Session<'a> {
     history: Vec<(State, usize)>,
     /// the computer player of each player (none for a person), told of every step
     computers: Vec<Option<Box<dyn Agent>>>,
+    /// the steps already in the record file that are still steps of the game
+    recorded: usize,
+    record: Option<RecordFile>,
 }
 
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
@@ -165,6 +185,21 @@ fn happenings(g: &Game, before: &State, after: &State) -> Vec<String> {
 }
 
 impl Session<'_> {
+    /// Takes steps back (undo, or a line refused half-way).
+    fn truncate_steps(&mut self, n: usize) {
+        self.steps.truncate(n);
+        self.recorded = self.recorded.min(n);
+    }
+
+    /// Writes the steps not yet in the record file.
+    fn sync_record(&mut self) -> Result<(), Stop> {
+        if let Some(f) = &mut self.record {
+            f.sync(&self.steps, self.recorded).map_err(Stop::Record)?;
+        }
+        self.recorded = self.steps.len();
+        Ok(())
+    }
+
     /// Tells every computer player of a step about to be played.
     fn tell(&mut self, event: Event) {
         for c in self.computers.iter_mut().flatten() {
@@ -211,32 +246,42 @@ impl Session<'_> {
                 if !matches!(self.st.pending(), Pending::Choice(_) | Pending::Drop(_)) {
                     return Err(format!(
                         "`{}` was left over: the turn moved on",
-                        words[i..].join(" ")
+                        shorten(&words[i..].join(" "), 80)
                     ));
                 }
                 let mover = self.st.mover();
+                // A decision is written in at most as many words as its longest notation:
+                // longer prefixes of the line are not tried (that made a long line quadratic).
+                let most = self
+                    .g
+                    .legal_notations(&self.st)
+                    .iter()
+                    .map(|n| n.split_whitespace().count())
+                    .max()
+                    .unwrap_or(1)
+                    .max(1);
                 let mut matched = None;
-                for j in (i + 1..=words.len()).rev() {
+                for j in (i + 1..=words.len().min(i + most)).rev() {
                     if let Ok(d) = self.g.parse_decision(&self.st, &words[i..j].join(" ")) {
                         matched = Some((d, j));
                         break;
                     }
                 }
                 let Some((d, j)) = matched else {
-                    // Report the error of the shortest attempt, the most telling one.
+                    // Report the error of the attempt with every word left.
                     let rest = words[i..].join(" ");
                     return Err(self
                         .g
                         .parse_decision(&self.st, &rest)
                         .err()
-                        .unwrap_or_else(|| format!("cannot read `{rest}`")));
+                        .unwrap_or_else(|| format!("cannot read `{}`", shorten(&rest, 80))));
                 };
                 done.push(self.decide(d)?);
                 i = j;
                 if self.st.mover() != mover && i < words.len() {
                     return Err(format!(
                         "`{}` was left over: the turn ended",
-                        words[i..].join(" ")
+                        shorten(&words[i..].join(" "), 80)
                     ));
                 }
             }
@@ -246,7 +291,7 @@ impl Session<'_> {
             Ok(()) => Ok(done),
             Err(e) => {
                 self.st = before.0;
-                self.steps.truncate(before.1);
+                self.truncate_steps(before.1);
                 Err(e)
             }
         }
@@ -280,6 +325,57 @@ fn prompt_header(g: &Game, st: &State) -> String {
     )
 }
 
+/// One line read from standard input.
+enum Input {
+    Line(String),
+    /// longer than `MAX_LINE_BYTES`: the rest of it was skipped
+    TooLong,
+    /// not UTF-8 text
+    NotText,
+    End,
+}
+
+/// Reads the next line, keeping at most `MAX_LINE_BYTES` of it in memory.
+fn next_input(r: &mut impl BufRead) -> io::Result<Input> {
+    let mut buf = vec![];
+    let n = r
+        .by_ref()
+        .take(MAX_LINE_BYTES as u64 + 1)
+        .read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(Input::End);
+    }
+    if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
+        r.skip_until(b'\n')?;
+        return Ok(Input::TooLong);
+    }
+    while matches!(buf.last(), Some(b'\n' | b'\r')) {
+        buf.pop();
+    }
+    Ok(match String::from_utf8(buf) {
+        Ok(line) => Input::Line(line),
+        Err(_) => Input::NotText,
+    })
+}
+
+/// Why a game at the terminal stopped early.
+enum Stop {
+    /// standard output failed (a closed pipe, a full disk)
+    Output(io::Error),
+    /// the record could not be written
+    Record(io::Error),
+    /// the engine refused what it offered (a bug)
+    Internal(String),
+    /// the picture asked for with --svg could not be written
+    Picture(String),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        Stop::Output(e)
+    }
+}
+
 /// `ludic play GAME`
 pub fn play(args: &PlayArgs) -> u8 {
     let (label, source, g) =
@@ -291,163 +387,299 @@ pub fn play(args: &PlayArgs) -> u8 {
     let agents = match parse_agents(&g, &args.agents, threads) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            to_stderr!("error: {e}");
             return USAGE;
         }
     };
     let seed = pick_seed(args.seed);
-    let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut agent_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
-    let interactive = std::io::stdin().is_terminal();
-    let spinning = std::io::stdout().is_terminal();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let text = args.format == Format::Text;
+    // The record is created before the game starts, and written as it goes.
+    let record = match &args.record {
+        None => None,
+        Some(path) => {
+            let head = Record {
+                agents: g
+                    .players
+                    .iter()
+                    .cloned()
+                    .zip(agents.iter().map(AgentSpec::describe))
+                    .collect::<BTreeMap<_, _>>(),
+                format: FORMAT,
+                game: label.clone(),
+                title: g.meta.name.clone(),
+                source_hash: source_hash(&source),
+                options: option_map(&g),
+                seed: Some(seed),
+                steps: vec![],
+                result: None,
+            };
+            match RecordFile::create(path, &head) {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    to_stderr!("error: cannot write the record to `{path}`: {e}");
+                    return FAILED;
+                }
+            }
+        }
+    };
     let mut s = Session {
         g: &g,
         st: g.start(),
         steps: vec![],
         history: vec![],
         computers: agents.iter().map(AgentSpec::build).collect(),
+        recorded: 0,
+        record,
     };
-    let say = |m: &str| {
-        if text {
-            println!("{m}");
-        } else {
-            eprintln!("{m}");
+    let out = &mut io::stdout().lock();
+    let stopped = run(&mut s, args, seed, &agents, out);
+    // The record gets the last steps and the result, whatever stopped the game.
+    let result = s.st.outcome().map(|o| outcome_json(&g, o));
+    let recorded = match s.sync_record() {
+        Ok(()) => match &mut s.record {
+            Some(f) => f.finish(result.as_ref()).map_err(Stop::Record),
+            None => Ok(()),
+        },
+        Err(e) => Err(e),
+    };
+    let path = args.record.as_deref().unwrap_or("");
+    match stopped.and(recorded) {
+        Ok(()) => {}
+        Err(Stop::Record(e)) => {
+            to_stderr!("error: cannot write the record to `{path}`: {e}");
+            return FAILED;
         }
-    };
-    say(&format!(
-        "{} (seed {seed}); options: {}",
-        g.meta.name,
-        fmt_options(&g)
-    ));
+        Err(Stop::Internal(e)) => {
+            to_stderr!("internal error: {e}");
+            return FAILED;
+        }
+        Err(Stop::Picture(e)) => {
+            to_stderr!("error: {e}");
+            return FAILED;
+        }
+        Err(Stop::Output(e)) => return super::finish(Err(e)),
+    }
+    let text = args.format == Format::Text;
+    let end = (|| -> io::Result<u8> {
+        if let Some(path) = &args.record {
+            say(out, text, &format!("record written to {path}"))?;
+        }
+        match args.format {
+            Format::Json => write_json(out, &state_json(&g, &s.st))?,
+            Format::Text => {
+                writeln!(out, "\n{}", board_text(&g, &s.st))?;
+                if let Some(o) = s.st.outcome() {
+                    writeln!(out, "Game over: {}", outcome_text(&g, o))?;
+                }
+            }
+        }
+        Ok(OK)
+    })();
+    super::finish(end)
+}
+
+/// A message of the game: on standard output in text, on standard error with `--format json`
+/// (standard output then carries the JSON only).
+fn say(out: &mut impl Write, text: bool, m: &str) -> io::Result<()> {
+    if text {
+        writeln!(out, "{m}")
+    } else {
+        to_stderr!("{m}");
+        Ok(())
+    }
+}
+
+/// The game, from the start to its end, to `quit` or to the end of the input.
+fn run(
+    s: &mut Session,
+    args: &PlayArgs,
+    seed: u64,
+    agents: &[AgentSpec],
+    out: &mut impl Write,
+) -> Result<(), Stop> {
+    let g = s.g;
+    let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut agent_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let interactive = io::stdin().is_terminal();
+    let spinning = io::stdout().is_terminal();
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let text = args.format == Format::Text;
+    say(
+        out,
+        text,
+        &format!("{} (seed {seed}); options: {}", g.meta.name, fmt_options(g)),
+    )?;
     let roles: Vec<String> = g
         .players
         .iter()
-        .zip(&agents)
+        .zip(agents)
         .map(|(p, a)| match a {
             AgentSpec::Human => format!("{p}: human"),
             a => format!("{p}: computer ({})", a.describe()),
         })
         .collect();
-    say(&format!("{}. Type `help` at your turn.", roles.join(", ")));
+    say(
+        out,
+        text,
+        &format!("{}. Type `help` at your turn.", roles.join(", ")),
+    )?;
     let mut last_shown_turn = u32::MAX;
     let mut last_shown_round = 1;
     let mut shown_between = false;
-    let mut stopped = false;
     let mut picture = args.svg.as_deref().map(LivePicture::new);
     loop {
+        // every step is in the record before anything more is said or asked
+        s.sync_record()?;
         if let Some(p) = picture.as_mut()
-            && let Err(e) = p.update(&g, &s.st)
+            && let Err(e) = p.update(g, &s.st)
         {
-            eprintln!("error: cannot write the picture `{}`: {e}", p.path());
-            return FAILED;
+            return Err(Stop::Picture(format!(
+                "cannot write the picture `{}`: {e}",
+                p.path()
+            )));
         }
         // Rounds: say when one is over (its between-round decisions follow) and when the next
         // begins, with the board, holdings and tallies.
         if g.is_between_rounds(&s.st) && !shown_between {
             if matches!(s.st.pending(), Pending::Choice(_) | Pending::Drop(_)) {
-                say(&format!(
-                    "\n=== Round {} is over: between rounds, {} decides ===\n{}",
-                    s.st.round(),
-                    g.player_name(s.st.mover()),
-                    board_text(&g, &s.st)
-                ));
+                say(
+                    out,
+                    text,
+                    &format!(
+                        "\n=== Round {} is over: between rounds, {} decides ===\n{}",
+                        s.st.round(),
+                        g.player_name(s.st.mover()),
+                        board_text(g, &s.st)
+                    ),
+                )?;
             } else {
-                say(&format!("\n=== Round {} is over ===", s.st.round()));
+                say(
+                    out,
+                    text,
+                    &format!("\n=== Round {} is over ===", s.st.round()),
+                )?;
             }
             shown_between = true;
             last_shown_turn = u32::MAX;
         }
         if s.st.round() != last_shown_round && s.st.round() > 0 && !s.st.is_over() {
             if !shown_between {
-                say(&format!("\n=== Round {} is over ===", last_shown_round));
+                say(
+                    out,
+                    text,
+                    &format!("\n=== Round {} is over ===", last_shown_round),
+                )?;
             }
-            say(&format!(
-                "=== Round {} begins ===\n{}",
-                s.st.round(),
-                board_text(&g, &s.st)
-            ));
+            say(
+                out,
+                text,
+                &format!(
+                    "=== Round {} begins ===\n{}",
+                    s.st.round(),
+                    board_text(g, &s.st)
+                ),
+            )?;
             shown_between = false;
             last_shown_round = s.st.round();
             last_shown_turn = s.st.turn();
         }
         match s.st.pending() {
-            Pending::Over(_) => break,
+            Pending::Over(_) => return Ok(()),
             Pending::Throw(d) => {
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
                 let who = g.player_name(s.st.mover()).to_string();
                 let before_passes = s.st.passes().0;
                 if s.chance(o).is_err() {
-                    eprintln!("internal error: a throw was refused");
-                    return FAILED;
+                    return Err(Stop::Internal("a throw was refused".into()));
                 }
+                s.sync_record()?;
                 let passed = if s.st.passes().0 > before_passes {
                     format!(" and cannot move: {who} passes")
                 } else {
                     String::new()
                 };
-                say(&format!(
-                    "{who} throws {}{passed}",
-                    g.throw_text(d, o as u16)
-                ));
+                say(
+                    out,
+                    text,
+                    &format!("{who} throws {}{passed}", g.throw_text(d, o as u16)),
+                )?;
             }
             Pending::ChanceFirst => {
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
                 let Ok(name) = s.chance(o) else {
-                    eprintln!("internal error: a chance outcome was refused");
-                    return FAILED;
+                    return Err(Stop::Internal("a chance outcome was refused".into()));
                 };
-                say(&format!("Chance: {name} plays first."));
+                s.sync_record()?;
+                say(out, text, &format!("Chance: {name} plays first."))?;
             }
             Pending::Choice(_) | Pending::Drop(_) => {
                 let mover = s.st.mover();
                 if let Some(mut agent) = s.computers[mover.0 as usize].take() {
                     let name = g.player_name(mover);
                     let mut spinner = Spinner::new(spinning, format!("{name} thinks"));
-                    let thought = agent.decide(&g, &s.st, &mut agent_rng, &mut |p| {
+                    let thought = agent.decide(g, &s.st, &mut agent_rng, &mut |p| {
                         spinner.show(p.elapsed, p.playouts)
                     });
                     spinner.clear();
                     s.computers[mover.0 as usize] = Some(agent);
                     let before = s.st.clone();
-                    match s.decide(thought.decision) {
-                        Ok(n) => {
-                            let mut parts: Vec<String> =
-                                thought.estimate.iter().map(estimate_text).collect();
-                            parts.extend(happenings(&g, &before, &s.st));
-                            say(&format!("{name} plays {n}{}", parenthesized(parts)))
-                        }
-                        Err(e) => {
-                            eprintln!("internal error: {e}");
-                            return FAILED;
-                        }
-                    }
+                    let n = s.decide(thought.decision).map_err(Stop::Internal)?;
+                    s.sync_record()?;
+                    let mut parts: Vec<String> =
+                        thought.estimate.iter().map(estimate_text).collect();
+                    parts.extend(happenings(g, &before, &s.st));
+                    say(
+                        out,
+                        text,
+                        &format!("{name} plays {n}{}", parenthesized(parts)),
+                    )?;
                     continue;
                 }
                 if s.st.turn() != last_shown_turn {
-                    say(&format!("\n{}", board_text(&g, &s.st)));
+                    say(out, text, &format!("\n{}", board_text(g, &s.st)))?;
                     last_shown_turn = s.st.turn();
                 }
-                say(&prompt_header(&g, &s.st));
-                say(moves_text(&g, &s.st).trim_end_matches('\n'));
+                say(out, text, &prompt_header(g, &s.st))?;
+                say(out, text, moves_text(g, &s.st).trim_end_matches('\n'))?;
                 if text {
-                    print!("> ");
-                    let _ = std::io::stdout().flush();
+                    write!(out, "> ")?;
+                    out.flush()?;
                 }
-                let line = match lines.next() {
-                    Some(Ok(l)) => l,
-                    _ => {
-                        say("\n(input ended: the game stops here)");
-                        stopped = true;
-                        break;
+                let line = match next_input(&mut input) {
+                    Ok(Input::Line(l)) => l,
+                    Ok(Input::TooLong) => {
+                        if !interactive && text {
+                            writeln!(out)?;
+                        }
+                        say(
+                            out,
+                            text,
+                            &format!(
+                                "refused: the line is longer than {MAX_LINE_BYTES} bytes; nothing was played"
+                            ),
+                        )?;
+                        continue;
+                    }
+                    Ok(Input::NotText) => {
+                        if !interactive && text {
+                            writeln!(out)?;
+                        }
+                        say(
+                            out,
+                            text,
+                            "refused: the line is not UTF-8 text; nothing was played",
+                        )?;
+                        continue;
+                    }
+                    Ok(Input::End) | Err(_) => {
+                        say(out, text, "\n(input ended: the game stops here)")?;
+                        return Ok(());
                     }
                 };
                 if !interactive && text {
-                    println!("{}", line.trim());
+                    writeln!(out, "{}", line.trim())?;
                 }
                 let cmd = line.trim().to_lowercase();
                 match cmd.as_str() {
@@ -457,87 +689,57 @@ pub fn play(args: &PlayArgs) -> u8 {
                         let d = s.st.moves()[0];
                         match s.decide(d) {
                             Ok(n) => {
-                                let happened = what_happened(&g, &snapshot.0, &s.st);
+                                let happened = what_happened(g, &snapshot.0, &s.st);
                                 s.history.push(snapshot);
-                                say(&format!("{} plays {n}{happened}", g.player_name(mover)));
+                                s.sync_record()?;
+                                say(
+                                    out,
+                                    text,
+                                    &format!("{} plays {n}{happened}", g.player_name(mover)),
+                                )?;
                             }
-                            Err(e) => say(&format!("refused: {e}")),
+                            Err(e) => say(out, text, &format!("refused: {e}"))?,
                         }
                     }
-                    "" => say("type a move, or `help`"),
-                    "help" | "?" => say(PLAY_HELP),
+                    "" => say(out, text, "type a move, or `help`")?,
+                    "help" | "?" => say(out, text, PLAY_HELP)?,
                     "quit" | "exit" | "q" => {
-                        say("game stopped");
-                        stopped = true;
-                        break;
+                        say(out, text, "game stopped")?;
+                        return Ok(());
                     }
-                    "board" => say(&board_text(&g, &s.st)),
+                    "board" => say(out, text, &board_text(g, &s.st))?,
                     "moves" => {}
                     "undo" => match s.history.pop() {
                         Some((st, n)) => {
                             s.st = st;
-                            s.steps.truncate(n);
+                            s.truncate_steps(n);
                             last_shown_turn = u32::MAX;
-                            say("undone: back to your previous decision");
+                            say(out, text, "undone: back to your previous decision")?;
                         }
-                        None => say("nothing to undo"),
+                        None => say(out, text, "nothing to undo")?,
                     },
                     _ => {
                         let snapshot = (s.st.clone(), s.steps.len());
                         match s.play_line(&line) {
                             Ok(done) => {
-                                let happened = what_happened(&g, &snapshot.0, &s.st);
+                                let happened = what_happened(g, &snapshot.0, &s.st);
                                 s.history.push(snapshot);
-                                say(&format!(
-                                    "{} plays {}{happened}",
-                                    g.player_name(mover),
-                                    done.join(", ")
-                                ));
+                                s.sync_record()?;
+                                say(
+                                    out,
+                                    text,
+                                    &format!(
+                                        "{} plays {}{happened}",
+                                        g.player_name(mover),
+                                        done.join(", ")
+                                    ),
+                                )?;
                             }
-                            Err(e) => say(&format!("refused: {e}")),
+                            Err(e) => say(out, text, &format!("refused: {e}"))?,
                         }
                     }
                 }
             }
         }
     }
-    let result = s.st.outcome().map(|o| outcome_json(&g, o));
-    if let Some(path) = &args.record {
-        let rec = Record {
-            agents: g
-                .players
-                .iter()
-                .cloned()
-                .zip(agents.iter().map(AgentSpec::describe))
-                .collect::<BTreeMap<_, _>>(),
-            format: 1,
-            game: label.clone(),
-            title: g.meta.name.clone(),
-            source_hash: source_hash(&source),
-            options: option_map(&g),
-            seed: Some(seed),
-            steps: s.steps.clone(),
-            result: result.clone(),
-        };
-        let text = serde_json::to_string_pretty(&rec).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("error: cannot write the record to `{path}`: {e}");
-            return FAILED;
-        }
-        say(&format!("record written to {path}"));
-    }
-    match args.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&state_json(&g, &s.st)).unwrap_or_default()
-        ),
-        Format::Text => {
-            println!("\n{}", board_text(&g, &s.st));
-            if let Some(o) = s.st.outcome() {
-                println!("Game over: {}", outcome_text(&g, o));
-            }
-        }
-    }
-    let _ = stopped;
-    OK
 }

@@ -10,7 +10,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 /// Results of random playouts.
@@ -193,12 +193,12 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
     let spec = match args.agent.as_deref().map(|a| AgentSpec::parse(a, threads)) {
         None => AgentSpec::Random,
         Some(Ok(AgentSpec::Human)) => {
-            eprintln!("error: simulate plays computer agents: `human` cannot play");
+            to_stderr!("error: simulate plays computer agents: `human` cannot play");
             return USAGE;
         }
         Some(Ok(s)) => s,
         Some(Err(e)) => {
-            eprintln!("error: {e}");
+            to_stderr!("error: {e}");
             return USAGE;
         }
     };
@@ -209,7 +209,7 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
     let progress = |done: u64| {
         if show_progress && last.elapsed().as_millis() >= 500 {
             last = Instant::now();
-            eprint!("\r{done}/{n} games…");
+            let _ = write!(std::io::stderr(), "\r{done}/{n} games…");
         }
     };
     // Random playouts take the engine's fast path (the same games as an agent-less run).
@@ -218,7 +218,7 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
         _ => run_playouts(&g, n, seed, progress),
     };
     if show_progress {
-        eprint!("\r                              \r");
+        let _ = write!(std::io::stderr(), "\r                              \r");
     }
     let secs = t0.elapsed().as_secs_f64().max(1e-9);
     let mean = |x: u64| {
@@ -239,93 +239,105 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
         .cloned()
         .zip(stats.wins.iter().copied())
         .collect();
-    match format {
-        Format::Json => {
-            let v = json!({
-                "game": g.meta.name,
-                "options": option_map(&g),
-                "seed": seed,
-                "agent": spec.describe(),
-                "playouts": stats.playouts,
-                "wins": wins,
-                "draws": stats.draws,
-                "turn_limit_reached": stats.turn_limit,
-                "step_limit_reached": stats.step_limit,
-                "faults": stats.faults,
-                "moves_mean": mean(stats.moves_total),
-                "moves_min": stats.moves_min,
-                "moves_max": stats.moves_max,
-                "branching_mean": branching,
-                "cycles_cut": stats.cycles_cut,
-                "rounds_mean": mean(stats.rounds_total),
-                "rounds_min": stats.rounds_min,
-                "rounds_max": stats.rounds_max,
-                "seconds": secs,
-                "playouts_per_second": stats.playouts as f64 / secs,
-                "moves_per_second": stats.moves_total as f64 / secs,
-            });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    let out = &mut std::io::stdout().lock();
+    let written = (|| -> std::io::Result<u8> {
+        match format {
+            Format::Json => {
+                let v = json!({
+                    "game": g.meta.name,
+                    "options": option_map(&g),
+                    "seed": seed,
+                    "agent": spec.describe(),
+                    "playouts": stats.playouts,
+                    "wins": wins,
+                    "draws": stats.draws,
+                    "turn_limit_reached": stats.turn_limit,
+                    "step_limit_reached": stats.step_limit,
+                    "faults": stats.faults,
+                    "moves_mean": mean(stats.moves_total),
+                    "moves_min": stats.moves_min,
+                    "moves_max": stats.moves_max,
+                    "branching_mean": branching,
+                    "cycles_cut": stats.cycles_cut,
+                    "rounds_mean": mean(stats.rounds_total),
+                    "rounds_min": stats.rounds_min,
+                    "rounds_max": stats.rounds_max,
+                    "seconds": secs,
+                    "playouts_per_second": stats.playouts as f64 / secs,
+                    "moves_per_second": stats.moves_total as f64 / secs,
+                });
+                super::write_json(out, &v)?;
+            }
+            Format::Text => {
+                let what = if random {
+                    "random playouts".to_string()
+                } else {
+                    format!("games of {} against itself", spec.describe())
+                };
+                writeln!(
+                    out,
+                    "{}: {} {what} (seed {seed}; {})",
+                    g.meta.name,
+                    stats.playouts,
+                    fmt_options(&g)
+                )?;
+                for (i, p) in g.sides.iter().enumerate() {
+                    let w = stats.wins[i];
+                    writeln!(out, "  {p} wins: {w} ({:.1}%)", 100.0 * mean(w))?;
+                }
+                writeln!(
+                    out,
+                    "  draws: {} ({} at the turn limit of {})",
+                    stats.draws, stats.turn_limit, g.turn_limit
+                )?;
+                if stats.faults > 0 {
+                    writeln!(
+                        out,
+                        "  stopped because the rules asked for something impossible: {}",
+                        stats.faults
+                    )?;
+                }
+                if stats.step_limit > 0 {
+                    writeln!(
+                        out,
+                        "  stopped for running too long without a decision: {}",
+                        stats.step_limit
+                    )?;
+                }
+                writeln!(
+                    out,
+                    "  moves per game: mean {:.1}, min {}, max {}",
+                    mean(stats.moves_total),
+                    stats.moves_min,
+                    stats.moves_max
+                )?;
+                if g.between_start.is_some() {
+                    writeln!(
+                        out,
+                        "  rounds per game: mean {:.2}, min {}, max {}",
+                        mean(stats.rounds_total),
+                        stats.rounds_min,
+                        stats.rounds_max
+                    )?;
+                }
+                writeln!(out, "  legal choices per decision: mean {branching:.2}")?;
+                if stats.cycles_cut > 0 {
+                    writeln!(
+                        out,
+                        "  sowings ended because their position repeated: {}",
+                        stats.cycles_cut
+                    )?;
+                }
+                writeln!(
+                    out,
+                    "  {:.0} {}/s, {:.0} moves/s ({secs:.2} s)",
+                    stats.playouts as f64 / secs,
+                    if random { "playouts" } else { "games" },
+                    stats.moves_total as f64 / secs
+                )?;
+            }
         }
-        Format::Text => {
-            let what = if random {
-                "random playouts".to_string()
-            } else {
-                format!("games of {} against itself", spec.describe())
-            };
-            println!(
-                "{}: {} {what} (seed {seed}; {})",
-                g.meta.name,
-                stats.playouts,
-                fmt_options(&g)
-            );
-            for (i, p) in g.sides.iter().enumerate() {
-                let w = stats.wins[i];
-                println!("  {p} wins: {w} ({:.1}%)", 100.0 * mean(w));
-            }
-            println!(
-                "  draws: {} ({} at the turn limit of {})",
-                stats.draws, stats.turn_limit, g.turn_limit
-            );
-            if stats.faults > 0 {
-                println!(
-                    "  stopped because the rules asked for something impossible: {}",
-                    stats.faults
-                );
-            }
-            if stats.step_limit > 0 {
-                println!(
-                    "  stopped for running too long without a decision: {}",
-                    stats.step_limit
-                );
-            }
-            println!(
-                "  moves per game: mean {:.1}, min {}, max {}",
-                mean(stats.moves_total),
-                stats.moves_min,
-                stats.moves_max
-            );
-            if g.between_start.is_some() {
-                println!(
-                    "  rounds per game: mean {:.2}, min {}, max {}",
-                    mean(stats.rounds_total),
-                    stats.rounds_min,
-                    stats.rounds_max
-                );
-            }
-            println!("  legal choices per decision: mean {branching:.2}");
-            if stats.cycles_cut > 0 {
-                println!(
-                    "  sowings ended because their position repeated: {}",
-                    stats.cycles_cut
-                );
-            }
-            println!(
-                "  {:.0} {}/s, {:.0} moves/s ({secs:.2} s)",
-                stats.playouts as f64 / secs,
-                if random { "playouts" } else { "games" },
-                stats.moves_total as f64 / secs
-            );
-        }
-    }
-    OK
+        Ok(OK)
+    })();
+    super::finish(written)
 }

@@ -1,17 +1,19 @@
 //! `ludic validate FILE...`: every error of each file, with its position.
 
 use super::{FAILED, Format, OK};
-use crate::check::{LoadError, Settings};
-use crate::diagnostic::{Diagnostics, line_col, render};
-use crate::load_game;
+use crate::check::{LoadError, Settings, check};
+use crate::diagnostic::{Diagnostics, LineIndex, render};
+use crate::limits::MAX_SOURCE_BYTES;
 use serde_json::json;
+use std::io::Write;
 
 fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
+    let index = LineIndex::new(source);
     let items: Vec<serde_json::Value> =
         d.0.iter()
             .map(|x| {
-                let (line, column) = line_col(source, x.span.start);
-                let (end_line, end_column) = line_col(source, x.span.end);
+                let (line, column) = index.line_col(x.span.start);
+                let (end_line, end_column) = index.line_col(x.span.end);
                 json!({
                     "file": path,
                     "code": x.code(),
@@ -29,16 +31,21 @@ fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Va
 
 /// `ludic validate FILE...`
 pub fn validate(files: &[String], format: Format) -> u8 {
+    super::finish(validate_to(&mut std::io::stdout().lock(), files, format))
+}
+
+fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io::Result<u8> {
     let mut all_ok = true;
     let mut report = vec![];
     for path in files {
-        let source = match std::fs::read_to_string(path) {
+        let source = match super::read_text_file(path, MAX_SOURCE_BYTES, "a .game file") {
             Ok(s) => s,
             Err(e) => {
                 all_ok = false;
                 match format {
-                    Format::Text => eprintln!("error: cannot read `{path}`: {e}"),
-                    Format::Json => report.push(json!({"file": path, "valid": false, "error": e.to_string(), "diagnostics": []})),
+                    Format::Text => to_stderr!("error: {e}"),
+                    Format::Json => report
+                        .push(json!({"file": path, "valid": false, "error": e, "diagnostics": []})),
                 }
                 continue;
             }
@@ -46,8 +53,15 @@ pub fn validate(files: &[String], format: Format) -> u8 {
         let mut diags = Diagnostics::default();
         let mut other = vec![];
         let mut title = String::new();
-        match load_game(&source, &Settings::default()) {
-            Ok(g) => {
+        // (what `load_game` does, the file read once for all its variants)
+        let loaded = crate::parse::parse(&source)
+            .map_err(LoadError::File)
+            .and_then(|file| {
+                let g = check(&file, &source, &Settings::default())?;
+                Ok((file, g))
+            });
+        match loaded {
+            Ok((file, g)) => {
                 title = g.meta.name.clone();
                 // Every variant must load too.
                 for v in &g.variants {
@@ -55,7 +69,7 @@ pub fn validate(files: &[String], format: Format) -> u8 {
                         variant: Some(v.name.clone()),
                         sets: vec![],
                     };
-                    match load_game(&source, &s) {
+                    match check(&file, &source, &s) {
                         Ok(_) => {}
                         Err(LoadError::File(d)) => diags.0.extend(d.0),
                         Err(LoadError::Options(e)) => other
@@ -72,13 +86,13 @@ pub fn validate(files: &[String], format: Format) -> u8 {
         match format {
             Format::Text => {
                 if ok {
-                    println!("ok: {path} ({title})");
+                    writeln!(w, "ok: {path} ({title})")?;
                 } else {
                     if !diags.is_empty() {
-                        eprint!("{}", render(path, &source, &diags));
+                        let _ = write!(std::io::stderr(), "{}", render(path, &source, &diags));
                     }
                     for o in &other {
-                        eprintln!("error: {path}: {o}");
+                        to_stderr!("error: {path}: {o}");
                     }
                 }
             }
@@ -92,10 +106,7 @@ pub fn validate(files: &[String], format: Format) -> u8 {
         }
     }
     if format == Format::Json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        super::write_json(w, &report)?;
     }
-    if all_ok { OK } else { FAILED }
+    Ok(if all_ok { OK } else { FAILED })
 }

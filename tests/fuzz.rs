@@ -1,0 +1,1164 @@
+//! Fuzzing, on stable Rust, inside `cargo test` (issue 12): mutated `.game` files, game
+//! records and typed input lines, each run under `catch_unwind` and a time budget.
+//!
+//! - `.game` files: every file of `games/` and `tests/fixtures/`, mutated token by token:
+//!   deletions, duplications, splices of lines from other files, numbers replaced by 0, -1 and
+//!   extremes, deep nesting, long names, bytes that are not UTF-8. Each is loaded with
+//!   `ludic::load_game`; when it loads, its board and state are drawn, a few random playouts are
+//!   played (at most `MAX_DECISIONS` decisions each), typed lines are read at some positions,
+//!   and a short perft is counted when the game has no chance events.
+//! - Records: records of random games of the built-in games, and those of `tests/fixtures/`,
+//!   mutated, then read and replayed with `ludic::record::replay`.
+//! - Typed input: random lines (legal notations bent, numbers, long words) through
+//!   `Game::parse_decision`; a decision read must be legal.
+//!
+//! Each input runs in a worker process (this same program), so that a hang is stopped at its
+//! budget and a stack overflow is seen, not fatal; its stage (loading, playing, perft…) says
+//! whose it is. A failing input is saved under `target/tmp/fuzz/` with what happened.
+//!
+//! `cargo test` runs a quick, deterministic run. A long run:
+//! `LUDIC_FUZZ_SECONDS=3600 cargo test --release --test fuzz -- --ignored` (also
+//! `LUDIC_FUZZ_SEED`, `LUDIC_FUZZ_BUDGET_MS`).
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::panic::AssertUnwindSafe;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// Inputs under `tests/fixtures/fuzz/` that hang or overflow in the engine (issue 12, items 4
+/// to 6), skipped until the engine bounds its work: the engine's developer empties this list.
+/// Every other file of that folder is run on each fuzz run, as a regression test.
+const KNOWN_ENGINE_HANGS: &[&str] = &[
+    // a muthu of 0 lets a player collect an empty hole, which does not end his turn: the turn
+    // never ends, and `perft 2` overflows the stack (item 5)
+    "perft-overflow-collect-empty-hole-1.game",
+    "perft-overflow-collect-empty-hole-2.game",
+    // 2,147,483,647 seeds in one hole: one decision sows for minutes (item 4)
+    "slow-sowing-of-2147483647-seeds.game",
+    // 65,536 large stones: a random game runs for minutes (item 4)
+    "slow-play-with-65536-large-stones.game",
+    // `do narrow(0, -2)`: a `while` that never ends, stopped by the step limit only after
+    // seconds (item 4); with -65535, perft 1 runs for minutes
+    "slow-loop-without-decision-narrow-by-2.game",
+    "slow-perft-narrow-by-65535.game",
+];
+
+/// Inputs of the quick run (fewer in a debug build, which is many times slower).
+const QUICK_INPUTS: usize = if cfg!(debug_assertions) { 300 } else { 2400 };
+/// The time an input may take (loading, playing, perft): more is a failure.
+const BUDGET: Duration = Duration::from_secs(if cfg!(debug_assertions) { 40 } else { 5 });
+/// Decisions in one random playout.
+const MAX_DECISIONS: usize = 1500;
+/// Random playouts of a mutated game that loads.
+const PLAYOUTS: usize = 3;
+
+// ---------------------------------------------------------------------------- random numbers
+
+/// A small deterministic generator (xorshift64*), so that a run is the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+// ---------------------------------------------------------------------------- tokens
+
+/// A `.game` file as tokens: blanks, comments, strings, words, numbers and punctuation, so
+/// that mutations keep (or break on purpose) the shape of the language.
+fn tokens(src: &str) -> Vec<String> {
+    let b = src.as_bytes();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+        } else if c == b'#' {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"\"\"\"") {
+            i += 3;
+            while i < b.len() && !b[i..].starts_with(b"\"\"\"") {
+                i += 1;
+            }
+            i = (i + 3).min(b.len());
+        } else if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                i += 1;
+            }
+            i = (i + 1).min(b.len());
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+        } else if [&b".."[..], b"==", b"!=", b"<=", b">="]
+            .iter()
+            .any(|p| b[i..].starts_with(p))
+        {
+            i += 2;
+        } else {
+            i += 1;
+            while i < b.len() && !src.is_char_boundary(i) {
+                i += 1;
+            }
+        }
+        out.push(src[start..i].to_string());
+    }
+    out
+}
+
+fn is_word(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+}
+
+fn is_number(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_digit())
+}
+
+fn is_blank(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_whitespace()) || t.starts_with('#')
+}
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "-1",
+    "1",
+    "2",
+    "7",
+    "255",
+    "256",
+    "1000",
+    "4095",
+    "4096",
+    "4097",
+    "65535",
+    "65536",
+    "1000000",
+    "2147483647",
+    "2147483648",
+    "-2147483649",
+    "4294967296",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "99999999999999999999",
+];
+
+const WORDS: &[&str] = &[
+    "if",
+    "else",
+    "while",
+    "choose",
+    "again",
+    "end",
+    "turn",
+    "round",
+    "game",
+    "sow",
+    "relay",
+    "capture",
+    "place",
+    "let",
+    "set",
+    "for",
+    "do",
+    "throw",
+    "move",
+    "carry",
+    "send",
+    "give",
+    "first",
+    "where",
+    "in",
+    "not",
+    "and",
+    "or",
+    "exists",
+    "forall",
+    "some",
+    "total",
+    "minimum",
+    "maximum",
+    "true",
+    "false",
+    "all",
+    "none",
+    "mover",
+    "opponent",
+    "count",
+    "next",
+    "opposite",
+    "size",
+    "run",
+    "neighbours",
+    "jumps",
+    "token",
+    "tokens",
+    "value",
+    "between",
+    "rounds",
+    "players",
+    "per",
+    "side",
+    "tally",
+    "x",
+    "y",
+    "kind",
+    "owner",
+    "hole",
+    "store",
+    "point",
+    "void",
+];
+
+const PUNCT: &[&str] = &[
+    "(", ")", "{", "}", "[", "]", ",", ":", "=", "..", "+", "-", "*", "/", "%", "<", ">", "==",
+    "!=", "\"", "\n",
+];
+
+/// One mutated `.game` file: some text, or bytes that are not UTF-8. Most start from a file
+/// that loads (`valid`), the others from any seed (the error fixtures are seeds too).
+fn mutate_game(rng: &mut Rng, seeds: &[String], valid: &[String]) -> Vec<u8> {
+    let base = if rng.chance(85) && !valid.is_empty() {
+        rng.pick(valid)
+    } else {
+        rng.pick(seeds)
+    };
+    let mut t = tokens(base);
+    // gentle: one change that often leaves a game that loads, so that the engine is played
+    let gentle = rng.chance(45);
+    let most = if rng.chance(20) { 8 } else { 3 };
+    let rounds = if gentle { 1 } else { 1 + rng.below(most) };
+    for _ in 0..rounds {
+        if t.is_empty() {
+            t.push(rng.pick(WORDS).to_string());
+        }
+        let n = t.len();
+        let at = rng.below(n);
+        let op = if gentle {
+            *rng.pick(&[0, 1, 5, 6, 6, 12, 13])
+        } else {
+            rng.below(16)
+        };
+        match op {
+            // delete a token, or a run of them
+            0 => {
+                let len = if rng.chance(70) { 1 } else { 1 + rng.below(12) };
+                t.drain(at..(at + len).min(n));
+            }
+            // duplicate a token, or a run of them
+            1 => {
+                let len = if rng.chance(60) { 1 } else { 1 + rng.below(30) };
+                let run: Vec<String> = t[at..(at + len).min(n)].to_vec();
+                t.splice(at..at, run);
+            }
+            // swap two tokens
+            2 => {
+                let other = rng.below(n);
+                t.swap(at, other);
+            }
+            // a token of another file
+            3 => {
+                let other = tokens(rng.pick(seeds).as_str());
+                if !other.is_empty() {
+                    t[at] = rng.pick(&other).clone();
+                }
+            }
+            // lines of another file in place of some of this one's
+            4 => {
+                let mut lines: Vec<String> = t.concat().lines().map(str::to_string).collect();
+                let other: Vec<&str> = rng.pick(seeds).lines().collect();
+                if !lines.is_empty() && !other.is_empty() {
+                    let a = rng.below(lines.len());
+                    let len = rng.below(6).min(lines.len() - a);
+                    let b = rng.below(other.len());
+                    let take = (1 + rng.below(6)).min(other.len() - b);
+                    let new: Vec<String> =
+                        other[b..b + take].iter().map(|s| s.to_string()).collect();
+                    lines.splice(a..a + len, new);
+                }
+                t = tokens(&(lines.join("\n") + "\n"));
+            }
+            // a number replaced by 0, -1 or an extreme
+            5 | 6 => {
+                let nums: Vec<usize> = (0..n).filter(|&i| is_number(&t[i])).collect();
+                let i = if nums.is_empty() {
+                    at
+                } else {
+                    *rng.pick(&nums)
+                };
+                t[i] = rng.pick(NUMBERS).to_string();
+            }
+            // a word of the language, or punctuation, inserted
+            7 => {
+                let w = if rng.chance(60) {
+                    rng.pick(WORDS)
+                } else {
+                    rng.pick(PUNCT)
+                };
+                t.insert(at, format!(" {w} "));
+            }
+            // deep nesting around a word or number
+            8 => {
+                let targets: Vec<usize> = (0..n)
+                    .filter(|&i| is_word(&t[i]) || is_number(&t[i]))
+                    .collect();
+                let i = if targets.is_empty() {
+                    at
+                } else {
+                    *rng.pick(&targets)
+                };
+                let depth = *rng.pick(&[2, 20, 100, 255, 256, 300, 3000]);
+                let (open, close) = match rng.below(5) {
+                    0 => ("(".repeat(depth), ")".repeat(depth)),
+                    1 => ("not ".repeat(depth), String::new()),
+                    2 => ("min(1, ".repeat(depth), ")".repeat(depth)),
+                    3 => ("- ".repeat(depth), String::new()),
+                    _ => ("if true then ".repeat(depth), " else 0".repeat(depth)),
+                };
+                t[i] = format!("{open}{}{close}", t[i]);
+            }
+            // nested blocks, at a line start inside one
+            9 => {
+                let depth = *rng.pick(&[2, 50, 255, 256, 1000]);
+                let starts: Vec<usize> = (1..n).filter(|&i| t[i - 1].contains('\n')).collect();
+                let i = if starts.is_empty() {
+                    at
+                } else {
+                    *rng.pick(&starts)
+                };
+                let (open, close) = match rng.below(3) {
+                    0 => ("if true { ".repeat(depth), "} ".repeat(depth)),
+                    1 => ("while false { ".repeat(depth), "} ".repeat(depth)),
+                    _ => ("{ ".repeat(depth), String::new()),
+                };
+                t.insert(i, open);
+                let j = (i + 1 + rng.below(8)).min(t.len());
+                t.insert(j, close);
+            }
+            // a long name (one occurrence, or every occurrence of a name)
+            10 => {
+                let words: Vec<usize> = (0..n).filter(|&i| is_word(&t[i])).collect();
+                if let Some(&i) = words.get(rng.below(words.len().max(1))) {
+                    let len = *rng.pick(&[63, 64, 65, 200, 70_000]);
+                    let long = format!("n{}", "x".repeat(len - 1));
+                    if rng.chance(50) {
+                        let old = t[i].clone();
+                        for x in t.iter_mut().filter(|x| **x == old) {
+                            *x = long.clone();
+                        }
+                    } else {
+                        t[i] = long;
+                    }
+                }
+            }
+            // a word changed into another word of the file
+            11 => {
+                let words: Vec<usize> = (0..n).filter(|&i| is_word(&t[i])).collect();
+                if words.len() >= 2 {
+                    let a = *rng.pick(&words);
+                    let b = *rng.pick(&words);
+                    t[a] = t[b].clone();
+                }
+            }
+            // a blank removed, gluing two tokens
+            12 => {
+                let blanks: Vec<usize> = (0..n).filter(|&i| is_blank(&t[i])).collect();
+                if let Some(&i) = blanks.get(rng.below(blanks.len().max(1))) {
+                    t.remove(i);
+                }
+            }
+            // a line duplicated (an alternative, a declaration, a statement)
+            13 => {
+                let mut lines: Vec<String> = t.concat().lines().map(str::to_string).collect();
+                if !lines.is_empty() {
+                    let a = rng.below(lines.len());
+                    let copies = *rng.pick(&[1, 1, 2, 50]);
+                    for _ in 0..copies {
+                        let l = lines[a].clone();
+                        lines.insert(a, l);
+                    }
+                }
+                t = tokens(&(lines.join("\n") + "\n"));
+            }
+            // the file cut
+            14 => t.truncate(at),
+            // a word's letters changed
+            _ => {
+                let words: Vec<usize> = (0..n).filter(|&i| is_word(&t[i])).collect();
+                if let Some(&i) = words.get(rng.below(words.len().max(1))) {
+                    let mut w: Vec<char> = t[i].chars().collect();
+                    let k = rng.below(w.len());
+                    w[k] = *rng.pick(&['a', 'z', '_', '0', '9', 'S', 'é']);
+                    t[i] = w.into_iter().collect();
+                }
+            }
+        }
+    }
+    let mut bytes = t.concat().into_bytes();
+    if rng.chance(3) {
+        // bytes that are not UTF-8 (or a byte-order mark, or a NUL)
+        let bad: &[&[u8]] = &[
+            b"\xff",
+            b"\xc3",
+            b"\xe2\x82",
+            b"\xef\xbb\xbf",
+            b"\0",
+            b"\xed\xa0\x80",
+        ];
+        let at = rng.below(bytes.len() + 1);
+        let ins = *rng.pick(bad);
+        bytes.splice(at..at, ins.iter().copied());
+    }
+    bytes
+}
+
+/// One mutated record (JSON text).
+fn mutate_record(rng: &mut Rng, records: &[String], seeds: &[String]) -> Vec<u8> {
+    let base = rng.pick(records);
+    let mut v: serde_json::Value = serde_json::from_str(base).expect("a seed record");
+    for _ in 0..1 + rng.below(3) {
+        let steps = v["steps"].as_array().map(|s| s.len()).unwrap_or(0);
+        match rng.below(12) {
+            0 if steps > 0 => {
+                let i = rng.below(steps);
+                v["steps"].as_array_mut().unwrap().remove(i);
+            }
+            1 if steps > 0 => {
+                let i = rng.below(steps);
+                let s = v["steps"][i].clone();
+                v["steps"].as_array_mut().unwrap().insert(i, s);
+            }
+            2 if steps > 1 => {
+                let (i, j) = (rng.below(steps), rng.below(steps));
+                v["steps"].as_array_mut().unwrap().swap(i, j);
+            }
+            3 if steps > 0 => {
+                let i = rng.below(steps);
+                let text = match rng.below(6) {
+                    0 => "x".repeat(1 << 16),
+                    1 => rng.pick(WORDS).to_string(),
+                    2 => rng.pick(NUMBERS).to_string(),
+                    3 => String::new(),
+                    4 => "sow  S1 ".into(),
+                    _ => "é\u{0}\u{202e}".into(),
+                };
+                let key = if v["steps"][i]["type"] == "chance" {
+                    "outcome"
+                } else {
+                    "notation"
+                };
+                v["steps"][i][key] = text.into();
+            }
+            4 if steps > 0 => {
+                let i = rng.below(steps);
+                v["steps"][i]["player"] = (*rng.pick(&["North", "South", "", "Nobody"])).into();
+            }
+            5 => {
+                let keys = [
+                    "seeds",
+                    "holes",
+                    "stones",
+                    "max_turns",
+                    "team_size",
+                    "rounds",
+                    "nonsense",
+                ];
+                let k = *rng.pick(&keys);
+                v["options"][k] = (*rng.pick(NUMBERS)).into();
+            }
+            6 => v["format"] = (*rng.pick(&[0, 1, 2, 99])).into(),
+            7 => {
+                let games = [
+                    "pallankuzhi",
+                    "puluc",
+                    "ceelkoqyuqkoqiji",
+                    "kuilichi-chanakua",
+                    "tuknanavuhpi",
+                    "nowhere",
+                ];
+                v["game"] = (*rng.pick(&games)).into();
+            }
+            8 => v["result"] = serde_json::json!({"winner": "South", "reason": "rules"}),
+            9 => {
+                if let Some(o) = v["options"].as_object_mut() {
+                    o.clear();
+                }
+            }
+            10 => v["steps"] = serde_json::json!([]),
+            _ => v["seed"] = serde_json::json!(u64::MAX),
+        }
+    }
+    let mut text = serde_json::to_string(&v).unwrap();
+    if rng.chance(15) {
+        // break the JSON itself: cut it, or splice a .game file's text in
+        let cut = rng.below(text.len());
+        text.truncate(cut);
+        if rng.chance(30) {
+            text.push_str(&rng.pick(seeds)[..rng.below(40)]);
+        }
+    }
+    let mut bytes = text.into_bytes();
+    if rng.chance(5) {
+        bytes.splice(0..0, b"\xef\xbb\xbf".iter().copied());
+    }
+    bytes
+}
+
+// ---------------------------------------------------------------------------- seeds
+
+fn game_files() -> Vec<(String, String)> {
+    let mut out = vec![];
+    let mut dirs = vec![
+        std::path::PathBuf::from("games"),
+        std::path::PathBuf::from("tests/fixtures"),
+    ];
+    while let Some(dir) = dirs.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .expect("a folder of seeds")
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                // the known engine hangs are not mutated (the others are run as they are)
+                if !p.ends_with("fuzz") {
+                    dirs.push(p);
+                }
+            } else if p.extension().is_some_and(|e| e == "game")
+                && let Ok(text) = std::fs::read_to_string(&p)
+            {
+                out.push((p.display().to_string(), text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Records of random games of the built-in games (deterministic), and the fixtures'.
+fn record_seeds() -> Vec<String> {
+    use ludic::record::{Record, Step};
+    let mut out = vec![];
+    let mut rng = Rng::new(7);
+    for (name, src) in ludic::builtin::GAMES {
+        let g = ludic::load_game(src, &Default::default()).expect("a built-in game");
+        for _ in 0..3 {
+            let mut st = g.start();
+            let mut steps = vec![];
+            while !st.is_over() && steps.len() < 400 {
+                if st.moves().is_empty() {
+                    let outs = g.chance_outcomes(&st);
+                    let o = outs[rng.below(outs.len())].0;
+                    steps.push(Step::Chance {
+                        outcome: g.outcome_name(&st, o),
+                    });
+                    g.play_chance(&mut st, o).unwrap();
+                } else {
+                    let d = st.moves()[rng.below(st.moves().len())];
+                    steps.push(Step::Decision {
+                        player: g.player_name(st.mover()).to_string(),
+                        notation: g.notation_of(&st, d),
+                    });
+                    g.play(&mut st, d).unwrap();
+                }
+            }
+            let rec = Record {
+                format: ludic::record::FORMAT,
+                game: name.to_string(),
+                title: g.meta.name.clone(),
+                source_hash: ludic::source_hash(src),
+                options: ludic::check::option_map(&g),
+                seed: Some(1),
+                agents: Default::default(),
+                steps,
+                result: st.outcome().map(|o| ludic::render::outcome_json(&g, o)),
+            };
+            out.push(serde_json::to_string(&rec).unwrap());
+        }
+    }
+    if let Ok(dir) = std::fs::read_dir("tests/fixtures/records") {
+        let mut files: Vec<_> = dir.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for f in files {
+            if let Ok(t) = std::fs::read_to_string(f) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------- the worker
+
+/// What a worker reports: the stage it entered, or how an input ended.
+fn report(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "@@{line}");
+    let _ = out.flush();
+}
+
+/// Runs one stage of an input under `catch_unwind`; a panic is reported with its stage.
+fn stage<T>(name: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+    report(&format!("stage {name}"));
+    std::panic::catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
+        let msg = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("panic in {name}: {}", msg.replace('\n', " "))
+    })
+}
+
+/// Typed lines at a position: every legal notation bent a little, numbers, long words. A
+/// decision read must be one of the legal ones.
+fn typed_lines(g: &ludic::Game, st: &ludic::State, rng: &mut Rng) {
+    let names = g.legal_notations(st);
+    let mut lines: Vec<String> = vec![
+        String::new(),
+        " ".into(),
+        "0".into(),
+        "-1".into(),
+        "18446744073709551616".into(),
+        "99999999999999999999999".into(),
+        "x".repeat(5000),
+        "é".repeat(300),
+        "\u{202e}\u{0}".into(),
+    ];
+    for n in names.iter().take(8) {
+        lines.push(n.clone());
+        lines.push(n.to_uppercase());
+        lines.push(format!("  {}  ", n.replace(' ', "   ")));
+        lines.push(n.split_whitespace().last().unwrap_or("").to_string());
+        let cut = rng.below(n.len() + 1);
+        if n.is_char_boundary(cut) {
+            lines.push(n[..cut].to_string());
+        }
+        lines.push(format!("{n} {n}"));
+    }
+    lines.push((names.len() + 1).to_string());
+    lines.push(names.len().to_string());
+    for l in lines {
+        if let Ok(d) = g.parse_decision(st, &l) {
+            assert!(
+                st.moves().contains(&d),
+                "`{l}` was read as a decision that is not legal"
+            );
+            let mut copy = st.clone();
+            g.play(&mut copy, d).expect("a decision read is legal");
+        }
+    }
+}
+
+/// Plays a loaded game: a few random playouts (drawing the board and reading typed lines now
+/// and then), and a short perft when the game has no chance events.
+fn exercise(g: &ludic::Game, seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    stage("render", || {
+        let st = g.start();
+        let _ = ludic::render::board_text(g, &st);
+        let _ = ludic::render::state_json(g, &st);
+    })?;
+    for p in 0..PLAYOUTS {
+        stage(&format!("playout {p}"), || {
+            let mut st = g.start();
+            for n in 0..MAX_DECISIONS {
+                if st.is_over() {
+                    break;
+                }
+                if st.moves().is_empty() {
+                    let outs = g.chance_outcomes(&st);
+                    if outs.is_empty() {
+                        break;
+                    }
+                    let o = outs[rng.below(outs.len())].0;
+                    g.play_chance(&mut st, o).expect("a listed outcome");
+                } else {
+                    if n % 97 == 0 {
+                        typed_lines(g, &st, &mut rng);
+                    }
+                    let d = st.moves()[rng.below(st.moves().len())];
+                    g.play(&mut st, d).expect("a legal decision");
+                }
+            }
+            if p == 0 {
+                let _ = ludic::render::board_text(g, &st);
+                let _ = ludic::render::state_json(g, &st);
+            }
+        })?;
+    }
+    stage("perft", || {
+        let st = g.start();
+        if g.dice.is_empty()
+            && !st.is_over()
+            && !st.moves().is_empty()
+            && let Ok(n) = ludic::perft::perft(g, &st, 1)
+            && n <= 60
+        {
+            let _ = ludic::perft::perft(g, &st, 2);
+        }
+    })?;
+    Ok(())
+}
+
+fn run_game_input(bytes: &[u8], seed: u64) -> Result<&'static str, String> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t.to_string(),
+        Err(_) => {
+            // what the commands do with such a file: refuse it, naming the byte
+            let path = std::env::temp_dir().join(format!("ludic-fuzz-{}.game", std::process::id()));
+            std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
+            let read = stage("read", || {
+                ludic::cli::read_text_file(path.to_str().unwrap_or(""), 1 << 20, "a .game file")
+            })?;
+            let _ = std::fs::remove_file(&path);
+            match read {
+                Ok(t) => t,
+                Err(_) => return Ok("not text"),
+            }
+        }
+    };
+    let loaded = stage("load", || ludic::load_game(&text, &Default::default()))?;
+    match loaded {
+        Ok(g) => {
+            exercise(&g, seed)?;
+            Ok("loaded")
+        }
+        Err(ludic::LoadError::File(d)) => {
+            stage("diagnostics", || {
+                let _ = ludic::diagnostic::render("fuzz.game", &text, &d);
+            })?;
+            Ok("refused")
+        }
+        Err(ludic::LoadError::Options(_)) => Ok("refused"),
+    }
+}
+
+fn run_record_input(bytes: &[u8]) -> Result<&'static str, String> {
+    use ludic::record::Record;
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let rec: Record = match stage("read record", || serde_json::from_str::<Record>(text))? {
+        Ok(r) => r,
+        Err(_) => return Ok("not a record"),
+    };
+    if rec.format != ludic::record::FORMAT {
+        return Ok("other format");
+    }
+    let Some((_, src)) = ludic::builtin::find(&rec.game) else {
+        return Ok("unknown game");
+    };
+    let mut settings = ludic::Settings::default();
+    for (k, v) in &rec.options {
+        if settings.push_assignment(&format!("{k}={v}")).is_err() {
+            return Ok("bad options");
+        }
+    }
+    let g = match stage("load", || ludic::load_game(src, &settings))? {
+        Ok(g) => g,
+        Err(_) => return Ok("options refused"),
+    };
+    let replayed = stage("replay", || ludic::record::replay(&g, &rec.steps))?;
+    match replayed {
+        Ok(st) => {
+            stage("render", || {
+                let _ = ludic::render::state_json(&g, &st);
+                let _ = ludic::render::board_text(&g, &st);
+            })?;
+            Ok("replayed")
+        }
+        Err(e) => {
+            let _ = e.to_string();
+            Ok("refused")
+        }
+    }
+}
+
+/// The worker: reads inputs (`@@game ID SEED LEN` or `@@record ID SEED LEN` then the bytes)
+/// and reports on each.
+fn worker() {
+    // panics are reported by `stage`, not printed
+    std::panic::set_hook(Box::new(|_| {}));
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut header = String::new();
+    loop {
+        header.clear();
+        if input.read_line(&mut header).unwrap_or(0) == 0 {
+            return;
+        }
+        let parts: Vec<&str> = header.split_whitespace().collect();
+        let [kind, id, seed, len] = parts[..] else {
+            return;
+        };
+        let (seed, len): (u64, usize) = (seed.parse().unwrap_or(0), len.parse().unwrap_or(0));
+        let mut bytes = vec![0; len];
+        if input.read_exact(&mut bytes).is_err() {
+            return;
+        }
+        let t = Instant::now();
+        let result = match kind {
+            "@@game" => run_game_input(&bytes, seed),
+            _ => run_record_input(&bytes),
+        };
+        let micros = t.elapsed().as_micros();
+        match result {
+            Ok(how) => report(&format!("done {id} {micros} ok {}", how.replace(' ', "_"))),
+            Err(e) => report(&format!("done {id} {micros} fail {e}")),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------- the runner
+
+/// A worker process and the lines it reports.
+struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Option<String>>,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Worker {
+    fn start() -> Worker {
+        let mut child = Command::new(std::env::current_exe().expect("this program"))
+            .env("LUDIC_FUZZ_WORKER", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("a fuzz worker");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr_pipe = child.stderr.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) if l.starts_with("@@") => {
+                        if tx.send(Some(l[2..].to_string())).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(None);
+        });
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let keep = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut s) = keep.lock()
+                    && s.len() < 1 << 16
+                {
+                    s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            }
+        });
+        Worker {
+            child,
+            stdin,
+            lines,
+            stderr,
+        }
+    }
+
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How an input ended.
+enum Outcome {
+    Ok(String),
+    Failed { stage: String, what: String },
+}
+
+/// Sends one input to the worker and waits at most `budget`; a worker that is stopped (over
+/// budget) or dies (a stack overflow) is replaced.
+fn run_one(
+    w: &mut Option<Worker>,
+    kind: &str,
+    seed: u64,
+    bytes: &[u8],
+    budget: Duration,
+) -> Outcome {
+    let worker = w.get_or_insert_with(Worker::start);
+    let header = format!("@@{kind} 0 {seed} {}\n", bytes.len());
+    if worker
+        .stdin
+        .write_all(header.as_bytes())
+        .and_then(|()| worker.stdin.write_all(bytes))
+        .and_then(|()| worker.stdin.flush())
+        .is_err()
+    {
+        let dead = w.take().unwrap();
+        let stderr = dead.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        dead.stop();
+        return Outcome::Failed {
+            stage: "start".into(),
+            what: format!("the worker died: {stderr}"),
+        };
+    }
+    let deadline = Instant::now() + budget;
+    let mut stage = String::from("start");
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match worker.lines.recv_timeout(left) {
+            Ok(Some(line)) => {
+                if let Some(s) = line.strip_prefix("stage ") {
+                    stage = s.to_string();
+                } else if let Some(rest) = line.strip_prefix("done ") {
+                    let mut parts = rest.splitn(4, ' ');
+                    let _id = parts.next();
+                    let micros: u128 = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+                    let status = parts.next().unwrap_or("");
+                    let what = parts.next().unwrap_or("").to_string();
+                    if micros > budget.as_micros() {
+                        return Outcome::Failed {
+                            stage,
+                            what: format!("over the budget: {} ms", micros / 1000),
+                        };
+                    }
+                    return if status == "ok" {
+                        Outcome::Ok(what)
+                    } else {
+                        Outcome::Failed { stage, what }
+                    };
+                }
+            }
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                let dead = w.take().unwrap();
+                let _ = dead.child.id();
+                std::thread::sleep(Duration::from_millis(50));
+                let stderr = dead.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+                dead.stop();
+                let why = if stderr.contains("overflowed its stack") {
+                    "stack overflow"
+                } else {
+                    "the worker died"
+                };
+                return Outcome::Failed {
+                    stage,
+                    what: format!("{why}: {}", stderr.lines().last().unwrap_or("")),
+                };
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                w.take().unwrap().stop();
+                return Outcome::Failed {
+                    stage,
+                    what: format!("over the budget of {} ms (stopped)", budget.as_millis()),
+                };
+            }
+        }
+    }
+}
+
+/// Whether a stage is the engine's (playing, perft, replaying) rather than the front end's.
+fn engine_stage(stage: &str) -> bool {
+    stage.starts_with("playout") || stage == "perft" || stage == "replay"
+}
+
+fn failures_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz");
+    std::fs::create_dir_all(&dir).expect("a folder for failing inputs");
+    dir
+}
+
+struct Run {
+    inputs: usize,
+    by_result: BTreeMap<String, usize>,
+    /// (where the input was saved, stage, what)
+    front_end: Vec<(String, String, String)>,
+    engine: Vec<(String, String, String)>,
+}
+
+fn fuzz(seed: u64, until: Instant, max_inputs: usize, budget: Duration) -> Run {
+    let files = game_files();
+    let seeds: Vec<String> = files.iter().map(|(_, t)| t.clone()).collect();
+    let records = record_seeds();
+    let valid: Vec<String> = seeds
+        .iter()
+        .filter(|s| ludic::load_game(s, &Default::default()).is_ok())
+        .cloned()
+        .collect();
+    let known: Vec<Vec<u8>> = KNOWN_ENGINE_HANGS
+        .iter()
+        .map(|f| std::fs::read(format!("tests/fixtures/fuzz/{f}")).expect("a listed fixture"))
+        .collect();
+    let mut regressions: Vec<(String, Vec<u8>)> = vec![];
+    if let Ok(dir) = std::fs::read_dir("tests/fixtures/fuzz") {
+        let mut paths: Vec<_> = dir.map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        for p in paths {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if p.extension().is_some_and(|e| e == "game")
+                && !KNOWN_ENGINE_HANGS.contains(&name.as_str())
+            {
+                regressions.push((name, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let mut run = Run {
+        inputs: 0,
+        by_result: BTreeMap::new(),
+        front_end: vec![],
+        engine: vec![],
+    };
+    let dir = failures_dir();
+    let mut rng = Rng::new(seed);
+    let mut worker: Option<Worker> = None;
+    let mut n = 0usize;
+    while n < max_inputs && Instant::now() < until {
+        let input_seed = rng.next();
+        let (kind, bytes, label) = if n < regressions.len() {
+            let (name, b) = &regressions[n];
+            ("game", b.clone(), format!("tests/fixtures/fuzz/{name}"))
+        } else if rng.chance(12) {
+            (
+                "record",
+                mutate_record(&mut rng, &records, &seeds),
+                format!("record {n}"),
+            )
+        } else {
+            (
+                "game",
+                mutate_game(&mut rng, &seeds, &valid),
+                format!("game {n}"),
+            )
+        };
+        n += 1;
+        if known.contains(&bytes) {
+            *run.by_result
+                .entry("known engine hang, skipped".into())
+                .or_default() += 1;
+            continue;
+        }
+        run.inputs += 1;
+        match run_one(&mut worker, kind, input_seed, &bytes, budget) {
+            Outcome::Ok(how) => *run.by_result.entry(format!("{kind}: {how}")).or_default() += 1,
+            Outcome::Failed { stage, what } => {
+                let ext = if kind == "record" { "json" } else { "game" };
+                let file = dir.join(format!("{seed}-{n}.{ext}"));
+                let _ = std::fs::write(&file, &bytes);
+                let _ = std::fs::write(
+                    file.with_extension(format!("{ext}.why")),
+                    format!("{label}, seed {input_seed}: {stage}: {what}\n"),
+                );
+                let entry = (file.display().to_string(), stage.clone(), what);
+                if engine_stage(&stage) {
+                    run.engine.push(entry);
+                } else {
+                    run.front_end.push(entry);
+                }
+            }
+        }
+    }
+    if let Some(w) = worker {
+        w.stop();
+    }
+    run
+}
+
+fn summary(run: &Run, took: Duration) -> String {
+    let mut s = format!(
+        "{} inputs in {:.1} s: {:?}\nfront-end failures: {}\nengine failures: {}\n",
+        run.inputs,
+        took.as_secs_f64(),
+        run.by_result,
+        run.front_end.len(),
+        run.engine.len()
+    );
+    for (file, stage, what) in run.front_end.iter().chain(&run.engine) {
+        s.push_str(&format!("  {file}: {stage}: {what}\n"));
+    }
+    s
+}
+
+fn main() {
+    if std::env::var_os("LUDIC_FUZZ_WORKER").is_some() {
+        worker();
+        return;
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo test` passes the harness's options (--quiet, a filter, …): they are ignored here,
+    // but `--list` must list nothing strange
+    if args.iter().any(|a| a == "--list") {
+        println!("fuzz: test");
+        return;
+    }
+    // a filter that does not name this test (`cargo test hardening`) runs nothing here
+    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    if !filters.is_empty() && !filters.iter().any(|f| "fuzz".contains(f.as_str())) {
+        return;
+    }
+    let long = args.iter().any(|a| a == "--ignored");
+    let seed = std::env::var("LUDIC_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_26);
+    let budget = std::env::var("LUDIC_FUZZ_BUDGET_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(BUDGET);
+    let t = Instant::now();
+    let run = if long {
+        let secs: u64 = std::env::var("LUDIC_FUZZ_SECONDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(600);
+        println!("fuzz: long run, {secs} s, seed {seed}");
+        fuzz(seed, t + Duration::from_secs(secs), usize::MAX, budget)
+    } else {
+        // a quick run: a fixed number of inputs, whatever the time
+        fuzz(
+            seed,
+            t + Duration::from_secs(24 * 3600),
+            QUICK_INPUTS,
+            budget,
+        )
+    };
+    let text = summary(&run, t.elapsed());
+    println!("{text}");
+    let _ = std::fs::write(failures_dir().join(format!("summary-{seed}.txt")), &text);
+    if !run.front_end.is_empty() || !run.engine.is_empty() {
+        println!(
+            "fuzz: FAILED (inputs saved under {}; an engine hang that cannot be fixed yet goes to tests/fixtures/fuzz/ and KNOWN_ENGINE_HANGS)",
+            failures_dir().display()
+        );
+        std::process::exit(1);
+    }
+    println!("test result: ok. fuzz");
+}
