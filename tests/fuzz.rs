@@ -30,20 +30,7 @@ use std::time::{Duration, Instant};
 /// Inputs under `tests/fixtures/fuzz/` that hang or overflow in the engine (issue 12, items 4
 /// to 6), skipped until the engine bounds its work: the engine's developer empties this list.
 /// Every other file of that folder is run on each fuzz run, as a regression test.
-const KNOWN_ENGINE_HANGS: &[&str] = &[
-    // a muthu of 0 lets a player collect an empty hole, which does not end his turn: the turn
-    // never ends, and `perft 2` overflows the stack (item 5)
-    "perft-overflow-collect-empty-hole-1.game",
-    "perft-overflow-collect-empty-hole-2.game",
-    // 2,147,483,647 seeds in one hole: one decision sows for minutes (item 4)
-    "slow-sowing-of-2147483647-seeds.game",
-    // 65,536 large stones: a random game runs for minutes (item 4)
-    "slow-play-with-65536-large-stones.game",
-    // `do narrow(0, -2)`: a `while` that never ends, stopped by the step limit only after
-    // seconds (item 4); with -65535, perft 1 runs for minutes
-    "slow-loop-without-decision-narrow-by-2.game",
-    "slow-perft-narrow-by-65535.game",
-];
+const KNOWN_ENGINE_HANGS: &[&str] = &[];
 
 /// Inputs of the quick run (fewer in a debug build, which is many times slower).
 const QUICK_INPUTS: usize = if cfg!(debug_assertions) { 300 } else { 2400 };

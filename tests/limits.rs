@@ -197,3 +197,76 @@ fn perft_of_an_astronomical_tree_is_stopped() {
     let err = ludic::perft::perft_limited(&g, &g.start(), 5, 10_000).unwrap_err();
     assert_eq!(err, ludic::perft::PerftError::TooMany(10_000));
 }
+
+/// A game whose sower orders the drops of a hand of `stones` small and `bigs` large pieces.
+fn ordered(stones: u32, bigs: u32) -> Game {
+    let src = format!(
+        r#"
+game "Ordered" {{ }}
+sides South North
+limit 100 turns
+board {{
+  row s[1..3] at y 0 owner South
+  row n[3..1] at y 1 owner North
+  ring s[1..3] n[1..3] forward ccw backward cw
+}}
+pieces {{ stone big }}
+start {{ place {stones} stone on s1 place {bigs} big on s1 }}
+turn {{
+  choose sow h where owner(h) == mover and count(h) > 0 {{
+    sow h toward ccw, sower orders drops, lap ends at e {{ }}
+  }}
+}}
+"#
+    );
+    load_game(&src, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn a_hand_too_large_to_order_stops_the_game_at_once() {
+    // 70,000 large pieces in one hand: the slots of a drop are named by 16 bits. Before, the
+    // drop decisions were offered with slot numbers that wrapped, each found in quadratic time.
+    let g = ordered(3, 70_000);
+    let mut st = g.start();
+    let sow = st.moves()[0];
+    g.play(&mut st, sow).unwrap();
+    assert_eq!(
+        st.outcome().map(|o| o.reason),
+        Some(EndReason::Fault(Fault::LapTooLongToOrder))
+    );
+    // 3 small and 2 large: the sower places each large piece (decisions), then the lap is sown.
+    let g = ordered(3, 2);
+    let mut st = g.start();
+    let sow = st.moves()[0];
+    g.play(&mut st, sow).unwrap();
+    assert!(st.outcome().is_none());
+    assert_eq!(
+        st.moves().len(),
+        4,
+        "the first large piece: slots 1 to 4 of 5"
+    );
+}
+
+#[test]
+fn a_hand_larger_than_the_ring_is_sown_lap_by_lap_exactly() {
+    // 1,000 pieces from s1 round a ring of six: 166 whole laps (s1 included), then four more
+    // from s2. Before, such a hand was dropped one by one (2^31 pieces took minutes).
+    let g = mini(
+        "place 1000 stone on s1",
+        "choose sow h where owner(h) == mover and count(h) > 0 { sow h toward ccw, lap ends at e { capture e } }",
+    );
+    let mut st = g.start();
+    let sow = st.moves()[0];
+    g.play(&mut st, sow).unwrap();
+    let at = |s: &str| st.total_at(&g, g.site_index[s]);
+    let got: Vec<u32> = ["s1", "s2", "s3", "n1", "n2", "n3"]
+        .iter()
+        .map(|s| at(s))
+        .collect();
+    assert_eq!(
+        got,
+        [166, 167, 167, 167, 0, 166],
+        "the lap ends at n2, captured"
+    );
+    assert_eq!(g.start().moves().len(), 1);
+}

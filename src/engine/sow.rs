@@ -2,7 +2,8 @@
 //! drops along the ring, and the cycle rule.
 
 use super::compile::Skip;
-use super::{Decision, Game, LAP_LIMIT, Pending, State};
+use super::state::{Fault, raise};
+use super::{Decision, Game, LAP_LIMIT, Pending, State, WORK_LIMIT};
 use crate::ir::{PieceKind, SiteKind};
 
 const NONE: u16 = u16::MAX;
@@ -65,7 +66,12 @@ impl Game {
         }
         let total: usize = st.hand.iter().map(|&c| c as usize).sum();
         let kinds_in_hand = st.hand.iter().filter(|&&c| c > 0).count();
-        if orders && kinds_in_hand > 1 {
+        if kinds_in_hand > 1 {
+            if total > u16::MAX as usize {
+                // a slot is named by 16 bits: the game ends with this fault
+                raise(&st.b.fault, Fault::LapTooLongToOrder);
+                return;
+            }
             st.plan.resize(total, u8::MAX);
             st.planning = true;
         }
@@ -76,6 +82,9 @@ impl Game {
     /// (the legal slots are in `moves`); false when the plan is complete.
     pub(crate) fn plan_step(&self, st: &mut State) -> bool {
         loop {
+            // Each step reads the plan a few times: linear in its length, counted as work.
+            let n = st.plan.len();
+            st.r.work += n as u64 * 2;
             let mut next_kind = None;
             for k in 1..self.pieces.len() {
                 let placed = st.plan.iter().filter(|&&x| x as usize == k).count();
@@ -99,20 +108,20 @@ impl Game {
                 .rposition(|&x| x as usize == k)
                 .map(|i| i + 1)
                 .unwrap_or(0);
+            // A free slot is legal when enough free slots follow it for the rest of this kind:
+            // found from the end, then put in increasing order.
             st.moves.clear();
-            let n = st.plan.len();
-            for slot in min_slot..n {
+            let mut free_after = 0;
+            for slot in (min_slot..n).rev() {
                 if st.plan[slot] != u8::MAX {
                     continue;
                 }
-                let free_after = st.plan[slot + 1..]
-                    .iter()
-                    .filter(|&&x| x == u8::MAX)
-                    .count();
                 if free_after + 1 >= remaining {
                     st.moves.push(Decision::Drop { slot: slot as u16 });
                 }
+                free_after += 1;
             }
+            st.moves.reverse();
             // One possible slot (or none, which cannot happen): nothing to choose.
             if st.moves.len() <= 1 {
                 if let Some(Decision::Drop { slot }) = st.moves.first().copied() {
@@ -152,10 +161,10 @@ impl Game {
                         Some(Skip::Stable(..)) => self.drop_run_skipping(st, k, mask, &mut last),
                         Some(_) => {
                             let mut ok = true;
-                            while ok && st.hand[k] > 0 {
+                            while ok && st.hand[k] > 0 && st.r.work <= WORK_LIMIT {
                                 ok = self.drop_one(st, k, skip, &mut last);
                             }
-                            ok
+                            ok && st.hand[k] == 0
                         }
                     };
                 }
@@ -183,7 +192,14 @@ impl Game {
         let next = &t.next[st.b.sow_dir as usize];
         let mut marks = Marks::new(t.layout.nonempty());
         let mut cur = st.cursor;
-        let mut n = st.hand[k];
+        // A hand larger than the ring goes round whole laps at once: each site of the ring gets
+        // the same number of pieces, and the cursor comes back where it was.
+        if st.hand[k] as usize > 2 * t.nsites && self.drop_laps(st, k, next) && st.hand[k] == 0 {
+            *last = cur as i64; // the last piece of the last lap
+        }
+        // at most the work still allowed
+        let budget = WORK_LIMIT.saturating_sub(st.r.work).min(st.hand[k] as u64) as u32;
+        let mut n = budget;
         let mut ok = true;
         while n > 0 {
             let c = next[cur as usize];
@@ -196,14 +212,48 @@ impl Game {
             self.deposit(st, &mut marks, c as usize, k);
         }
         marks.flush(&mut st.b.bits);
-        let dropped = st.hand[k] - n;
+        let dropped = budget - n;
         st.r.work += dropped as u64;
-        st.hand[k] = n;
+        st.hand[k] -= dropped;
         if dropped > 0 {
             *last = cur as i64;
         }
         st.cursor = cur;
-        ok
+        ok && st.hand[k] == 0
+    }
+
+    /// Drops the whole laps of a hand of kind `k` larger than the ring (no sites skipped): the
+    /// same as dropping them one by one, at the cost of one visit a site.
+    /// True when laps were dropped.
+    fn drop_laps(&self, st: &mut State, k: usize, next: &[u16]) -> bool {
+        let t = &*self.prog.t;
+        let start = st.cursor;
+        let mut len = 0usize;
+        let mut c = start;
+        loop {
+            c = next[c as usize];
+            if c == NONE || len > t.nsites {
+                return false; // the ring is not a cycle: the pieces are dropped one by one
+            }
+            len += 1;
+            if c == start {
+                break;
+            }
+        }
+        let laps = st.hand[k] / len as u32;
+        if laps == 0 {
+            return false;
+        }
+        let mut marks = Marks::new(t.layout.nonempty());
+        let mut c = start;
+        for _ in 0..len {
+            c = next[c as usize];
+            self.deposit_n(st, &mut marks, c as usize, k, laps);
+        }
+        marks.flush(&mut st.b.bits);
+        st.hand[k] -= laps * len as u32;
+        st.r.work += len as u64;
+        true
     }
 
     /// Drops every piece of kind `k` in hand, one a site, past the sites of the mask built in
@@ -213,7 +263,8 @@ impl Game {
         let next = &t.next[st.b.sow_dir as usize];
         let mut marks = Marks::new(t.layout.nonempty());
         let mut cur = st.cursor;
-        let mut n = st.hand[k];
+        let budget = WORK_LIMIT.saturating_sub(st.r.work).min(st.hand[k] as u64) as u32;
+        let mut n = budget;
         let mut ok = true;
         'drops: while n > 0 {
             let mut c = next[cur as usize];
@@ -235,14 +286,14 @@ impl Game {
             self.deposit(st, &mut marks, c as usize, k);
         }
         marks.flush(&mut st.b.bits);
-        let dropped = st.hand[k] - n;
+        let dropped = budget - n;
         st.r.work += dropped as u64;
-        st.hand[k] = n;
+        st.hand[k] -= dropped;
         if dropped > 0 {
             *last = cur as i64;
         }
         st.cursor = cur;
-        ok
+        ok && st.hand[k] == 0
     }
 
     /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the
@@ -255,6 +306,18 @@ impl Game {
         } else {
             st.b.counts[s * st.b.nk + k] += 1;
             st.b.total[s] += 1;
+            marks.mark(&mut st.b.bits, s);
+        }
+    }
+
+    /// `n` pieces of kind `k` dropped on site `s`, as `deposit` does one.
+    fn deposit_n(&self, st: &mut State, marks: &mut Marks, s: usize, k: usize, n: u32) {
+        if st.b.kinds[s] == SiteKind::Store && st.b.owners[s] >= 0 {
+            let owner = st.b.owners[s] as usize;
+            st.b.bank[owner * st.b.nk + k] += n;
+        } else {
+            st.b.counts[s * st.b.nk + k] += n;
+            st.b.total[s] += n;
             marks.mark(&mut st.b.bits, s);
         }
     }

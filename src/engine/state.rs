@@ -55,6 +55,8 @@ pub enum Fault {
     NotEnoughTokens,
     #[error("a run is longer than the board")]
     RunTooLong,
+    #[error("a lap whose drops the sower orders holds more than 65535 pieces")]
+    LapTooLongToOrder,
 }
 
 /// The result of a finished game.
