@@ -58,7 +58,7 @@ enum Command {
     },
     /// Play a game in the terminal (a built-in game's name or a .game file)
     #[command(
-        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nWith input that is not a terminal (a script), a line that cannot be played stops the game\nat the position before it, and input that ends before the game does is an error: both\nexit 1 (--keep-going and --allow-partial relax them).\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
     )]
     Play {
         /// A built-in game (see `ludic list`) or the path of a .game file
@@ -83,6 +83,13 @@ enum Command {
         /// Keep a picture (SVG) of the position in this file, rewritten after every step
         #[arg(long, value_name = "FILE")]
         svg: Option<String>,
+        /// With input that is not a terminal: input that ends before the game is not an error
+        #[arg(long)]
+        allow_partial: bool,
+        /// With input that is not a terminal: a line that cannot be played is reported and the
+        /// game goes on (by default it stops the game, exit 1)
+        #[arg(long)]
+        keep_going: bool,
     },
     /// Replay a game record, checking every step, and print the final state
     #[command(
@@ -225,6 +232,8 @@ fn main() -> ExitCode {
             record,
             format,
             svg,
+            allow_partial,
+            keep_going,
         } => cli::play(&cli::PlayArgs {
             game,
             options: opts.options,
@@ -235,6 +244,8 @@ fn main() -> ExitCode {
             record,
             format: format.into(),
             svg,
+            allow_partial,
+            keep_going,
         }),
         Command::Replay {
             record,

@@ -92,8 +92,8 @@ fn validate_exit_codes_and_json() {
 #[test]
 fn scripted_play_record_and_replay() {
     let rec = tmp("p.json");
-    let out = ludic(
-        &[
+    let args = |rec: &str| {
+        [
             "play",
             "pallankuzhi",
             "--agent",
@@ -101,18 +101,40 @@ fn scripted_play_record_and_replay() {
             "--seed",
             "5",
             "--record",
-            &rec,
+            rec,
             "--format",
             "json",
-        ],
-        "sow s4\nsow s7\n",
-    );
-    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+            "--allow-partial",
+        ]
+        .map(String::from)
+    };
+    let run = |args: &[String], input: &str| {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        ludic(&a, input)
+    };
+    // An illegal line in a script stops the game at the position before it: exit 1, the
+    // reason on standard error, that position printed, nothing of it recorded.
+    let out = run(&args(&rec), "sow s4\nsow s7\n");
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
     let (stdout, stderr) = text(&out);
     assert!(
         stderr.contains("refused: `sow s4` is not a legal move here"),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("error: input line 1: `sow s4` is not a legal move here"),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["turn"], 1, "the start position");
+    assert_eq!(v["mover"], "South");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(r["steps"].as_array().unwrap().len(), 0);
+    // A legal line, then the input ends with North to move: accepted with --allow-partial.
+    let out = run(&args(&rec), "sow s7\n");
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let (stdout, _) = text(&out);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["sites"]["s6"]["count"], 15);
     assert_eq!(v["sites"]["n1"]["count"], 0);
@@ -121,16 +143,28 @@ fn scripted_play_record_and_replay() {
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     assert_eq!(r["game"], "pallankuzhi");
-    assert_eq!(
-        r["steps"].as_array().unwrap().len(),
-        1,
-        "the refused move is not recorded"
-    );
+    assert_eq!(r["steps"].as_array().unwrap().len(), 1);
     let again = ludic(&["replay", &rec, "--format", "json"], "");
     assert_eq!(again.status.code(), Some(0), "{:?}", text(&again));
     let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(w["sites"], v["sites"]);
     assert_eq!(w["captured"], v["captured"]);
+    // Without --allow-partial, input that ends before the game is an error (exit 1), and
+    // the game played so far is kept in the record.
+    let mut strict = args(&rec).to_vec();
+    strict.pop();
+    let out = run(&strict, "sow s7\n");
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(
+        text(&out)
+            .1
+            .contains("error: the input ended after 1 line, before the end of the game"),
+        "{:?}",
+        text(&out)
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(r["steps"].as_array().unwrap().len(), 1);
 }
 
 #[test]
@@ -186,15 +220,31 @@ fn several_decisions_on_one_line_undo_help_and_quit() {
             "--agent",
             "North=human",
         ],
-        "help\ns5 ccw\nundo\nboard\nsow s1 cw nonsense\nquit\n",
+        "help\ns5 ccw\nundo\nboard\nquit\n",
     );
     assert_eq!(out.status.code(), Some(0));
     let (stdout, _) = text(&out);
     assert!(stdout.contains("Commands: undo"), "{stdout}");
     assert!(stdout.contains("plays sow s5, ccw"), "{stdout}");
     assert!(stdout.contains("undone"), "{stdout}");
-    assert!(stdout.contains("refused:"), "{stdout}");
     assert!(stdout.contains("game stopped"), "{stdout}");
+    // a line with a word left over is refused whole: from a script, that stops the game
+    let out = ludic(
+        &[
+            "play",
+            "ceelkoqyuqkoqiji",
+            "--seed",
+            "3",
+            "--agent",
+            "North=human",
+        ],
+        "sow s1 cw nonsense\nquit\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let (stdout, stderr) = text(&out);
+    assert!(stdout.contains("refused:"), "{stdout}");
+    assert!(!stdout.contains("game stopped"), "{stdout}");
+    assert!(stderr.contains("error: input line 1:"), "{stderr}");
 }
 
 #[test]

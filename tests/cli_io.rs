@@ -82,6 +82,7 @@ fn a_long_line_of_words_is_read_in_linear_time() {
             "1",
             "--agent",
             "North=random",
+            "--keep-going",
         ],
         &format!("{line}\nquit\n"),
     );
@@ -102,6 +103,7 @@ fn a_long_line_of_words_is_read_in_linear_time() {
             "1",
             "--agent",
             "North=random",
+            "--keep-going",
         ],
         &format!("{huge}\nsow s1\nquit\n"),
     );
@@ -201,8 +203,9 @@ fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
             "4",
             "--agent",
             "North=random",
+            "--keep-going",
         ],
-        input,
+        input.clone(),
     );
     let (o, _) = text(&out);
     assert_eq!(out.status.code(), Some(0));
@@ -211,6 +214,26 @@ fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
         o.contains("game stopped"),
         "the lines after it are read: {o}"
     );
+    // without --keep-going, a script stops there with the reason (exit 1)
+    let out = ludic_bytes(
+        &[
+            "play",
+            "pallankuzhi",
+            "--seed",
+            "4",
+            "--agent",
+            "North=random",
+        ],
+        input,
+    );
+    let (o, e) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(o.contains("refused: the line is not UTF-8 text"), "{o}");
+    assert!(
+        e.contains("error: input line 2: the line is not UTF-8 text"),
+        "{e}"
+    );
+    assert!(!o.contains("game stopped"), "{o}");
 }
 
 #[test]

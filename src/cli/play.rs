@@ -31,6 +31,10 @@ pub struct PlayArgs {
     pub format: Format,
     /// a picture of the position to keep up to date
     pub svg: Option<String>,
+    /// input that ends before the game does is not an error
+    pub allow_partial: bool,
+    /// scripted input: a line refused is reported and the game goes on, as at a terminal
+    pub keep_going: bool,
 }
 
 /// Who plays each player: by default the first side's players are human, the others the
@@ -368,6 +372,9 @@ enum Stop {
     Internal(String),
     /// the picture asked for with --svg could not be written
     Picture(String),
+    /// scripted input (not a terminal) had a line that could not be played, or ended before
+    /// the game: the position before it is kept
+    Script(String),
 }
 
 impl From<io::Error> for Stop {
@@ -442,6 +449,7 @@ pub fn play(args: &PlayArgs) -> u8 {
         Err(e) => Err(e),
     };
     let path = args.record.as_deref().unwrap_or("");
+    let mut script_error = None;
     match stopped.and(recorded) {
         Ok(()) => {}
         Err(Stop::Record(e)) => {
@@ -456,6 +464,7 @@ pub fn play(args: &PlayArgs) -> u8 {
             to_stderr!("error: {e}");
             return FAILED;
         }
+        Err(Stop::Script(e)) => script_error = Some(e),
         Err(Stop::Output(e)) => return super::finish(Err(e)),
     }
     let text = args.format == Format::Text;
@@ -472,6 +481,11 @@ pub fn play(args: &PlayArgs) -> u8 {
                 }
             }
         }
+        if let Some(e) = &script_error {
+            out.flush()?;
+            to_stderr!("error: {e}");
+            return Ok(FAILED);
+        }
         Ok(OK)
     })();
     super::finish(end)
@@ -479,7 +493,7 @@ pub fn play(args: &PlayArgs) -> u8 {
 
 /// A message of the game: on standard output in text, on standard error with `--format json`
 /// (standard output then carries the JSON only).
-fn say(out: &mut impl Write, text: bool, m: &str) -> io::Result<()> {
+fn say(out: &mut (impl Write + ?Sized), text: bool, m: &str) -> io::Result<()> {
     if text {
         writeln!(out, "{m}")
     } else {
@@ -500,10 +514,24 @@ fn run(
     let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut agent_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let interactive = io::stdin().is_terminal();
+    let text = args.format == Format::Text;
+    // the number of the line read last, for the errors of scripted input
+    let mut line_no = 0usize;
+    // A line that cannot be played: at a terminal it is refused and the game goes on; from a
+    // script it stops the game at the position before it (exit 1).
+    let refuse = |out: &mut dyn Write, line_no: usize, why: &str| -> Result<(), Stop> {
+        say(out, text, &format!("refused: {why}"))?;
+        if interactive || args.keep_going {
+            Ok(())
+        } else {
+            Err(Stop::Script(format!(
+                "input line {line_no}: {why}; the game stops at the position before it"
+            )))
+        }
+    };
     let spinning = io::stdout().is_terminal();
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    let text = args.format == Format::Text;
     say(
         out,
         text,
@@ -647,17 +675,19 @@ fn run(
                     write!(out, "> ")?;
                     out.flush()?;
                 }
-                let line = match next_input(&mut input) {
+                let read = next_input(&mut input);
+                line_no += 1;
+                let line = match read {
                     Ok(Input::Line(l)) => l,
                     Ok(Input::TooLong) => {
                         if !interactive && text {
                             writeln!(out)?;
                         }
-                        say(
+                        refuse(
                             out,
-                            text,
+                            line_no,
                             &format!(
-                                "refused: the line is longer than {MAX_LINE_BYTES} bytes; nothing was played"
+                                "the line is longer than {MAX_LINE_BYTES} bytes; nothing was played"
                             ),
                         )?;
                         continue;
@@ -666,15 +696,21 @@ fn run(
                         if !interactive && text {
                             writeln!(out)?;
                         }
-                        say(
+                        refuse(
                             out,
-                            text,
-                            "refused: the line is not UTF-8 text; nothing was played",
+                            line_no,
+                            "the line is not UTF-8 text; nothing was played",
                         )?;
                         continue;
                     }
                     Ok(Input::End) | Err(_) => {
                         say(out, text, "\n(input ended: the game stops here)")?;
+                        if !interactive && !args.allow_partial {
+                            return Err(Stop::Script(format!(
+                                "the input ended after {}, before the end of the game (--allow-partial accepts that)",
+                                plural(line_no - 1, "line")
+                            )));
+                        }
                         return Ok(());
                     }
                 };
@@ -698,7 +734,7 @@ fn run(
                                     &format!("{} plays {n}{happened}", g.player_name(mover)),
                                 )?;
                             }
-                            Err(e) => say(out, text, &format!("refused: {e}"))?,
+                            Err(e) => refuse(out, line_no, &e)?,
                         }
                     }
                     "" => say(out, text, "type a move, or `help`")?,
@@ -735,11 +771,20 @@ fn run(
                                     ),
                                 )?;
                             }
-                            Err(e) => say(out, text, &format!("refused: {e}"))?,
+                            Err(e) => refuse(out, line_no, &e)?,
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// `1 line`, `2 lines`.
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }
