@@ -108,7 +108,8 @@ impl Game {
     }
 
     /// Reads one decision: a 1-based number in the list of legal decisions, its exact notation,
-    /// or a unique last word of one (`s7` for `sow s7`). Case and extra blanks do not matter.
+    /// or its last words when they name one decision only (`s7` for `sow s7`, `d4 e5` for
+    /// `step d4 e5`). Case and extra blanks do not matter. A likely typo gets a suggestion.
     pub fn parse_decision(&self, st: &State, text: &str) -> Result<Decision, String> {
         let t = normalize(text);
         if t.is_empty() {
@@ -131,19 +132,43 @@ impl Game {
         if let Some(i) = names.iter().position(|n| normalize(n) == t) {
             return Ok(moves[i]);
         }
+        // The last words of a notation, when they name one decision only: `s7` for `sow s7`,
+        // `d4 e5` for `step d4 e5` (the label left out).
+        let words = t.split(' ').count();
         let matching: Vec<usize> = names
             .iter()
             .enumerate()
-            .filter(|(_, n)| normalize(n).rsplit(' ').next() == Some(t.as_str()))
+            .filter(|(_, n)| {
+                let n = normalize(n);
+                let ws: Vec<&str> = n.split(' ').collect();
+                ws.len() > words && ws[ws.len() - words..].join(" ") == t
+            })
             .map(|(i, _)| i)
             .collect();
         match matching.len() {
             1 => Ok(moves[matching[0]]),
-            0 => Err(format!(
-                "`{}` is not a legal move here; legal: {}",
-                shorten(text, 80),
-                names.join(", ")
-            )),
+            0 => {
+                // a likely typo of a legal notation (or of its ending): say which
+                let hint = crate::diagnostic::suggest(&t, names.iter().map(String::as_str))
+                    .or_else(|| {
+                        let endings: Vec<String> = names
+                            .iter()
+                            .map(|n| {
+                                let n = normalize(n);
+                                let ws: Vec<&str> = n.split(' ').collect();
+                                ws[ws.len().saturating_sub(words)..].join(" ")
+                            })
+                            .collect();
+                        crate::diagnostic::suggest(&t, endings.iter().map(String::as_str))
+                    })
+                    .map(|n| format!("did you mean `{n}`? "))
+                    .unwrap_or_default();
+                Err(format!(
+                    "`{}` is not a legal move here; {hint}legal: {}",
+                    shorten(text, 80),
+                    names.join(", ")
+                ))
+            }
             _ => Err(format!(
                 "`{}` is ambiguous: {}",
                 shorten(text, 80),

@@ -302,8 +302,49 @@ impl Session<'_> {
     }
 }
 
+/// Which way a ring direction goes on the screen, for the mover: `to the right along your
+/// row` when the mover's own sites follow one another that way (or the whole ring's, when the
+/// mover owns none); None when the ring does not go one way along a row.
+fn direction_hint(g: &Game, st: &State, word: &str) -> Option<String> {
+    let names = g.dir_names.as_ref()?;
+    let d = names.iter().position(|n| n.eq_ignore_ascii_case(word))?;
+    let mover = st.mover();
+    let mine = |s: usize| g.sites[s].owner == Some(mover);
+    let owns_any = (0..g.sites.len()).any(mine);
+    let (mut right, mut left) = (0, 0);
+    for (s, &t) in g.next[d].iter().enumerate() {
+        let t = t as usize;
+        if t >= g.sites.len() || (owns_any && !(mine(s) && mine(t))) {
+            continue;
+        }
+        if g.sites[s].y == g.sites[t].y {
+            match g.sites[t].x.cmp(&g.sites[s].x) {
+                std::cmp::Ordering::Greater => right += 1,
+                std::cmp::Ordering::Less => left += 1,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+    }
+    let whose = if owns_any { "your" } else { "the" };
+    match (right > 0, left > 0) {
+        (true, false) => Some(format!("to the right along {whose} row")),
+        (false, true) => Some(format!("to the left along {whose} row")),
+        _ => None,
+    }
+}
+
 fn moves_text(g: &Game, st: &State) -> String {
-    let names = g.legal_notations(st);
+    let names: Vec<String> = g
+        .legal_notations(st)
+        .into_iter()
+        .map(|n| {
+            let last = n.rsplit(' ').next().unwrap_or("");
+            match direction_hint(g, st, last) {
+                Some(h) => format!("{n} ({h})"),
+                None => n,
+            }
+        })
+        .collect();
     let mut out = String::new();
     for (i, n) in names.iter().enumerate() {
         out.push_str(&format!("  {:>2}. {n}", i + 1));
@@ -771,13 +812,25 @@ fn run(
                                     ),
                                 )?;
                             }
-                            Err(e) => refuse(out, line_no, &e)?,
+                            Err(e) => refuse(out, line_no, &command_typo(&cmd).unwrap_or(e))?,
                         }
                     }
                 }
             }
         }
     }
+}
+
+/// The commands typed at a turn, besides decisions.
+const COMMANDS: [&str; 6] = ["undo", "board", "moves", "help", "quit", "exit"];
+
+/// A line of one word that is no decision but close to a command: the refusal says which.
+fn command_typo(line: &str) -> Option<String> {
+    if line.contains(char::is_whitespace) {
+        return None;
+    }
+    crate::diagnostic::suggest(line, COMMANDS)
+        .map(|c| format!("`{line}` is neither a move nor a command; did you mean `{c}`?"))
 }
 
 /// `1 line`, `2 lines`.
