@@ -15,6 +15,31 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colours at the terminal: auto (when standard output is a terminal and NO_COLOR is not
+    /// set), always, never
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    color: ColorWhen,
+}
+
+#[derive(Clone, Copy, ValueEnum, Default)]
+enum ColorWhen {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether standard output gets colours.
+    fn on_stdout(self) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum, Default)]
@@ -246,6 +271,7 @@ fn main() -> ExitCode {
             svg,
             allow_partial,
             keep_going,
+            colour: cli.color.on_stdout(),
         }),
         Command::Replay {
             record,

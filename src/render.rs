@@ -26,8 +26,65 @@ fn initials(g: &Game) -> Vec<String> {
     }
 }
 
+/// How a board is drawn: in colour or not, and the sites to mark (the last move's).
+#[derive(Clone, Copy, Default)]
+pub struct Look<'a> {
+    /// ANSI colours: each side's pieces and sites in its colour, marked sites in reverse video
+    pub colour: bool,
+    /// sites to mark: in reverse video with colour, else between brackets (`[5]`)
+    pub marked: &'a [SiteId],
+}
+
+/// The terminal colour of each side, in the order of the sides.
+const SIDE_STYLES: [anstyle::AnsiColor; 6] = [
+    anstyle::AnsiColor::Cyan,
+    anstyle::AnsiColor::Yellow,
+    anstyle::AnsiColor::Magenta,
+    anstyle::AnsiColor::Green,
+    anstyle::AnsiColor::Blue,
+    anstyle::AnsiColor::Red,
+];
+
+/// `text` in the colour of `side` (if any), reversed when `marked`; plain without colour.
+fn paint(look: &Look, text: &str, side: Option<usize>, marked: bool) -> String {
+    if !look.colour {
+        return text.to_string();
+    }
+    let mut style = anstyle::Style::new();
+    if let Some(side) = side {
+        style = style
+            .fg_color(Some(SIDE_STYLES[side % SIDE_STYLES.len()].into()))
+            .bold();
+    }
+    if marked {
+        style = style.invert();
+    }
+    format!("{}{text}{}", style.render(), style.render_reset())
+}
+
+/// A token's mark: its side's initial, with the player's number in a team (`S2`).
+fn token_mark(g: &Game, ini: &[String], t: usize) -> String {
+    let owner = g.tokens[t].owner;
+    let side = g.side_of(owner).0 as usize;
+    if g.players.len() > g.sides.len() {
+        format!("{}{}", ini[side], owner.0 as usize / g.sides.len() + 1)
+    } else {
+        ini[side].clone()
+    }
+}
+
+/// The side whose colour a site takes: its top token's, else its owner's.
+fn site_side(g: &Game, st: &State, s: SiteId) -> Option<usize> {
+    if !g.tokens.is_empty()
+        && let Some(&t) = st.tokens().stack(s).last()
+    {
+        return Some(g.side_of(g.tokens[t].owner).0 as usize);
+    }
+    st.site_owner(s).map(|p| g.side_of(p).0 as usize)
+}
+
 /// The contents of a site in a few characters: `12`, `0+big`, `3+2big`; for tokens, the
-/// owners' initials from the top of the stack down (`SN`), `.` when empty.
+/// owners' marks from the top of the stack down (`SN`, `S1N2` in teams), `.` when empty.
 fn contents(g: &Game, st: &State, s: SiteId) -> String {
     if g.pieces.len() == 1 && !g.tokens.is_empty() {
         let ini = initials(g);
@@ -38,7 +95,7 @@ fn contents(g: &Game, st: &State, s: SiteId) -> String {
         return stack
             .iter()
             .rev()
-            .map(|&t| ini[g.side_of(g.tokens[t].owner).0 as usize].as_str())
+            .map(|&t| token_mark(g, &ini, t))
             .collect();
     }
     let mut out = st.count(g, s, PieceKind(0)).to_string();
@@ -99,13 +156,19 @@ pub fn holdings(g: &Game, st: &State, p: Player) -> String {
 /// The board as text: one row of sites per y coordinate (highest first), each site as its name
 /// above its contents; marks for sites whose kind or owner changed; the captures; whose turn.
 pub fn board_text(g: &Game, st: &State) -> String {
+    board_view(g, st, &Look::default())
+}
+
+/// The board as text, in colour or not, with the sites of `look.marked` marked.
+pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
     let n = g.sites.len();
     if n == 0 {
         return String::new();
     }
     if !g.dirs.is_empty() {
-        return lattice_text(g, st) + &summary_text(g, st);
+        return lattice_text(g, st, look) + &summary_text(g, st);
     }
+    let is_marked = |i: usize| look.marked.contains(&SiteId(i as u16));
     let min_x = g.sites.iter().map(|s| s.x).min().unwrap_or(0);
     let max_x = g.sites.iter().map(|s| s.x).max().unwrap_or(0);
     let mut ys: Vec<i64> = g.sites.iter().map(|s| s.y).collect();
@@ -117,6 +180,9 @@ pub fn board_text(g: &Game, st: &State) -> String {
             let mut c = contents(g, st, s);
             if changed(g, st, s) {
                 c.push('*');
+            }
+            if is_marked(i) && !look.colour {
+                c = format!("[{c}]");
             }
             (g.sites[i].name.clone(), c)
         })
@@ -139,7 +205,16 @@ pub fn board_text(g: &Game, st: &State) -> String {
             }
             let col = (s.x - min_x).clamp(0, cols as i64 - 1) as usize;
             names[col] = centered(&cells[i].0, width);
+            // coloured after centring, so that the escapes take no room
+            let side = site_side(g, st, SiteId(i as u16));
             vals[col] = centered(&cells[i].1, width);
+            if look.colour && (side.is_some() || is_marked(i)) {
+                let v = &vals[col];
+                let (lead, rest) = v.split_at(v.len() - v.trim_start().len());
+                let body = rest.trim_end();
+                let trail = &rest[body.len()..];
+                vals[col] = format!("{lead}{}{trail}", paint(look, body, side, is_marked(i)));
+            }
         }
         out.push_str(names.concat().trim_end());
         out.push('\n');
@@ -174,9 +249,21 @@ pub fn board_text(g: &Game, st: &State) -> String {
         }
     }
     if !notes.is_empty() {
-        out.push_str(&format!("special sites: {}\n", notes.join(", ")));
+        out.push_str(&wrap(
+            &format!("special sites: {}", notes.join(", ")),
+            WRAP,
+            "  ",
+        ));
     }
     out + &summary_text(g, st)
+}
+
+/// What a tally means, as the game file says (` - chinni put in each hole…`), or nothing.
+fn tally_doc(t: &TallyInfo) -> String {
+    t.doc
+        .as_ref()
+        .map(|d| format!(" - {}", d.trim()))
+        .unwrap_or_default()
 }
 
 /// Captures, tokens per area, for each player.
@@ -193,10 +280,18 @@ fn summary_text(g: &Game, st: &State) -> String {
                     format!("{} {v}", g.players[p])
                 })
                 .collect();
-            out.push_str(&format!("{}: {}\n", t.name, vals.join(", ")));
+            out.push_str(&wrap(
+                &format!("{}: {}{}", t.name, vals.join(", "), tally_doc(t)),
+                WRAP,
+                "  ",
+            ));
         } else {
             let v = st.tally_value(t, None).unwrap_or(0);
-            out.push_str(&format!("{}: {v}\n", t.name));
+            out.push_str(&wrap(
+                &format!("{}: {v}{}", t.name, tally_doc(t)),
+                WRAP,
+                "  ",
+            ));
         }
     }
     let has_counters = g.tokens.is_empty() || g.pieces.len() > 1;
@@ -234,7 +329,7 @@ fn summary_text(g: &Game, st: &State) -> String {
 /// A board of points joined by lines, drawn as a lattice: each point shows its top piece's
 /// side (or `.` when empty), lines are drawn between points, and an unplayable (`void`) point
 /// is an `x` with its lines struck out. Files are labelled below, ranks on the left.
-fn lattice_text(g: &Game, st: &State) -> String {
+fn lattice_text(g: &Game, st: &State, look: &Look) -> String {
     let (min_x, max_x) = (
         g.sites.iter().map(|s| s.x).min().unwrap_or(0),
         g.sites.iter().map(|s| s.x).max().unwrap_or(0),
@@ -299,6 +394,39 @@ fn lattice_text(g: &Game, st: &State) -> String {
         if let Some(cell) = canvas.get_mut(r).and_then(|row| row.get_mut(c)) {
             *cell = ch;
         }
+        // a marked point between brackets (without colour), over the lines beside it
+        if !look.colour && look.marked.contains(&SiteId(i as u16)) {
+            for (dc, b) in [(-1i64, '['), (1, ']')] {
+                if let Some(cell) = canvas
+                    .get_mut(r)
+                    .and_then(|row| row.get_mut((c as i64 + dc) as usize))
+                {
+                    *cell = b;
+                }
+            }
+        }
+    }
+    // With colour, each point's character in its side's colour, marked points reversed.
+    let mut styled: Vec<Vec<String>> = canvas
+        .iter()
+        .map(|row| row.iter().map(|c| c.to_string()).collect())
+        .collect();
+    if look.colour {
+        for (i, s) in g.sites.iter().enumerate() {
+            let (r, c) = at(s.x, s.y);
+            let id = SiteId(i as u16);
+            let side = st
+                .tokens()
+                .stack(id)
+                .last()
+                .map(|&t| g.side_of(g.tokens[t].owner).0 as usize);
+            let marked = look.marked.contains(&id);
+            if (side.is_some() || marked)
+                && let Some(cell) = styled.get_mut(r).and_then(|row| row.get_mut(c))
+            {
+                *cell = paint(look, cell, side, marked);
+            }
+        }
     }
     // Labels from the names of generated points: letters for files, numbers for ranks.
     let rank_label = |y: i64| {
@@ -313,16 +441,13 @@ fn lattice_text(g: &Game, st: &State) -> String {
             .unwrap_or_default()
     };
     let mut out = String::new();
-    for (r, row) in canvas.iter().enumerate() {
+    for (r, row) in styled.iter().enumerate() {
         let label = if r % sy == 0 {
             rank_label(max_y - (r / sy) as i64)
         } else {
             String::new()
         };
-        out.push_str(&format!(
-            "{label:>3} {}\n",
-            row.iter().collect::<String>().trim_end()
-        ));
+        out.push_str(&format!("{label:>3} {}\n", row.concat().trim_end()));
     }
     let mut files = vec![' '; width];
     for s in &g.sites {
@@ -337,6 +462,30 @@ fn lattice_text(g: &Game, st: &State) -> String {
         "    {}\n",
         files.iter().collect::<String>().trim_end()
     ));
+    out
+}
+
+/// The width at which long lines of the board's notes are wrapped.
+const WRAP: usize = 78;
+
+/// `text` wrapped at spaces to `width` characters, each line after the first indented with
+/// `indent`; a word longer than a line stays whole.
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+        } else if len > 0 {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
     out
 }
 

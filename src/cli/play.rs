@@ -11,7 +11,8 @@ use crate::ir::Player;
 use crate::limits::{MAX_LINE_BYTES, shorten};
 use crate::record::{FORMAT, Record, RecordFile, Step};
 use crate::render::svg::LivePicture;
-use crate::render::{board_text, outcome_json, outcome_text, state_json};
+use crate::render::svg::event_sites;
+use crate::render::{Look, board_text, board_view, outcome_json, outcome_text, state_json};
 use crate::source_hash;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -35,6 +36,8 @@ pub struct PlayArgs {
     pub allow_partial: bool,
     /// scripted input: a line refused is reported and the game goes on, as at a terminal
     pub keep_going: bool,
+    /// colours on the board (already decided from --color, NO_COLOR and the terminal)
+    pub colour: bool,
 }
 
 /// Who plays each player: by default the first side's players are human, the others the
@@ -127,6 +130,8 @@ struct Session<'a> {
     /// the steps already in the record file that are still steps of the game
     recorded: usize,
     record: Option<RecordFile>,
+    /// what the decisions since the last board was shown did (their sites are marked)
+    events: Vec<crate::engine::events::Event>,
 }
 
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
@@ -218,7 +223,11 @@ impl Session<'_> {
             return Err(format!("`{notation}` is not a legal decision here"));
         }
         self.tell(Event::Decision(d));
-        self.g.play(&mut self.st, d).map_err(|e| e.to_string())?;
+        let events = self
+            .g
+            .play_narrated(&mut self.st, d)
+            .map_err(|e| e.to_string())?;
+        self.events.extend(events);
         self.steps.push(Step::Decision {
             player,
             notation: notation.clone(),
@@ -230,9 +239,11 @@ impl Session<'_> {
     fn chance(&mut self, o: i64) -> Result<String, String> {
         let name = self.g.outcome_name(&self.st, o);
         self.tell(Event::Chance(o));
-        self.g
-            .play_chance(&mut self.st, o)
+        let events = self
+            .g
+            .play_chance_narrated(&mut self.st, o)
             .map_err(|e| e.to_string())?;
+        self.events.extend(events);
         self.steps.push(Step::Chance {
             outcome: name.clone(),
         });
@@ -475,6 +486,7 @@ pub fn play(args: &PlayArgs) -> u8 {
         steps: vec![],
         history: vec![],
         computers: agents.iter().map(AgentSpec::build).collect(),
+        events: vec![],
         recorded: 0,
         record,
     };
@@ -593,6 +605,17 @@ fn run(
         &format!("{}. Type `help` at your turn.", roles.join(", ")),
     )?;
     let mut last_shown_turn = u32::MAX;
+    let colour = args.colour && text;
+    // The board, with the sites of the decisions since it was last shown marked.
+    let show_board = |out: &mut dyn Write, s: &mut Session| -> io::Result<()> {
+        let marked = event_sites(&s.events);
+        let look = Look {
+            colour,
+            marked: &marked,
+        };
+        s.events.clear();
+        say(out, text, &format!("\n{}", board_view(s.g, &s.st, &look)))
+    };
     let mut last_shown_round = 1;
     let mut shown_between = false;
     let mut picture = args.svg.as_deref().map(LivePicture::new);
@@ -704,10 +727,14 @@ fn run(
                         text,
                         &format!("{name} plays {n}{}", parenthesized(parts)),
                     )?;
+                    if !s.events.is_empty() && !s.st.is_over() {
+                        show_board(out, s)?;
+                        last_shown_turn = s.st.turn();
+                    }
                     continue;
                 }
-                if s.st.turn() != last_shown_turn {
-                    say(out, text, &format!("\n{}", board_text(g, &s.st)))?;
+                if s.st.turn() != last_shown_turn || !s.events.is_empty() {
+                    show_board(out, s)?;
                     last_shown_turn = s.st.turn();
                 }
                 say(out, text, &prompt_header(g, &s.st))?;
@@ -774,6 +801,10 @@ fn run(
                                     text,
                                     &format!("{} plays {n}{happened}", g.player_name(mover)),
                                 )?;
+                                if !s.events.is_empty() && !s.st.is_over() {
+                                    show_board(out, s)?;
+                                    last_shown_turn = s.st.turn();
+                                }
                             }
                             Err(e) => refuse(out, line_no, &e)?,
                         }
@@ -784,12 +815,20 @@ fn run(
                         say(out, text, "game stopped")?;
                         return Ok(());
                     }
-                    "board" => say(out, text, &board_text(g, &s.st))?,
+                    "board" => {
+                        let marked = event_sites(&s.events);
+                        let look = Look {
+                            colour,
+                            marked: &marked,
+                        };
+                        say(out, text, &board_view(g, &s.st, &look))?
+                    }
                     "moves" => {}
                     "undo" => match s.history.pop() {
                         Some((st, n)) => {
                             s.st = st;
                             s.truncate_steps(n);
+                            s.events.clear();
                             last_shown_turn = u32::MAX;
                             say(out, text, "undone: back to your previous decision")?;
                         }
@@ -811,6 +850,10 @@ fn run(
                                         done.join(", ")
                                     ),
                                 )?;
+                                if !s.events.is_empty() && !s.st.is_over() {
+                                    show_board(out, s)?;
+                                    last_shown_turn = s.st.turn();
+                                }
                             }
                             Err(e) => refuse(out, line_no, &command_typo(&cmd).unwrap_or(e))?,
                         }
