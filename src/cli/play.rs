@@ -326,7 +326,7 @@ fn prompt_header(g: &Game, st: &State) -> String {
 }
 
 /// One line read from standard input.
-enum Input {
+pub(super) enum Input {
     Line(String),
     /// longer than `MAX_LINE_BYTES`: the rest of it was skipped
     TooLong,
@@ -336,7 +336,7 @@ enum Input {
 }
 
 /// Reads the next line, keeping at most `MAX_LINE_BYTES` of it in memory.
-fn next_input(r: &mut impl BufRead) -> io::Result<Input> {
+pub(super) fn next_input(r: &mut impl BufRead) -> io::Result<Input> {
     let mut buf = vec![];
     let n = r
         .by_ref()
