@@ -12,7 +12,8 @@ use crate::engine::{Event, Game, Pending, State};
 use crate::ir::{PieceKind, Player, SiteId, SiteKind};
 
 /// Relays of one sowing told one by one before the others are summed up in a line (the last
-/// one is always told: what follows the sowing happens where it ends).
+/// one is always told: what follows the sowing happens where it ends). A sowing of up to
+/// `RELAYS_TOLD + 3` laps is told lap by lap.
 const RELAYS_TOLD: usize = 4;
 /// Sites a line names before it sums up the others.
 const SITES_NAMED: usize = 8;
@@ -156,25 +157,20 @@ impl Narrator<'_> {
         let mut lines = vec![];
         if let Some((&first, relays)) = laps.split_first() {
             let verb = if first_is_relay { "relays" } else { "sows" };
+            // summed up only when that saves lines: two relays or more left out
+            let summed = relays.len() > RELAYS_TOLD + 2;
             let mut line = format!("{who} {verb} {}", lap(first));
-            if relays.len() > RELAYS_TOLD + 1 {
+            if summed {
                 line.push_str(&format!(" ({} laps)", laps.len()));
             }
             lines.push(line);
-            let told = if relays.len() > RELAYS_TOLD + 1 {
-                RELAYS_TOLD
-            } else {
-                relays.len()
-            };
+            let told = if summed { RELAYS_TOLD } else { relays.len() };
             for &r in &relays[..told] {
                 lines.push(format!("  relays {}", lap(r)));
             }
-            if told < relays.len() {
+            if summed {
                 let skipped = relays.len() - told - 1;
-                lines.push(format!(
-                    "  … {skipped} more relay{} …",
-                    if skipped == 1 { "" } else { "s" }
-                ));
+                lines.push(format!("  … {skipped} more relays …"));
                 if let Some(&last) = relays.last() {
                     lines.push(format!("  relays {} (lap {})", lap(last), laps.len()));
                 }
