@@ -110,8 +110,8 @@ pub fn holdings(g: &Game, st: &State, p: Player) -> String {
 }
 
 /// Where a player stands, as the game counts it: his holdings (and their points) when the
-/// game has counters, his tallies that are not zero, and where his tokens are: `40 chinni`,
-/// `12 lubasso + mu (19 points), debt 2`, `2 on the board, 3 killed`.
+/// game has counters, his tallies that are not zero, and where his tokens are: `40 seed`,
+/// `12 stone + big (19 points), debt 2`, `2 on the board, 3 killed`.
 pub fn standing(g: &Game, st: &State, p: Player) -> String {
     let mut parts = vec![];
     if g.tokens.is_empty() || g.pieces.len() > 1 {

@@ -90,7 +90,7 @@ pub fn chance_text(g: &Game, before: &State, outcome: i64) -> String {
 
 /// The end of a game in one line: who won (or a draw), why, and the final score as the game
 /// counts it (each player's holdings and points, his tallies, where his pieces are):
-/// `Game over: North wins (by the rules). Final score: South 40 chinni, North 58 chinni`.
+/// `Game over: North wins (by the rules). Final score: South 40 seed, North 58 seed`.
 /// `None` while the game goes on.
 pub fn end_text(g: &Game, st: &State) -> Option<String> {
     let o = st.outcome()?;
