@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -101,7 +101,7 @@ enum Command {
         /// Step through the record: Enter for the next step, b back, a number, q to quit
         #[arg(long)]
         step: bool,
-        /// The state as JSON (with --at: the position after step N), as `play` prints it
+        /// Text, or the state as JSON (with --at: after step N) as `play --format json` prints it
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
