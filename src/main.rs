@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -116,9 +116,10 @@ enum Command {
         #[arg(long)]
         keep_going: bool,
     },
-    /// Replay a game record, checking every step, and print the final state
+    /// Replay a game record, checking every step: its final position, the position after a
+    /// step, or each step in turn
     #[command(
-        after_help = "Examples:\n  ludic replay game.json\n  ludic replay game.json --format json\n  ludic replay game.json --game my-variant.game"
+        after_help = "With --at N, the position after step N (0: the start) with what step N did, in words;\nwith --step, the record one step at a time: Enter shows the next step, b goes back one,\na number goes to that step, q quits. Input that is not a terminal is read line by line,\nthe same commands (for scripts and tests).\n\nExamples:\n  ludic replay game.json\n  ludic replay game.json --at 12\n  ludic replay game.json --at 12 --format json\n  ludic replay game.json --step\n  ludic replay game.json --step --at 40      (from step 40)\n  printf '\\n\\nb\\n7\\nq\\n' | ludic replay game.json --step\n  ludic replay game.json --game my-variant.game\n\nExit codes: 0 success, 1 unreadable or bad record, 2 usage error (--at past the end)."
     )]
     Replay {
         /// The record (JSON) written by `ludic play --record`
@@ -126,6 +127,13 @@ enum Command {
         /// The .game file to use instead of the one the record names
         #[arg(long)]
         game: Option<String>,
+        /// Show the position after step N (0: the start), with what that step did
+        #[arg(long, value_name = "N")]
+        at: Option<usize>,
+        /// Step through the record: Enter for the next step, b back, a number, q to quit
+        #[arg(long)]
+        step: bool,
+        /// Text, or the state as JSON (with --at: after step N) as `play --format json` prints it
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -276,8 +284,16 @@ fn main() -> ExitCode {
         Command::Replay {
             record,
             game,
+            at,
+            step,
             format,
-        } => cli::replay(&record, game.as_deref(), format.into()),
+        } => cli::replay(&cli::ReplayArgs {
+            record,
+            game,
+            format: format.into(),
+            at,
+            step,
+        }),
         Command::Simulate {
             game,
             n,

@@ -2,7 +2,7 @@
 //! chance outcome in order, and the result. A record replays exactly.
 
 use crate::engine::Game;
-use crate::engine::{Pending, State};
+use crate::engine::{Event, Pending, State};
 use crate::limits::shorten;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -59,67 +59,158 @@ pub enum ReplayError {
 pub fn replay(g: &Game, steps: &[Step]) -> Result<State, ReplayError> {
     let mut st = g.start();
     for (i, step) in steps.iter().enumerate() {
-        let index = i + 1;
-        match (st.pending(), step) {
-            (Pending::Over(_), _) => return Err(ReplayError::AfterEnd(index)),
-            (Pending::ChanceFirst | Pending::Throw(_), Step::Chance { outcome }) => {
-                let o = g
-                    .parse_outcome(&st, outcome)
-                    .map_err(|message| ReplayError::Step { index, message })?;
-                g.play_chance(&mut st, o).map_err(|e| ReplayError::Step {
-                    index,
-                    message: e.to_string(),
-                })?;
+        apply(g, &mut st, i + 1, step, false)?;
+    }
+    Ok(st)
+}
+
+/// Plays step number `index` (1-based, for errors) of a record on a state, checked as
+/// [`replay`] checks it, and returns what it did (its events, for narration). A step that is
+/// refused leaves the state unchanged.
+pub fn play_step(
+    g: &Game,
+    st: &mut State,
+    index: usize,
+    step: &Step,
+) -> Result<Vec<Event>, ReplayError> {
+    apply(g, st, index, step, true)
+}
+
+/// One step checked and played (`narrated`: with its events).
+fn apply(
+    g: &Game,
+    st: &mut State,
+    index: usize,
+    step: &Step,
+    narrated: bool,
+) -> Result<Vec<Event>, ReplayError> {
+    let refused = |e: crate::engine::IllegalMove| ReplayError::Step {
+        index,
+        message: e.to_string(),
+    };
+    match (st.pending(), step) {
+        (Pending::Over(_), _) => Err(ReplayError::AfterEnd(index)),
+        (Pending::ChanceFirst | Pending::Throw(_), Step::Chance { outcome }) => {
+            let o = g
+                .parse_outcome(st, outcome)
+                .map_err(|message| ReplayError::Step { index, message })?;
+            if narrated {
+                g.play_chance_narrated(st, o).map_err(refused)
+            } else {
+                g.play_chance(st, o).map(|()| vec![]).map_err(refused)
             }
-            (Pending::ChanceFirst | Pending::Throw(_), Step::Decision { notation, .. }) => {
+        }
+        (Pending::ChanceFirst | Pending::Throw(_), Step::Decision { notation, .. }) => {
+            Err(ReplayError::Step {
+                index,
+                message: format!(
+                    "a chance event is pending, but the record has the decision `{}`",
+                    shorten(notation, SHOWN)
+                ),
+            })
+        }
+        (_, Step::Chance { outcome }) => Err(ReplayError::Step {
+            index,
+            message: format!(
+                "a decision is pending, but the record has the chance outcome `{}`",
+                shorten(outcome, SHOWN)
+            ),
+        }),
+        (_, Step::Decision { player, notation }) => {
+            let mover = g.player_name(st.mover());
+            if mover != player {
                 return Err(ReplayError::Step {
                     index,
                     message: format!(
-                        "a chance event is pending, but the record has the decision `{}`",
+                        "it is {mover}'s decision, but the record says {}",
+                        shorten(player, SHOWN)
+                    ),
+                });
+            }
+            let d = g
+                .parse_decision(st, notation)
+                .map_err(|message| ReplayError::Step { index, message })?;
+            if g.notation_of(st, d) != *notation {
+                return Err(ReplayError::Step {
+                    index,
+                    message: format!(
+                        "`{}` is not a legal decision here",
                         shorten(notation, SHOWN)
                     ),
                 });
             }
-            (_, Step::Chance { outcome }) => {
-                return Err(ReplayError::Step {
-                    index,
-                    message: format!(
-                        "a decision is pending, but the record has the chance outcome `{}`",
-                        shorten(outcome, SHOWN)
-                    ),
-                });
-            }
-            (_, Step::Decision { player, notation }) => {
-                let mover = g.player_name(st.mover());
-                if mover != player {
-                    return Err(ReplayError::Step {
-                        index,
-                        message: format!(
-                            "it is {mover}'s decision, but the record says {}",
-                            shorten(player, SHOWN)
-                        ),
-                    });
-                }
-                let d = g
-                    .parse_decision(&st, notation)
-                    .map_err(|message| ReplayError::Step { index, message })?;
-                if g.notation_of(&st, d) != *notation {
-                    return Err(ReplayError::Step {
-                        index,
-                        message: format!(
-                            "`{}` is not a legal decision here",
-                            shorten(notation, SHOWN)
-                        ),
-                    });
-                }
-                g.play(&mut st, d).map_err(|e| ReplayError::Step {
-                    index,
-                    message: e.to_string(),
-                })?;
+            if narrated {
+                g.play_narrated(st, d).map_err(refused)
+            } else {
+                g.play(st, d).map(|()| vec![]).map_err(refused)
             }
         }
     }
-    Ok(st)
+}
+
+/// A record replayed once, every step checked, so that any of its positions can be visited
+/// (stepping through it, forwards and back): a copy of the position is kept every
+/// [`Timeline::EVERY`] steps, and a position between two copies is played from the one before.
+pub struct Timeline<'g> {
+    g: &'g Game,
+    steps: Vec<Step>,
+    /// the position after `k * EVERY` steps, for each k
+    kept: Vec<State>,
+}
+
+impl<'g> Timeline<'g> {
+    /// Steps between two kept positions.
+    pub const EVERY: usize = 32;
+
+    /// Replays the steps, checking each one.
+    pub fn new(g: &'g Game, steps: Vec<Step>) -> Result<Self, ReplayError> {
+        let mut st = g.start();
+        let mut kept = vec![st.clone()];
+        for (i, step) in steps.iter().enumerate() {
+            apply(g, &mut st, i + 1, step, false)?;
+            if (i + 1) % Self::EVERY == 0 {
+                kept.push(st.clone());
+            }
+        }
+        Ok(Timeline { g, steps, kept })
+    }
+
+    /// The number of steps (the last position is after this many).
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the record has no step.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The steps.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The position after `n` steps (0: the start; past the end: the last position).
+    pub fn at(&self, n: usize) -> State {
+        let n = n.min(self.steps.len());
+        let k = (n / Self::EVERY).min(self.kept.len() - 1);
+        let mut st = self.kept[k].clone();
+        for (i, step) in self.steps[k * Self::EVERY..n].iter().enumerate() {
+            // every step was checked when the timeline was made
+            let _ = apply(self.g, &mut st, k * Self::EVERY + i + 1, step, false);
+        }
+        st
+    }
+
+    /// Step `n` (1-based) played: the position before it, what it did, and the position after
+    /// it; `None` for 0 and past the end.
+    pub fn step(&self, n: usize) -> Option<(State, Vec<Event>, State)> {
+        let step = self.steps.get(n.checked_sub(1)?)?;
+        let before = self.at(n - 1);
+        let mut after = before.clone();
+        let events = apply(self.g, &mut after, n, step, true).ok()?;
+        Some((before, events, after))
+    }
 }
 
 /// A record written as the game goes: after each step the file holds a valid record of the

@@ -1,5 +1,7 @@
-//! Showing a position: the board as text for people, the state as JSON for scripts.
+//! Showing a position: the board as text for people, the state as JSON for scripts, and what
+//! a step did in words ([`narrate`]).
 
+pub mod narrate;
 pub mod svg;
 
 use crate::engine::Game as Engine;
@@ -137,7 +139,13 @@ fn changed(g: &Game, st: &State, s: SiteId) -> bool {
     st.site_kind(s) != info.kind || st.site_owner(s) != info.owner
 }
 
-/// What a player holds, in words: `3 stone (3 points)`, `1 stone + big (8 points)`.
+/// `1 point`, `3 points`.
+fn points(n: i64) -> String {
+    format!("{n} point{}", if n == 1 { "" } else { "s" })
+}
+
+/// What a player holds, in words: `3 stone`, `1 stone + big (8 points)`: the points when they
+/// are not simply the number of pieces (several kinds, or a kind worth more than one).
 pub fn holdings(g: &Game, st: &State, p: Player) -> String {
     let mut parts = vec![];
     for (k, piece) in g.pieces.iter().enumerate() {
@@ -150,7 +158,52 @@ pub fn holdings(g: &Game, st: &State, p: Player) -> String {
             });
         }
     }
-    format!("{} ({} points)", parts.join(" + "), st.score(g, p))
+    let plain = g.pieces.len() == 1 && g.pieces.iter().all(|p| p.value == 1);
+    if plain {
+        parts.join(" + ")
+    } else {
+        format!("{} ({})", parts.join(" + "), points(st.score(g, p)))
+    }
+}
+
+/// Where a player stands, as the game counts it: his holdings (and their points) when the
+/// game has counters, his tallies that are not zero, and where his tokens are: `40 seed`,
+/// `12 stone + big (19 points), debt 2`, `2 on the board, 3 killed`.
+pub fn standing(g: &Game, st: &State, p: Player) -> String {
+    let mut parts = vec![];
+    if g.tokens.is_empty() || g.pieces.len() > 1 {
+        parts.push(holdings(g, st, p));
+    }
+    for t in g.tallies.iter().filter(|t| t.per_player) {
+        match st.tally_value(t, Some(p)) {
+            Some(v) if v != 0 => parts.push(format!("{} {v}", t.name)),
+            _ => {}
+        }
+    }
+    if !g.tokens.is_empty() {
+        parts.push(tokens_text(g, st, p));
+    }
+    parts.join(", ")
+}
+
+/// Where a player's tokens are: `2 on the board, 1 waiting, 1 finished`.
+fn tokens_text(g: &Game, st: &State, p: Player) -> String {
+    let mine: Vec<usize> = (0..g.tokens.len())
+        .filter(|&t| g.tokens[t].owner == p)
+        .collect();
+    let on_board = mine
+        .iter()
+        .filter(|&&t| st.tokens().site_of(t).is_some())
+        .count();
+    let mut parts = vec![format!("{on_board} on the board")];
+    for (a, name) in g.areas.iter().enumerate() {
+        let n = mine
+            .iter()
+            .filter(|&&t| st.tokens().area_of(t) == Some(a as u8))
+            .count();
+        parts.push(format!("{n} {name}"));
+    }
+    parts.join(", ")
 }
 
 /// The board as text: one row of sites per y coordinate (highest first), each site as its name
@@ -258,7 +311,7 @@ pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
     out + &summary_text(g, st)
 }
 
-/// What a tally means, as the game file says (` - chinni put in each hole…`), or nothing.
+/// What a tally means, as the game file says (` - pieces put in each hole…`), or nothing.
 fn tally_doc(t: &TallyInfo) -> String {
     t.doc
         .as_ref()
@@ -305,22 +358,11 @@ fn summary_text(g: &Game, st: &State) -> String {
             ));
         }
         if !g.tokens.is_empty() {
-            let mine: Vec<usize> = (0..g.tokens.len())
-                .filter(|&t| g.tokens[t].owner == p)
-                .collect();
-            let on_board = mine
-                .iter()
-                .filter(|&&t| st.tokens().site_of(t).is_some())
-                .count();
-            let mut parts = vec![format!("{on_board} on the board")];
-            for (a, name) in g.areas.iter().enumerate() {
-                let n = mine
-                    .iter()
-                    .filter(|&&t| st.tokens().area_of(t) == Some(a as u8))
-                    .count();
-                parts.push(format!("{n} {name}"));
-            }
-            out.push_str(&format!("{}: {}\n", g.player_name(p), parts.join(", ")));
+            out.push_str(&format!(
+                "{}: {}\n",
+                g.player_name(p),
+                tokens_text(g, st, p)
+            ));
         }
     }
     out
@@ -489,14 +531,15 @@ fn wrap(text: &str, width: usize, indent: &str) -> String {
     out
 }
 
-/// The result in words.
+/// The result in words: who won (or a draw) and why: `North wins (by the rules)`, `draw (the
+/// turn limit of 40 was reached)`. [`narrate::end_text`] adds the final score.
 pub fn outcome_text(g: &Game, o: Outcome) -> String {
     let who = match o.winner {
         Some(p) => format!("{} wins", g.side_name(p)),
         None => "draw".to_string(),
     };
     match o.reason {
-        EndReason::Rules => who,
+        EndReason::Rules => format!("{who} (by the rules)"),
         EndReason::TurnLimit => format!("{who} (the turn limit of {} was reached)", g.turn_limit),
         EndReason::StepLimit => format!("{who} (the rules ran too long without a decision)"),
         EndReason::DecisionLimit => format!(

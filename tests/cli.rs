@@ -422,7 +422,13 @@ fn a_game_won_on_the_last_allowed_turn_is_won_from_the_cli() {
         let more = ["--agent", "North=random", "-o", limit];
         text(&ludic(&[&args[..], &more[..]].concat(), "")).0
     };
-    assert!(run("max_turns=42").ends_with("Game over: South wins\n"));
+    let won = run("max_turns=42");
+    assert!(
+        won.ends_with(
+            "Game over: South wins (by the rules). Final score: South 3 on the board, 2 killed; North 2 on the board, 3 killed\n"
+        ),
+        "{won}"
+    );
     assert!(run("max_turns=41").contains("Game over: draw (the turn limit of 41 was reached)"));
 }
 
@@ -445,4 +451,333 @@ fn bench_times_games_and_reports_in_json() {
     }
     let bad = ludic(&["bench", "puluc", "--seconds", "0"], "");
     assert_eq!(bad.status.code(), Some(2));
+}
+
+// ------------------------------------------------------------ replay --at and --step, narration
+
+/// A record of a built-in game with these options and steps (`South: sow s7` is a decision,
+/// `chance: South` a chance outcome), written to a temporary file.
+fn record_of(game: &str, file: &str, options: &[(&str, &str)], steps: &[&str]) -> String {
+    let (_, src) = ludic::builtin::find(game).expect("a built-in game");
+    let steps: Vec<serde_json::Value> = steps
+        .iter()
+        .map(|s| {
+            let (who, what) = s.split_once(": ").expect("WHO: WHAT");
+            if who == "chance" {
+                serde_json::json!({"type": "chance", "outcome": what})
+            } else {
+                serde_json::json!({"type": "decision", "player": who, "notation": what})
+            }
+        })
+        .collect();
+    let options: serde_json::Map<String, serde_json::Value> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+        .collect();
+    let rec = serde_json::json!({
+        "format": 1, "game": game, "title": game, "source_hash": ludic::source_hash(src),
+        "options": options, "seed": null, "steps": steps, "result": null,
+    });
+    let path = tmp(file);
+    std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
+    path
+}
+
+/// The game of a record and its position after `n` steps, replayed in the library.
+fn position_of(record: &str, n: usize) -> (ludic::Game, ludic::State) {
+    let rec: ludic::record::Record =
+        serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    let (_, src) = ludic::builtin::find(&rec.game).expect("a built-in game");
+    let mut settings = ludic::Settings {
+        variant: None,
+        sets: vec![],
+    };
+    for (k, v) in &rec.options {
+        settings.push_assignment(&format!("{k}={v}")).unwrap();
+    }
+    let g = ludic::load_game(src, &settings).unwrap();
+    let st = ludic::record::replay(&g, &rec.steps[..n]).unwrap();
+    (g, st)
+}
+
+/// `replay RECORD --at N`, checked whole: the step and what it did (`told`), the board after
+/// it, and what comes next.
+fn assert_at(record: &str, n: usize, told: &[&str], next: &str) {
+    let out = ludic(&["replay", record, "--at", &n.to_string()], "");
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let (stdout, stderr) = text(&out);
+    assert!(stderr.is_empty(), "{stderr}");
+    let (g, st) = position_of(record, n);
+    let board = ludic::render::board_text(&g, &st);
+    assert_eq!(stdout, format!("{}\n{board}\n{next}\n", told.join("\n")));
+}
+
+#[test]
+fn replay_at_shows_the_position_after_a_step_with_what_it_did() {
+    // Pallankuzhi, the first sowing: s7's 12 chinni go clockwise to n2; n1 (12) relays to n3;
+    // n2 (13) relays round to n3 again; n2 is now empty: South captures n1 and its opposite s7.
+    let rec = record_of("pallankuzhi", "sow-s7.json", &[], &["South: sow s7"]);
+    assert_at(
+        &rec,
+        1,
+        &[
+            "Step 1 of 1: South plays sow s7",
+            "South sows 12 from s7, ending at n2",
+            "  relays 12 from n1, ending at n3",
+            "  relays 13 from n2, ending at n3",
+            "South captures 3: 1 from n1, 2 from s7",
+        ],
+        "The game is not finished: North to decide",
+    );
+    assert_at(
+        &rec,
+        0,
+        &["Step 0 of 1: the start"],
+        "The game is not finished: South to decide",
+    );
+    // --format json: the state, as `play --format json` gives it
+    for n in [0, 1] {
+        let out = ludic(
+            &["replay", &rec, "--at", &n.to_string(), "--format", "json"],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (g, st) = position_of(&rec, n);
+        assert_eq!(v, ludic::render::state_json(&g, &st));
+    }
+    // past the end: an error naming the last step, exit 2, nothing on standard output
+    let out = ludic(&["replay", &rec, "--at", "2"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let (stdout, stderr) = text(&out);
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(
+        stderr,
+        format!("error: --at 2: the last step of `{rec}` is step 1 (--at 0 is the start)\n")
+    );
+    let out = ludic(&["replay", &rec, "--at", "2", "--format", "json"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// A short game of Puluc with chosen throws: South enters a piece, North enters one, South
+/// lands on it (and takes it prisoner), North enters another, South's stack reaches the end.
+const PULUC_STEPS: &[&str] = &[
+    "chance: South",
+    "chance: marked marked marked blank",
+    "South: move c0",
+    "chance: blank blank blank blank",
+    "North: move c10",
+    "chance: marked marked blank blank",
+    "South: move c3",
+    "chance: marked blank blank blank",
+    "North: move c10",
+    "chance: blank blank blank blank",
+    "South: move c5",
+];
+
+#[test]
+fn the_narration_of_a_race_with_dice_a_capture_and_a_piece_killed() {
+    let rec = record_of("puluc", "puluc.json", &[], PULUC_STEPS);
+    assert_at(
+        &rec,
+        1,
+        &["Step 1 of 11: Chance: South plays first"],
+        "The game is not finished: South to throw",
+    );
+    assert_at(
+        &rec,
+        2,
+        &["Step 2 of 11: South throws marked marked marked blank = 3"],
+        "The game is not finished: South to decide",
+    );
+    assert_at(
+        &rec,
+        3,
+        &[
+            "Step 3 of 11: South plays move c0",
+            "South's piece moves c0 → c3",
+        ],
+        "The game is not finished: North to throw",
+    );
+    assert_at(
+        &rec,
+        7,
+        &[
+            "Step 7 of 11: South plays move c3",
+            "South's piece moves c3 → c5, onto North's piece",
+        ],
+        "The game is not finished: North to throw",
+    );
+    // 5 takes the stack from c5 to the end of South's track: his piece goes home, the
+    // prisoner is killed.
+    assert_at(
+        &rec,
+        11,
+        &[
+            "Step 11 of 11: South plays move c5",
+            "South's piece moves c5 → c0",
+            "North's piece on c5 leaves the board (killed)",
+        ],
+        "The game is not finished: North to throw",
+    );
+}
+
+#[test]
+fn the_narration_of_a_hop_that_captures() {
+    // White steps c5-e5, Black c7-c5, White hops from e5 over Black's man on d6 to c7.
+    let rec = record_of(
+        "tuknanavuhpi",
+        "hop.json",
+        &[],
+        &["White: step c5 e5", "Black: step c7 c5", "White: hop e5 c7"],
+    );
+    assert_at(
+        &rec,
+        3,
+        &[
+            "Step 3 of 3: White plays hop e5 c7",
+            "Black's man on d6 leaves the board (captured)",
+            "White's man moves e5 → c7",
+        ],
+        "The game is not finished: Black to decide",
+    );
+}
+
+#[test]
+fn the_end_of_a_game_says_who_won_why_and_the_score() {
+    // The game of `a_game_won_on_the_last_allowed_turn_is_won_from_the_cli`, recorded.
+    let end = |limit: &str, file: &str| {
+        let rec = tmp(file);
+        let args = ["play", "puluc", "--seed", "1", "--agent", "South=random"];
+        let more = ["--agent", "North=random", "-o", limit, "--record", &rec];
+        let out = ludic(&[&args[..], &more[..]].concat(), "");
+        assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+        let out = ludic(&["replay", &rec], "");
+        assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+        text(&out).0.lines().last().unwrap_or("").to_string()
+    };
+    assert_eq!(
+        end("max_turns=42", "won.json"),
+        "Game over: South wins (by the rules). Final score: \
+         South 3 on the board, 2 killed; North 2 on the board, 3 killed"
+    );
+    assert_eq!(
+        end("max_turns=41", "drawn.json"),
+        "Game over: draw (the turn limit of 41 was reached). Final score: \
+         South 3 on the board, 2 killed; North 2 on the board, 3 killed"
+    );
+    // A sowing game: each player's captures.
+    let rec = tmp("pallankuzhi-3.json");
+    let args = [
+        "play",
+        "pallankuzhi",
+        "--seed",
+        "3",
+        "--agent",
+        "South=random",
+    ];
+    let more = ["--agent", "North=random", "--record", &rec];
+    let out = ludic(&[&args[..], &more[..]].concat(), "");
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let out = ludic(&["replay", &rec], "");
+    assert!(
+        text(&out).0.ends_with(
+            "\nGame over: North wins (by the rules). Final score: South 27 chinni, North 57 chinni\n"
+        ),
+        "{}",
+        text(&out).0
+    );
+    // A game stopped by the turn limit of its record, at --at: the end line too.
+    let rec = record_of(
+        "puluc",
+        "limit.json",
+        &[("max_turns", "2")],
+        &PULUC_STEPS[..5],
+    );
+    let out = ludic(&["replay", &rec, "--at", "5"], "");
+    assert!(
+        text(&out).0.ends_with(
+            "\nGame over: draw (the turn limit of 2 was reached). Final score: \
+             South 5 on the board, 0 killed; North 5 on the board, 0 killed\n"
+        ),
+        "{:?}",
+        text(&out)
+    );
+}
+
+#[test]
+fn replay_step_goes_forward_back_and_to_a_step_from_piped_input() {
+    let rec = record_of("puluc", "step.json", &[], PULUC_STEPS);
+    let out = ludic(
+        &["replay", &rec, "--step"],
+        "\n\nb\n7\n99\nnonsense\nhelp\nq\n\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let (stdout, stderr) = text(&out);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(
+        stdout.starts_with(
+            "Puluc: 11 steps. Enter: next step, b: back one step, a number: go to that step, \
+             q: quit, help: this line\nStep 0 of 11: the start\n"
+        ),
+        "{stdout}"
+    );
+    let shown: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("Step "))
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "Step 0 of 11",
+            "Step 1 of 11",
+            "Step 2 of 11",
+            "Step 1 of 11",
+            "Step 7 of 11",
+        ]
+    );
+    // each command read is echoed after its prompt; what step 7 did is told
+    for line in [
+        "[step 0 of 11] > ",
+        "[step 2 of 11] > b",
+        "[step 1 of 11] > 7",
+        "South's piece moves c3 → c5, onto North's piece",
+        "[step 7 of 11] > 99",
+        "there is no step 99: the last is step 11",
+        "[step 7 of 11] > nonsense",
+        "unknown command `nonsense`: Enter: next step, b: back one step, a number: go to that \
+         step, q: quit, help: this line",
+        "[step 7 of 11] > q",
+    ] {
+        assert!(stdout.lines().any(|l| l == line), "`{line}` in {stdout}");
+    }
+    assert!(
+        stdout.ends_with("[step 7 of 11] > q\n"),
+        "q quits: {stdout}"
+    );
+
+    // from a step, to the ends and past them; the end of the input stops quietly
+    let out = ludic(&["replay", &rec, "--step", "--at", "11"], "\n0\nb\n");
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let stdout = text(&out).0;
+    assert!(
+        stdout.contains("\nStep 11 of 11: South plays move c5\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "[step 11 of 11] > \nstep 11 is the last: b goes back, a number goes to a step, q quits\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[step 0 of 11] > b\nthis is the start: Enter goes to step 1\n"),
+        "{stdout}"
+    );
+    // --step is for the terminal; its --at is checked like --at alone
+    let out = ludic(&["replay", &rec, "--step", "--format", "json"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let out = ludic(&["replay", &rec, "--step", "--at", "12"], "");
+    assert_eq!(out.status.code(), Some(2));
 }

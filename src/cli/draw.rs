@@ -3,12 +3,12 @@
 
 use std::io::{self, Write};
 
-use super::{FAILED, OK, USAGE, load_for_command, resolve_game};
+use super::replay::{check_at, open_record};
+use super::{FAILED, OK, USAGE, load_for_command};
 use crate::engine::{Game, State};
 use crate::ir::SiteId;
-use crate::record::{Record, Step, replay};
+use crate::record::{Step, play_step, replay};
 use crate::render::svg::{event_sites, svg, write_atomic};
-use crate::source_hash;
 
 /// Arguments of `ludic draw`.
 pub struct DrawArgs {
@@ -76,38 +76,9 @@ fn from_record(path: &str, args: &DrawArgs) -> Result<(Game, State, Vec<SiteId>)
         eprintln!("error: a record sets the options itself: drop -o and --variant");
         return Err(USAGE);
     }
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("error: cannot read `{path}`: {e}");
-        FAILED
-    })?;
-    let rec: Record = serde_json::from_str(&text).map_err(|e| {
-        eprintln!("error: `{path}` is not a ludic record: {e}");
-        FAILED
-    })?;
-    let name = args.game.as_deref().unwrap_or(&rec.game);
-    let (label, source) = resolve_game(name).map_err(|e| {
-        eprintln!("error: {e}");
-        FAILED
-    })?;
-    if source_hash(&source) != rec.source_hash {
-        eprintln!(
-            "warning: `{label}` is not the description the record was made with; drawing anyway"
-        );
-    }
-    let options: Vec<String> = rec
-        .options
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    let (_, _, g) = load_for_command(name, &options, None)?;
+    let (rec, g) = open_record(path, args.game.as_deref())?;
     let n = args.at.unwrap_or(rec.steps.len());
-    if n > rec.steps.len() {
-        eprintln!(
-            "error: --at {n}: the record has {} steps (0 is the start)",
-            rec.steps.len()
-        );
-        return Err(USAGE);
-    }
+    check_at(path, n, rec.steps.len())?;
     let st = replay(&g, &rec.steps[..n]).map_err(|e| {
         eprintln!("error: {path}: {e}");
         FAILED
@@ -124,16 +95,10 @@ fn last_decision_sites(g: &Game, steps: &[Step]) -> Vec<SiteId> {
     else {
         return vec![];
     };
-    let Step::Decision { notation, .. } = &steps[k] else {
-        return vec![];
-    };
     let Ok(mut st) = replay(g, &steps[..k]) else {
         return vec![];
     };
-    let Ok(d) = g.parse_decision(&st, notation) else {
-        return vec![];
-    };
-    g.play_narrated(&mut st, d)
+    play_step(g, &mut st, k + 1, &steps[k])
         .map(|events| event_sites(&events))
         .unwrap_or_default()
 }

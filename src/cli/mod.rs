@@ -27,7 +27,7 @@ pub use list::list;
 pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
 pub use play::{PlayArgs, play};
-pub use replay::replay;
+pub use replay::{ReplayArgs, replay};
 pub use simulate::{SimStats, SimulateArgs, random_playout, run_games, run_playouts, simulate};
 pub use validate::validate;
 

@@ -10,9 +10,10 @@ use crate::engine::{Decision, Pending, State};
 use crate::ir::Player;
 use crate::limits::{MAX_LINE_BYTES, shorten};
 use crate::record::{FORMAT, Record, RecordFile, Step};
+use crate::render::narrate::{end_text, narrate};
 use crate::render::svg::LivePicture;
 use crate::render::svg::event_sites;
-use crate::render::{Look, board_text, board_view, outcome_json, outcome_text, state_json};
+use crate::render::{Look, board_text, board_view, outcome_json, state_json};
 use crate::source_hash;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -132,6 +133,8 @@ struct Session<'a> {
     record: Option<RecordFile>,
     /// what the decisions since the last board was shown did (their sites are marked)
     events: Vec<crate::engine::events::Event>,
+    /// the narration of the steps played since it was last said
+    told: Vec<String>,
 }
 
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
@@ -176,19 +179,8 @@ fn happenings(g: &Game, before: &State, after: &State) -> Vec<String> {
             ));
         }
     }
-    if after.cycles_cut() > before.cycles_cut() {
-        parts.push("the sowing would have gone on for ever: it stops there".into());
-    }
     if after.is_over() && g.between_start.is_some() && after.round() > 1 {
         parts.push(format!("the match ends after {} rounds", after.round()));
-    }
-    let (n0, _) = before.passes();
-    let (n1, who) = after.passes();
-    if n1 > n0 {
-        parts.push(format!(
-            "{} has no legal move and passes",
-            g.player_name(who)
-        ));
     }
     parts
 }
@@ -223,10 +215,12 @@ impl Session<'_> {
             return Err(format!("`{notation}` is not a legal decision here"));
         }
         self.tell(Event::Decision(d));
+        let before = self.st.clone();
         let events = self
             .g
             .play_narrated(&mut self.st, d)
             .map_err(|e| e.to_string())?;
+        self.told.extend(narrate(self.g, &before, &events));
         self.events.extend(events);
         self.steps.push(Step::Decision {
             player,
@@ -239,10 +233,12 @@ impl Session<'_> {
     fn chance(&mut self, o: i64) -> Result<String, String> {
         let name = self.g.outcome_name(&self.st, o);
         self.tell(Event::Chance(o));
+        let before = self.st.clone();
         let events = self
             .g
             .play_chance_narrated(&mut self.st, o)
             .map_err(|e| e.to_string())?;
+        self.told.extend(narrate(self.g, &before, &events));
         self.events.extend(events);
         self.steps.push(Step::Chance {
             outcome: name.clone(),
@@ -253,6 +249,7 @@ impl Session<'_> {
     /// Plays one input line of decisions; all or nothing.
     fn play_line(&mut self, line: &str) -> Result<Vec<String>, String> {
         let before = (self.st.clone(), self.steps.len());
+        let (told, events) = (self.told.len(), self.events.len());
         let words: Vec<&str> = line.split_whitespace().collect();
         let mut done = vec![];
         let mut i = 0;
@@ -307,6 +304,8 @@ impl Session<'_> {
             Err(e) => {
                 self.st = before.0;
                 self.truncate_steps(before.1);
+                self.told.truncate(told);
+                self.events.truncate(events);
                 Err(e)
             }
         }
@@ -382,7 +381,7 @@ fn prompt_header(g: &Game, st: &State) -> String {
 }
 
 /// One line read from standard input.
-enum Input {
+pub(super) enum Input {
     Line(String),
     /// longer than `MAX_LINE_BYTES`: the rest of it was skipped
     TooLong,
@@ -392,7 +391,7 @@ enum Input {
 }
 
 /// Reads the next line, keeping at most `MAX_LINE_BYTES` of it in memory.
-fn next_input(r: &mut impl BufRead) -> io::Result<Input> {
+pub(super) fn next_input(r: &mut impl BufRead) -> io::Result<Input> {
     let mut buf = vec![];
     let n = r
         .by_ref()
@@ -487,6 +486,7 @@ pub fn play(args: &PlayArgs) -> u8 {
         history: vec![],
         computers: agents.iter().map(AgentSpec::build).collect(),
         events: vec![],
+        told: vec![],
         recorded: 0,
         record,
     };
@@ -529,8 +529,8 @@ pub fn play(args: &PlayArgs) -> u8 {
             Format::Json => write_json(out, &state_json(&g, &s.st))?,
             Format::Text => {
                 writeln!(out, "\n{}", board_text(&g, &s.st))?;
-                if let Some(o) = s.st.outcome() {
-                    writeln!(out, "Game over: {}", outcome_text(&g, o))?;
+                if let Some(end) = end_text(&g, &s.st) {
+                    writeln!(out, "{end}")?;
                 }
             }
         }
@@ -616,6 +616,13 @@ fn run(
         s.events.clear();
         say(out, text, &format!("\n{}", board_view(s.g, &s.st, &look)))
     };
+    // What the steps just played did, one line each, under the line that says who played.
+    let tell = |out: &mut dyn Write, s: &mut Session| -> io::Result<()> {
+        for line in std::mem::take(&mut s.told) {
+            say(out, text, &format!("  {line}"))?;
+        }
+        Ok(())
+    };
     let mut last_shown_round = 1;
     let mut shown_between = false;
     let mut picture = args.svg.as_deref().map(LivePicture::new);
@@ -681,21 +688,16 @@ fn run(
                 let outs = g.chance_outcomes(&s.st);
                 let o = sample(&mut chance_rng, &outs);
                 let who = g.player_name(s.st.mover()).to_string();
-                let before_passes = s.st.passes().0;
                 if s.chance(o).is_err() {
                     return Err(Stop::Internal("a throw was refused".into()));
                 }
                 s.sync_record()?;
-                let passed = if s.st.passes().0 > before_passes {
-                    format!(" and cannot move: {who} passes")
-                } else {
-                    String::new()
-                };
                 say(
                     out,
                     text,
-                    &format!("{who} throws {}{passed}", g.throw_text(d, o as u16)),
+                    &format!("{who} throws {}", g.throw_text(d, o as u16)),
                 )?;
+                tell(out, s)?;
             }
             Pending::ChanceFirst => {
                 let outs = g.chance_outcomes(&s.st);
@@ -705,6 +707,7 @@ fn run(
                 };
                 s.sync_record()?;
                 say(out, text, &format!("Chance: {name} plays first."))?;
+                tell(out, s)?;
             }
             Pending::Choice(_) | Pending::Drop(_) => {
                 let mover = s.st.mover();
@@ -727,6 +730,7 @@ fn run(
                         text,
                         &format!("{name} plays {n}{}", parenthesized(parts)),
                     )?;
+                    tell(out, s)?;
                     if !s.events.is_empty() && !s.st.is_over() {
                         show_board(out, s)?;
                         last_shown_turn = s.st.turn();
@@ -801,6 +805,7 @@ fn run(
                                     text,
                                     &format!("{} plays {n}{happened}", g.player_name(mover)),
                                 )?;
+                                tell(out, s)?;
                                 if !s.events.is_empty() && !s.st.is_over() {
                                     show_board(out, s)?;
                                     last_shown_turn = s.st.turn();
@@ -829,6 +834,7 @@ fn run(
                             s.st = st;
                             s.truncate_steps(n);
                             s.events.clear();
+                            s.told.clear();
                             last_shown_turn = u32::MAX;
                             say(out, text, "undone: back to your previous decision")?;
                         }
@@ -850,6 +856,7 @@ fn run(
                                         done.join(", ")
                                     ),
                                 )?;
+                                tell(out, s)?;
                                 if !s.events.is_empty() && !s.st.is_over() {
                                     show_board(out, s)?;
                                     last_shown_turn = s.st.turn();

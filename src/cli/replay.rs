@@ -1,54 +1,133 @@
-//! `ludic replay RECORD`: a record replayed, every step checked.
+//! `ludic replay RECORD`: a record replayed, every step checked; its final position, the
+//! position after a step (`--at N`), or every position in turn at the terminal (`--step`).
+//! Reading a record and finding its game is shared with `ludic draw --record`.
 
-use super::{FAILED, Format, OK, read_text_file, resolve_game, settings_from, write_json};
+use super::play::{Input, next_input};
+use super::{FAILED, Format, OK, USAGE, read_text_file, resolve_game, settings_from, write_json};
 use crate::check::LoadError;
 use crate::diagnostic::render;
+use crate::engine::{Game, Pending, State};
 use crate::limits::{MAX_RECORD_BYTES, shorten};
 use crate::load_game;
-use crate::record::{FORMAT, Record, replay as replay_steps};
-use crate::render::{board_text, outcome_json, outcome_text, state_json};
+use crate::record::{FORMAT, Record, Step, Timeline};
+use crate::render::narrate::{chance_text, end_text, narrate};
+use crate::render::{board_text, outcome_json, state_json};
 use crate::source_hash;
-use std::io::Write;
+use std::io::{self, BufRead, IsTerminal, Write};
+
+/// Arguments of `ludic replay`.
+pub struct ReplayArgs {
+    /// the record file
+    pub record: String,
+    /// the game to use instead of the one the record names
+    pub game: Option<String>,
+    pub format: Format,
+    /// show the position after this many steps (0: the start)
+    pub at: Option<usize>,
+    /// step through the record at the terminal (from `at`, or from the start)
+    pub step: bool,
+}
+
+/// The commands of `--step`, in a line.
+const STEP_HELP: &str =
+    "Enter: next step, b: back one step, a number: go to that step, q: quit, help: this line";
 
 /// `ludic replay RECORD`. Whatever is wrong with the record (it cannot be read, is not a
 /// record, is of another format, names options the game does not have or values out of their
-/// range, has a step that is not legal) is one error naming the record file, exit 1.
-pub fn replay(path: &str, game_override: Option<&str>, format: Format) -> u8 {
-    let text = match read_text_file(path, MAX_RECORD_BYTES, "a record") {
-        Ok(t) => t,
-        Err(e) => {
-            to_stderr!("error: {e}");
-            return FAILED;
-        }
-    };
-    let rec: Record = match serde_json::from_str(&text) {
-        Ok(r) => r,
-        Err(e) => {
-            to_stderr!(
-                "error: `{path}` is not a ludic record: {}",
-                shorten(&e.to_string(), 200)
-            );
-            return FAILED;
-        }
-    };
-    if rec.format != FORMAT {
-        to_stderr!(
-            "error: `{path}` is a record of format {}; this ludic reads format {FORMAT}",
-            rec.format
-        );
-        return FAILED;
+/// range, has a step that is not legal) is one error naming the record file, exit 1; `--at`
+/// past the end of the record is a usage error, exit 2.
+pub fn replay(args: &ReplayArgs) -> u8 {
+    if args.step && args.format == Format::Json {
+        to_stderr!("error: --step shows the record at the terminal: drop --format json");
+        return USAGE;
     }
-    let game_name = game_override.unwrap_or(&rec.game);
-    let (label, source) = match resolve_game(game_name) {
+    let path = args.record.as_str();
+    let (rec, g) = match open_record(path, args.game.as_deref()) {
         Ok(x) => x,
+        Err(code) => return code,
+    };
+    let timeline = match Timeline::new(&g, rec.steps) {
+        Ok(t) => t,
         Err(e) => {
             to_stderr!("error: {path}: {e}");
             return FAILED;
         }
     };
+    let last = timeline.at(timeline.len());
+    let result = last.outcome().map(|o| outcome_json(&g, o));
+    if rec.result.is_some() && result != rec.result {
+        to_stderr!("error: {path}: the replayed result differs from the recorded one");
+        return FAILED;
+    }
+    if let Some(n) = args.at
+        && let Err(code) = check_at(path, n, timeline.len())
+    {
+        return code;
+    }
+    let out = &mut io::stdout().lock();
+    if args.step {
+        let stdin = io::stdin();
+        let interactive = stdin.is_terminal();
+        let written = step_through(
+            &g,
+            &timeline,
+            args.at.unwrap_or(0),
+            &mut stdin.lock(),
+            interactive,
+            out,
+        );
+        return super::finish(written.map(|()| OK));
+    }
+    let written = (|| -> io::Result<()> {
+        match (args.at, args.format) {
+            (Some(n), Format::Json) => write_json(out, &state_json(&g, &timeline.at(n))),
+            (Some(n), Format::Text) => write!(out, "{}", position_text(&g, &timeline, n)),
+            (None, Format::Json) => write_json(out, &state_json(&g, &last)),
+            (None, Format::Text) => {
+                writeln!(
+                    out,
+                    "{}: {} steps replayed, all legal",
+                    g.meta.name,
+                    timeline.len()
+                )?;
+                writeln!(out, "{}", board_text(&g, &last))?;
+                writeln!(out, "{}", what_next(&g, &last))
+            }
+        }
+    })();
+    super::finish(written.map(|()| OK))
+}
+
+/// Reads a record and loads the game it was made with (or `game`, a description to use
+/// instead) with the record's options; what is wrong is said on standard error, and the error
+/// is the exit code. A record made with another version of the description is replayed
+/// anyway, with a warning.
+pub(super) fn open_record(path: &str, game: Option<&str>) -> Result<(Record, Game), u8> {
+    let text = read_text_file(path, MAX_RECORD_BYTES, "a record").map_err(|e| {
+        to_stderr!("error: {e}");
+        FAILED
+    })?;
+    let rec: Record = serde_json::from_str(&text).map_err(|e| {
+        to_stderr!(
+            "error: `{path}` is not a ludic record: {}",
+            shorten(&e.to_string(), 200)
+        );
+        FAILED
+    })?;
+    if rec.format != FORMAT {
+        to_stderr!(
+            "error: `{path}` is a record of format {}; this ludic reads format {FORMAT}",
+            rec.format
+        );
+        return Err(FAILED);
+    }
+    let (label, source) = resolve_game(game.unwrap_or(&rec.game)).map_err(|e| {
+        to_stderr!("error: {path}: {e}");
+        FAILED
+    })?;
     if source_hash(&source) != rec.source_hash {
         to_stderr!(
-            "warning: `{label}` is not the description the record was made with (hash {} instead of {}); replaying anyway",
+            "warning: `{label}` is not the description the record was made with (hash {} instead of {}); going on with it",
             source_hash(&source),
             shorten(&rec.source_hash, 40)
         );
@@ -58,60 +137,155 @@ pub fn replay(path: &str, game_override: Option<&str>, format: Format) -> u8 {
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    let record_does_not_fit = |why: String| {
+    let does_not_fit = |why: String| {
         to_stderr!(
             "error: `{path}`: the record's options do not fit `{label}`: {}",
             shorten(&why, 300)
         );
         FAILED
     };
-    let settings = match settings_from(&opts, None) {
-        Ok(s) => s,
-        Err(e) => return record_does_not_fit(e),
-    };
-    let g = match load_game(&source, &settings) {
-        Ok(g) => g,
+    let settings = settings_from(&opts, None).map_err(does_not_fit)?;
+    match load_game(&source, &settings) {
+        Ok(g) => Ok((rec, g)),
         Err(LoadError::File(d)) => {
-            let _ = write!(std::io::stderr(), "{}", render(&label, &source, &d));
-            return FAILED;
+            let _ = write!(io::stderr(), "{}", render(&label, &source, &d));
+            Err(FAILED)
         }
-        Err(LoadError::Options(errs)) => return record_does_not_fit(errs.join("; ")),
-    };
-    let st = match replay_steps(&g, &rec.steps) {
-        Ok(st) => st,
-        Err(e) => {
-            to_stderr!("error: {path}: {e}");
-            return FAILED;
-        }
-    };
-    let result = st.outcome().map(|o| outcome_json(&g, o));
-    if rec.result.is_some() && result != rec.result {
-        to_stderr!("error: {path}: the replayed result differs from the recorded one");
-        return FAILED;
+        Err(LoadError::Options(errs)) => Err(does_not_fit(errs.join("; "))),
     }
-    let out = &mut std::io::stdout().lock();
-    let written = (|| -> std::io::Result<u8> {
-        match format {
-            Format::Json => write_json(out, &state_json(&g, &st))?,
-            Format::Text => {
+}
+
+/// `--at N` for a record of `len` steps: past the end is a usage error naming the last step.
+pub(super) fn check_at(path: &str, n: usize, len: usize) -> Result<(), u8> {
+    if n > len {
+        to_stderr!(
+            "error: --at {n}: the last step of `{path}` is step {len} (--at 0 is the start)"
+        );
+        return Err(USAGE);
+    }
+    Ok(())
+}
+
+/// Step `n` of a record in a line: `South plays sow s3`, `North throws … = 3`.
+fn step_title(g: &Game, before: &State, step: &Step) -> String {
+    match step {
+        Step::Decision { player, notation } => format!("{player} plays {notation}"),
+        Step::Chance { outcome } => match g.parse_outcome(before, outcome) {
+            Ok(o) => chance_text(g, before, o),
+            Err(_) => format!("chance: {outcome}"),
+        },
+    }
+}
+
+/// What comes after a position: the end of the game with its score, or who is to decide.
+fn what_next(g: &Game, st: &State) -> String {
+    if let Some(end) = end_text(g, st) {
+        return end;
+    }
+    let who = g.player_name(st.mover());
+    match st.pending() {
+        Pending::Throw(_) => format!("The game is not finished: {who} to throw"),
+        Pending::ChanceFirst => "The game is not finished: chance decides who plays first".into(),
+        _ => format!("The game is not finished: {who} to decide"),
+    }
+}
+
+/// The position after step `n` of a record, told: the step and what it did, the board, and
+/// what comes next.
+fn position_text(g: &Game, t: &Timeline, n: usize) -> String {
+    let len = t.len();
+    let (head, st) = match t.step(n) {
+        Some((before, events, after)) => {
+            let mut head = format!(
+                "Step {n} of {len}: {}\n",
+                step_title(g, &before, &t.steps()[n - 1])
+            );
+            for line in narrate(g, &before, &events) {
+                head.push_str(&line);
+                head.push('\n');
+            }
+            (head, after)
+        }
+        None => (format!("Step 0 of {len}: the start\n"), t.at(0)),
+    };
+    format!("{head}{}\n{}\n", board_text(g, &st), what_next(g, &st))
+}
+
+/// `--step`: the record's positions, one after the other, as the commands read from `input`
+/// ask (Enter, `b`, a number, `q`); at the end of the input it stops. When the input is not a
+/// terminal, each command read is echoed after the prompt, so that the output reads as a
+/// session.
+fn step_through(
+    g: &Game,
+    t: &Timeline,
+    from: usize,
+    input: &mut impl BufRead,
+    interactive: bool,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let len = t.len();
+    writeln!(out, "{}: {len} steps. {STEP_HELP}", g.meta.name)?;
+    let mut at = from.min(len);
+    write!(out, "{}", position_text(g, t, at))?;
+    loop {
+        write!(out, "[step {at} of {len}] > ")?;
+        out.flush()?;
+        let line = match next_input(input) {
+            Ok(Input::Line(l)) => l,
+            Ok(Input::TooLong | Input::NotText) => {
+                if !interactive {
+                    writeln!(out)?;
+                }
+                writeln!(out, "that is not a command: {STEP_HELP}")?;
+                continue;
+            }
+            Ok(Input::End) | Err(_) => {
+                writeln!(out)?;
+                return Ok(());
+            }
+        };
+        if !interactive {
+            writeln!(out, "{}", line.trim())?;
+        }
+        let cmd = line.trim().to_lowercase();
+        let go = match cmd.as_str() {
+            "" | "n" | "next" if at < len => Some(at + 1),
+            "" | "n" | "next" => {
                 writeln!(
                     out,
-                    "{}: {} steps replayed, all legal",
-                    g.meta.name,
-                    rec.steps.len()
+                    "step {len} is the last: b goes back, a number goes to a step, q quits"
                 )?;
-                writeln!(out, "{}", board_text(&g, &st))?;
-                match st.outcome() {
-                    Some(o) => writeln!(out, "Game over: {}", outcome_text(&g, o))?,
-                    None => writeln!(
-                        out,
-                        "The game is not finished: {} to decide",
-                        g.player_name(st.mover())
-                    )?,
-                }
+                None
             }
+            "b" | "back" if at > 0 => Some(at - 1),
+            "b" | "back" => {
+                writeln!(out, "this is the start: Enter goes to step 1")?;
+                None
+            }
+            "q" | "quit" | "exit" => return Ok(()),
+            "h" | "help" | "?" => {
+                writeln!(out, "{STEP_HELP}")?;
+                None
+            }
+            _ => match cmd.parse::<usize>() {
+                Ok(n) if n <= len => Some(n),
+                Ok(_) => {
+                    writeln!(out, "there is no step {cmd}: the last is step {len}")?;
+                    None
+                }
+                Err(_) => {
+                    writeln!(
+                        out,
+                        "unknown command `{}`: {STEP_HELP}",
+                        shorten(line.trim(), 40)
+                    )?;
+                    None
+                }
+            },
+        };
+        if let Some(n) = go {
+            at = n;
+            write!(out, "{}", position_text(g, t, at))?;
         }
-        Ok(OK)
-    })();
-    super::finish(written)
+    }
 }
