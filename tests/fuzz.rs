@@ -499,16 +499,18 @@ fn mutate_record(rng: &mut Rng, records: &[String], seeds: &[String]) -> Vec<u8>
             _ => v["seed"] = serde_json::json!(u64::MAX),
         }
     }
-    let mut text = serde_json::to_string(&v).unwrap();
+    let mut bytes = serde_json::to_string(&v).unwrap().into_bytes();
     if rng.chance(15) {
-        // break the JSON itself: cut it, or splice a .game file's text in
-        let cut = rng.below(text.len());
-        text.truncate(cut);
+        // break the JSON itself: cut it (anywhere, even inside a character), or splice a
+        // .game file's text in
+        let cut = rng.below(bytes.len());
+        bytes.truncate(cut);
         if rng.chance(30) {
-            text.push_str(&rng.pick(seeds)[..rng.below(40)]);
+            let seed = rng.pick(seeds).as_bytes();
+            let n = rng.below(40).min(seed.len());
+            bytes.extend_from_slice(&seed[..n]);
         }
     }
-    let mut bytes = text.into_bytes();
     if rng.chance(5) {
         bytes.splice(0..0, b"\xef\xbb\xbf".iter().copied());
     }
