@@ -295,6 +295,18 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                     span,
                 });
             }
+            Rule::labels_block => {
+                for doc in inner(item).filter(|x| x.as_rule() == Rule::label_doc) {
+                    let mut it = inner(doc);
+                    let label = ident(it.next().expect("labels: label"));
+                    let text = it.next().expect("labels: text");
+                    g.labels.push(LabelDoc {
+                        label,
+                        text_span: span_of(&text),
+                        text: string_value(text),
+                    });
+                }
+            }
             Rule::EOI => {}
             r => unreachable!("unexpected item {r:?}"),
         }
@@ -472,6 +484,8 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::between_block | Rule::kw_between => "`between rounds`",
         Rule::kw_rounds => "`rounds`",
         Rule::tally_decl => "`tally`",
+        Rule::labels_block | Rule::labels_kw => "`labels`",
+        Rule::label_doc => "a label and its description",
         Rule::tally_per | Rule::kw_player => "`per player`",
         Rule::give_stmt => "`give`",
         Rule::draw_kw => "`draw`",
