@@ -10,7 +10,7 @@ use std::process::ExitCode;
     name = "ludic",
     version,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -197,6 +197,18 @@ enum Command {
         #[command(flatten)]
         opts: OptionArgs,
     },
+    /// Explain a game: summary, options, the start position, what each decision means
+    #[command(
+        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file. Options and a\nvariant apply as in `play`: the start position drawn is theirs.\n\nExamples:\n  ludic rules GAME\n  ludic rules GAME --variant NAME -o NAME=VALUE\n  ludic rules my.game --format json\n\nExit codes: 0 success, 1 unknown or invalid game or unwritable output, 2 usage error."
+    )]
+    Rules {
+        /// A built-in game or a .game file
+        game: String,
+        #[command(flatten)]
+        opts: OptionArgs,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// List the built-in games with their options and variants
     #[command(after_help = "Examples:\n  ludic list\n  ludic list --format json")]
     List {
@@ -260,6 +272,16 @@ fn main() -> ExitCode {
             format: format.into(),
         }),
         Command::List { format } => cli::list(format.into()),
+        Command::Rules {
+            game,
+            opts,
+            format,
+        } => cli::rules(&cli::RulesArgs {
+            game,
+            options: opts.options,
+            variant: opts.variant,
+            format: format.into(),
+        }),
         Command::Draw {
             game,
             out,

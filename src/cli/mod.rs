@@ -18,6 +18,7 @@ mod matches;
 mod perft;
 mod play;
 mod replay;
+mod rules;
 mod simulate;
 mod validate;
 
@@ -28,6 +29,7 @@ pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::replay;
+pub use rules::{RulesArgs, rules};
 pub use simulate::{SimStats, SimulateArgs, random_playout, run_games, run_playouts, simulate};
 pub use validate::validate;
 
