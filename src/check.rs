@@ -443,7 +443,7 @@ impl<'a> Checker<'a> {
     ) -> Option<&'a T> {
         if items.is_empty() {
             if required {
-                let hint = format!("add {what}; see grammar/README.md");
+                let hint = format!("add {what}; `ludic help language` shows how");
                 self.error_hint(ErrorKind::Missing { what }, Span { start: 0, end: 0 }, hint);
             }
             return None;

@@ -404,7 +404,7 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
     let hint = if reserved && expected.contains("a name") {
         format!("`{word}` is a reserved word of the language; choose another name")
     } else {
-        "see grammar/README.md for the syntax of each construct".to_string()
+        "`ludic help language` shows the syntax of each construct".to_string()
     };
     Diagnostic::new(
         ErrorKind::Syntax { expected },

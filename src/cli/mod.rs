@@ -13,6 +13,7 @@ macro_rules! to_stderr {
 
 mod bench;
 mod draw;
+mod help;
 mod list;
 mod matches;
 mod perft;
@@ -24,6 +25,7 @@ mod validate;
 
 pub use bench::bench;
 pub use draw::{DrawArgs, draw};
+pub use help::{LANGUAGE, finish_output, help_language};
 pub use list::list;
 pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
