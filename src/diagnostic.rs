@@ -72,6 +72,8 @@ pub enum ErrorKind {
     TooLargeExpansion { name: Option<String>, limit: usize },
     #[error("the description of label `{name}` is empty")]
     EmptyDescription { name: String },
+    #[error("this `{bracket}` is never closed")]
+    Unclosed { bracket: char },
 }
 
 /// One problem, with where it is and, if we can tell, how to fix it.
@@ -121,6 +123,7 @@ impl Diagnostic {
             ErrorKind::NameTooLong { .. } => "name-too-long",
             ErrorKind::TooLargeExpansion { .. } => "too-large-expansion",
             ErrorKind::EmptyDescription { .. } => "empty-description",
+            ErrorKind::Unclosed { .. } => "unclosed",
         }
     }
 }

@@ -8,6 +8,8 @@ use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::sync::OnceLock;
 
+mod brackets;
+
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/ludic.pest"]
 struct LudicParser;
@@ -186,8 +188,16 @@ fn string_value(p: Pair<Rule>) -> String {
 /// before the syntax tree is built ([`crate::limits`]).
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
     crate::limits::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
-    let mut pairs = LudicParser::parse(Rule::file, source)
-        .map_err(|e| Diagnostics(vec![syntax_error(&e, source)]))?;
+    let mut pairs = LudicParser::parse(Rule::file, source).map_err(|e| {
+        let first = syntax_error(&e, source);
+        let mut all = vec![];
+        if matches!(first.kind, ErrorKind::Syntax { .. }) {
+            // where the parser stopped may be far from a bracket left open
+            all = brackets::unclosed(source);
+        }
+        all.push(first);
+        Diagnostics(all).sorted()
+    })?;
     let file = pairs
         .next()
         .expect("the grammar's `file` rule always yields one pair");

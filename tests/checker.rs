@@ -74,6 +74,7 @@ fn every_error_kind_has_its_message_pinned() {
         "too-large-expansion",
         "ambiguous-notation",
         "empty-description",
+        "unclosed",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");
