@@ -308,11 +308,7 @@ fn main() -> ExitCode {
         }),
         Command::List { format } => cli::list(format.into()),
         Command::Help { topic } => help(topic.as_deref()),
-        Command::Rules {
-            game,
-            opts,
-            format,
-        } => cli::rules(&cli::RulesArgs {
+        Command::Rules { game, opts, format } => cli::rules(&cli::RulesArgs {
             game,
             options: opts.options,
             variant: opts.variant,

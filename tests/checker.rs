@@ -244,8 +244,16 @@ fn every_label_of_every_built_in_game_is_described() {
         assert!(!g.labels.is_empty(), "{name}");
         for l in &g.labels {
             let doc = l.doc.as_deref().unwrap_or("");
-            assert!(!doc.is_empty(), "{name}: label `{}` has no description", l.name);
-            assert!(doc.len() <= 100, "{name}: `{}`: one short line: {doc}", l.name);
+            assert!(
+                !doc.is_empty(),
+                "{name}: label `{}` has no description",
+                l.name
+            );
+            assert!(
+                doc.len() <= 100,
+                "{name}: `{}`: one short line: {doc}",
+                l.name
+            );
         }
     }
 }
@@ -255,7 +263,10 @@ fn labels_and_their_descriptions_reach_the_game() {
     // a label described twice with the same text is accepted; every label of the choices is
     // in the game, the described ones first (in the order of `labels`), then the others
     let src = std::fs::read_to_string("tests/fixtures/errors/label_described_twice.game").unwrap();
-    let same = src.replace("\"sow one of your holes\"", "\"sow the seeds of one of your holes\"");
+    let same = src.replace(
+        "\"sow one of your holes\"",
+        "\"sow the seeds of one of your holes\"",
+    );
     let g = load_game(&same, &Settings::default()).unwrap();
     let labels: Vec<(&str, Option<&str>)> = g
         .labels

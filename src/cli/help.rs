@@ -9,7 +9,12 @@ pub const LANGUAGE: &str = include_str!("../../grammar/README.md");
 
 /// `ludic help language`
 pub fn help_language() -> u8 {
-    super::finish(io::stdout().lock().write_all(LANGUAGE.as_bytes()).map(|()| OK))
+    super::finish(
+        io::stdout()
+            .lock()
+            .write_all(LANGUAGE.as_bytes())
+            .map(|()| OK),
+    )
 }
 
 /// Ends a command that printed its output itself (a help text): a failure to write it is

@@ -23,11 +23,10 @@ pub struct RulesArgs {
 
 /// `ludic rules`
 pub fn rules(args: &RulesArgs) -> u8 {
-    let (label, _, g) =
-        match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
-            Ok(x) => x,
-            Err(code) => return code,
-        };
+    let (label, _, g) = match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
     let in_force = !args.options.is_empty() || args.variant.is_some();
     super::finish(rules_to(
         &mut std::io::stdout().lock(),
@@ -103,7 +102,10 @@ fn rules_to(
 ) -> std::io::Result<u8> {
     let start = g.start();
     let (chances, at) = first_decision(g);
-    let examples: Vec<String> = at.as_ref().map(|st| g.legal_notations(st)).unwrap_or_default();
+    let examples: Vec<String> = at
+        .as_ref()
+        .map(|st| g.legal_notations(st))
+        .unwrap_or_default();
     let values = unlabeled_values(g);
     let drops = orders_drops(g);
     let m = &g.meta;
@@ -208,7 +210,11 @@ fn rules_to(
                 .to_string(),
         ));
     }
-    let width = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    let width = rows
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
     for (name, doc) in &rows {
         writeln!(w, "  {name:<width$}  {doc}")?;
     }
@@ -216,7 +222,10 @@ fn rules_to(
     writeln!(
         w,
         "A decision is typed as its label and value (`{}`), as its number in the list of legal\ndecisions, or as its last word when only one decision ends with it; several decisions\nmay be typed on one line.",
-        examples.first().map(String::as_str).unwrap_or("LABEL VALUE")
+        examples
+            .first()
+            .map(String::as_str)
+            .unwrap_or("LABEL VALUE")
     )?;
     if !examples.is_empty() {
         let after = if chances.is_empty() {

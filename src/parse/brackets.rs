@@ -104,7 +104,10 @@ pub(super) fn unclosed(source: &str) -> Vec<Diagnostic> {
         let guess = askew
             .iter()
             .filter(|(o, c)| {
-                *o > open && b[*o] == b[open] && closed_by.is_none_or(|x| *c < x) && !taken.contains(o)
+                *o > open
+                    && b[*o] == b[open]
+                    && closed_by.is_none_or(|x| *c < x)
+                    && !taken.contains(o)
             })
             .min_by_key(|(_, c)| *c);
         let (at, hint) = match (guess, closed_by) {
@@ -123,10 +126,7 @@ pub(super) fn unclosed(source: &str) -> Vec<Diagnostic> {
                     line_of(c)
                 ),
             ),
-            (None, None) => (
-                open,
-                format!("the file ends before its `{close}`"),
-            ),
+            (None, None) => (open, format!("the file ends before its `{close}`")),
         };
         taken.push(at);
         out.push(
@@ -158,7 +158,10 @@ mod tests {
         assert_eq!(at("turn { if a { b }"), vec![5]);
         assert_eq!(at("turn { if a { b } }"), Vec::<usize>::new());
         // comments and strings are skipped
-        assert_eq!(at("turn { # {\n x \"{\" \"\"\"(\n\"\"\" }"), Vec::<usize>::new());
+        assert_eq!(
+            at("turn { # {\n x \"{\" \"\"\"(\n\"\"\" }"),
+            Vec::<usize>::new()
+        );
         // a bracket closed by the closer of the one around it
         assert_eq!(at("def d = (count(x } "), vec![8, 14]);
         // a missing `}` in the middle: the block whose `}` is indented as for an outer one
