@@ -54,6 +54,8 @@ pub struct GameFile {
     pub tallies: Vec<TallyDecl>,
     /// `between rounds { … }`
     pub betweens: Vec<(Span, Vec<Stmt>)>,
+    /// `labels { sow "…"  collect "…" }`, the entries of every such block in order
+    pub labels: Vec<LabelDoc>,
     /// The whole file's span.
     pub span: Span,
 }
@@ -66,6 +68,17 @@ pub struct TallyDecl {
     pub init: Expr,
     pub doc: Option<String>,
     pub span: Span,
+}
+
+/// `sow "take all the seeds of one of your holes and sow them"` in a `labels { … }` block:
+/// what a choice's label means, for players.
+#[derive(Clone, Debug)]
+pub struct LabelDoc {
+    pub label: Ident,
+    /// the text, with the lines of a `"""` string trimmed
+    pub text: String,
+    /// the string as written
+    pub text_span: Span,
 }
 
 /// `game "Mancala" { aliases "Mankala" origin "…" source "…" summary """…""" }`

@@ -9,6 +9,8 @@ use crate::diagnostic::{Diagnostic, Diagnostics, ErrorKind, suggest};
 use crate::ir::*;
 use std::collections::{BTreeMap, HashMap};
 
+mod labels;
+
 /// Option values chosen by the user: a named variant and `NAME=VALUE` settings (applied after it).
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
@@ -276,6 +278,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
     let broken = c.requires(settings, &before_sets);
     let turn_limit = c.limit();
     let (turn_start, between_start) = c.programs();
+    let labels = c.labels();
     if !broken.is_empty() {
         // The options chosen with `-o` break a requirement: that is what to say, not what
         // follows from it in the file.
@@ -299,6 +302,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         meta,
         options: c.options,
         variants,
+        labels,
         sides: c.sides,
         players: c.players,
         sites: c.sites,
@@ -439,7 +443,7 @@ impl<'a> Checker<'a> {
     ) -> Option<&'a T> {
         if items.is_empty() {
             if required {
-                let hint = format!("add {what}; see grammar/README.md");
+                let hint = format!("add {what}; `ludic help language` shows how");
                 self.error_hint(ErrorKind::Missing { what }, Span { start: 0, end: 0 }, hint);
             }
             return None;

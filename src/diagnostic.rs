@@ -70,6 +70,10 @@ pub enum ErrorKind {
     NameTooLong { chars: usize, limit: usize },
     #[error("{} makes the rules too large (more than {limit} parts once expanded)", match name { Some(n) => format!("`{n}` used here"), None => "this description".to_string() })]
     TooLargeExpansion { name: Option<String>, limit: usize },
+    #[error("the description of label `{name}` is empty")]
+    EmptyDescription { name: String },
+    #[error("this `{bracket}` is never closed")]
+    Unclosed { bracket: char },
 }
 
 /// One problem, with where it is and, if we can tell, how to fix it.
@@ -118,6 +122,8 @@ impl Diagnostic {
             ErrorKind::TooDeep { .. } => "too-deep",
             ErrorKind::NameTooLong { .. } => "name-too-long",
             ErrorKind::TooLargeExpansion { .. } => "too-large-expansion",
+            ErrorKind::EmptyDescription { .. } => "empty-description",
+            ErrorKind::Unclosed { .. } => "unclosed",
         }
     }
 }

@@ -119,6 +119,14 @@ pub struct VariantInfo {
     pub sets: Vec<(String, OptValue)>,
 }
 
+/// A label of the file's choices (`sow`, `collect`) and what it means for players, from the
+/// `labels { … }` block (`None` when the file does not describe it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelInfo {
+    pub name: String,
+    pub doc: Option<String>,
+}
+
 /// The `game { … }` block.
 #[derive(Clone, Debug, Default)]
 pub struct MetaInfo {
@@ -573,6 +581,9 @@ pub struct Game {
     pub meta: MetaInfo,
     pub options: Vec<OptionInfo>,
     pub variants: Vec<VariantInfo>,
+    /// every label of the file's choices: the described ones in the order of `labels { … }`,
+    /// then the others in the order they are first used
+    pub labels: Vec<LabelInfo>,
     /// the sides, in order (`sides South North`)
     pub sides: Vec<String>,
     /// the players, in turn order: one per side, or with teams South1 North1 South2 North2 …;

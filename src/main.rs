@@ -1,16 +1,18 @@
 //! The `ludic` command: a thin layer over [`ludic::cli`].
 #![forbid(unsafe_code)]
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use ludic::cli;
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
     name = "ludic",
     version,
+    disable_help_subcommand = true,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -237,12 +239,57 @@ enum Command {
         #[command(flatten)]
         opts: OptionArgs,
     },
+    /// Explain a game: summary, options, the start position, what each decision means
+    #[command(
+        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file. Options and a\nvariant apply as in `play`: the start position drawn is theirs.\n\nExamples:\n  ludic rules GAME\n  ludic rules GAME --variant NAME -o NAME=VALUE\n  ludic rules my.game --format json\n\nExit codes: 0 success, 1 unknown or invalid game or unwritable output, 2 usage error."
+    )]
+    Rules {
+        /// A built-in game or a .game file
+        game: String,
+        #[command(flatten)]
+        opts: OptionArgs,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// List the built-in games with their options and variants
     #[command(after_help = "Examples:\n  ludic list\n  ludic list --format json")]
     List {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Print this help, a command's help, or the reference of the .game language
+    #[command(
+        after_help = "Topics:\n  language   the reference of the .game language, built into ludic\n  COMMAND    the help of a command (as `ludic COMMAND --help`)\n\nExamples:\n  ludic help\n  ludic help play\n  ludic help language | less"
+    )]
+    Help {
+        /// `language`, or a command's name
+        topic: Option<String>,
+    },
+}
+
+/// `ludic help [TOPIC]`: clap's help of the program or of a command, or the language reference.
+fn help(topic: Option<&str>) -> u8 {
+    let mut cmd = Cli::command();
+    // (names the commands `ludic play` in their usage lines)
+    cmd.build();
+    match topic {
+        None => cli::finish_output(cmd.print_help()),
+        Some("language") => cli::help_language(),
+        Some(name) => {
+            if let Some(sub) = cmd.find_subcommand_mut(name) {
+                return cli::finish_output(sub.print_help());
+            }
+            let mut topics = vec!["language".to_string()];
+            topics.extend(cmd.get_subcommands().map(|c| c.get_name().to_string()));
+            let mut msg = format!("error: no help about `{name}`");
+            match ludic::diagnostic::suggest(name, topics.iter().map(String::as_str)) {
+                Some(s) => msg.push_str(&format!("\nhint: did you mean `ludic help {s}`?")),
+                None => msg.push_str(&format!("\nhint: the topics are {}", topics.join(", "))),
+            }
+            let _ = writeln!(std::io::stderr(), "{msg}");
+            cli::USAGE
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -313,6 +360,13 @@ fn main() -> ExitCode {
             format: format.into(),
         }),
         Command::List { format } => cli::list(format.into()),
+        Command::Help { topic } => help(topic.as_deref()),
+        Command::Rules { game, opts, format } => cli::rules(&cli::RulesArgs {
+            game,
+            options: opts.options,
+            variant: opts.variant,
+            format: format.into(),
+        }),
         Command::Draw {
             game,
             out,

@@ -8,6 +8,8 @@ use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::sync::OnceLock;
 
+mod brackets;
+
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/ludic.pest"]
 struct LudicParser;
@@ -186,8 +188,16 @@ fn string_value(p: Pair<Rule>) -> String {
 /// before the syntax tree is built ([`crate::limits`]).
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
     crate::limits::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
-    let mut pairs = LudicParser::parse(Rule::file, source)
-        .map_err(|e| Diagnostics(vec![syntax_error(&e, source)]))?;
+    let mut pairs = LudicParser::parse(Rule::file, source).map_err(|e| {
+        let first = syntax_error(&e, source);
+        let mut all = vec![];
+        if matches!(first.kind, ErrorKind::Syntax { .. }) {
+            // where the parser stopped may be far from a bracket left open
+            all = brackets::unclosed(source);
+        }
+        all.push(first);
+        Diagnostics(all).sorted()
+    })?;
     let file = pairs
         .next()
         .expect("the grammar's `file` rule always yields one pair");
@@ -295,6 +305,18 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                     span,
                 });
             }
+            Rule::labels_block => {
+                for doc in inner(item).filter(|x| x.as_rule() == Rule::label_doc) {
+                    let mut it = inner(doc);
+                    let label = ident(it.next().expect("labels: label"));
+                    let text = it.next().expect("labels: text");
+                    g.labels.push(LabelDoc {
+                        label,
+                        text_span: span_of(&text),
+                        text: string_value(text),
+                    });
+                }
+            }
             Rule::EOI => {}
             r => unreachable!("unexpected item {r:?}"),
         }
@@ -392,7 +414,7 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
     let hint = if reserved && expected.contains("a name") {
         format!("`{word}` is a reserved word of the language; choose another name")
     } else {
-        "see grammar/README.md for the syntax of each construct".to_string()
+        "`ludic help language` shows the syntax of each construct".to_string()
     };
     Diagnostic::new(
         ErrorKind::Syntax { expected },
@@ -472,6 +494,8 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::between_block | Rule::kw_between => "`between rounds`",
         Rule::kw_rounds => "`rounds`",
         Rule::tally_decl => "`tally`",
+        Rule::labels_block | Rule::labels_kw => "`labels`",
+        Rule::label_doc => "a label and its description",
         Rule::tally_per | Rule::kw_player => "`per player`",
         Rule::give_stmt => "`give`",
         Rule::draw_kw => "`draw`",

@@ -73,6 +73,8 @@ fn every_error_kind_has_its_message_pinned() {
         "name-too-long",
         "too-large-expansion",
         "ambiguous-notation",
+        "empty-description",
+        "unclosed",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");
@@ -232,5 +234,80 @@ fn no_input_makes_the_front_end_panic() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn every_label_of_every_built_in_game_is_described() {
+    for (name, src) in ludic::builtin::GAMES {
+        let g = load_game(src, &Settings::default()).unwrap();
+        assert!(!g.labels.is_empty(), "{name}");
+        for l in &g.labels {
+            let doc = l.doc.as_deref().unwrap_or("");
+            assert!(
+                !doc.is_empty(),
+                "{name}: label `{}` has no description",
+                l.name
+            );
+            assert!(
+                doc.len() <= 100,
+                "{name}: `{}`: one short line: {doc}",
+                l.name
+            );
+        }
+    }
+}
+
+#[test]
+fn labels_and_their_descriptions_reach_the_game() {
+    // a label described twice with the same text is accepted; every label of the choices is
+    // in the game, the described ones first (in the order of `labels`), then the others
+    let src = std::fs::read_to_string("tests/fixtures/errors/label_described_twice.game").unwrap();
+    let same = src.replace(
+        "\"sow one of your holes\"",
+        "\"sow the seeds of one of your holes\"",
+    );
+    let g = load_game(&same, &Settings::default()).unwrap();
+    let labels: Vec<(&str, Option<&str>)> = g
+        .labels
+        .iter()
+        .map(|l| (l.name.as_str(), l.doc.as_deref()))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ("sow", Some("sow the seeds of one of your holes")),
+            ("collect", Some("take a hole of two seeds")),
+        ]
+    );
+    // without descriptions: the labels in the order they are used; a long string is one line
+    let start = same.find("labels {").unwrap();
+    let bare = load_game(&same[..start], &Settings::default()).unwrap();
+    let names: Vec<(&str, Option<&str>)> = bare
+        .labels
+        .iter()
+        .map(|l| (l.name.as_str(), l.doc.as_deref()))
+        .collect();
+    assert_eq!(names, [("collect", None), ("sow", None)]);
+    let long = format!(
+        "{}labels {{ sow \"\"\"\n  sow the seeds\n  of a hole\n\"\"\" }}\n",
+        &same[..start]
+    );
+    let g = load_game(&long, &Settings::default()).unwrap();
+    assert_eq!(g.labels[0].doc.as_deref(), Some("sow the seeds of a hole"));
+    // in a file whose choices have no label, a description has nothing to describe
+    let mini = std::fs::read_to_string("tests/fixtures/valid_mini.game").unwrap();
+    let unlabeled = mini.replace("choose sow h where mine(h)", "choose h in s1 s2 s3");
+    let unlabeled = format!("{unlabeled}labels {{ sow \"sow a hole\" }}\n");
+    match load_game(&unlabeled, &Settings::default()) {
+        Err(LoadError::File(d)) => {
+            assert_eq!(d.len(), 1, "{d:?}");
+            assert_eq!(d.0[0].to_string(), "unknown label `sow`");
+            assert_eq!(
+                d.0[0].hint.as_deref(),
+                Some("no choice of this file has a label")
+            );
+        }
+        other => panic!("{other:?}"),
     }
 }

@@ -780,4 +780,196 @@ fn replay_step_goes_forward_back_and_to_a_step_from_piped_input() {
     assert_eq!(out.status.code(), Some(2));
     let out = ludic(&["replay", &rec, "--step", "--at", "12"], "");
     assert_eq!(out.status.code(), Some(2));
+
+#[test]
+fn rules_explain_every_built_in_game() {
+    for (name, src) in ludic::builtin::GAMES {
+        let g = ludic::load_game(src, &ludic::Settings::default()).unwrap();
+        let out = ludic(&["rules", name], "");
+        let (s, e) = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{name}: {e}");
+        assert!(s.starts_with(&g.meta.name), "{name}: {s}");
+        let summary = g.meta.summary.as_deref().expect("a summary");
+        let first: Vec<&str> = summary.split_whitespace().take(4).collect();
+        assert!(s.contains(&first.join(" ")), "{name}: the summary: {s}");
+        assert!(s.contains(g.meta.origin.as_deref().unwrap()), "{name}");
+        for l in &g.labels {
+            let doc = l.doc.as_deref().expect("every label is described");
+            let line = s
+                .lines()
+                .find(|x| x.trim_start().starts_with(&format!("{} ", l.name)) && x.contains(doc));
+            assert!(
+                line.is_some(),
+                "{name}: label `{}` with `{doc}`: {s}",
+                l.name
+            );
+        }
+        for o in &g.options {
+            assert!(
+                s.contains(&format!("    {} ", o.name)),
+                "{name}: option {}",
+                o.name
+            );
+        }
+        for v in &g.variants {
+            assert!(
+                s.contains(&format!("\"{}\"", v.name)),
+                "{name}: variant {}",
+                v.name
+            );
+        }
+        // the start position as play draws it, and how a decision is typed
+        let board = ludic::render::board_text(&g, &g.start());
+        assert!(s.contains(board.trim_end()), "{name}: the start position");
+        assert!(s.contains("For example, at the start"), "{name}: {s}");
+        // the same as data
+        let out = ludic(&["rules", name, "--format", "json"], "");
+        assert_eq!(out.status.code(), Some(0));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["title"], g.meta.name.as_str());
+        assert_eq!(v["summary"], summary);
+        assert_eq!(v["labels"].as_array().unwrap().len(), g.labels.len());
+        assert_eq!(v["options"].as_array().unwrap().len(), g.options.len());
+        assert!(
+            !v["example"]["decisions"].as_array().unwrap().is_empty(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn rules_take_options_variants_and_files_and_refuse_what_play_refuses() {
+    let out = ludic(
+        &[
+            "rules",
+            "ceelkoqyuqkoqiji",
+            "--variant",
+            "seven holes",
+            "-o",
+            "stones=3",
+        ],
+        "",
+    );
+    let (s, e) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{e}");
+    assert!(s.contains("in force: holes=7 stones=3"), "{s}");
+    assert!(s.contains(" n7 "), "the board of the variant: {s}");
+    // the glossary of a game file without descriptions lists its labels all the same
+    let out = ludic(&["rules", "tests/fixtures/valid_mini.game"], "");
+    let (s, e) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{e}");
+    assert!(s.contains("file: tests/fixtures/valid_mini.game"), "{s}");
+    assert!(s.contains("sow  (not described)"), "{s}");
+    // what `play` refuses, `rules` refuses with the same exit code
+    for args in [
+        &["no-such-game"][..],
+        &["tests/fixtures/ten_errors.game"],
+        &["pallankuzhi", "-o", "seeds=99"],
+        &["pallankuzhi", "--variant", "nope"],
+    ] {
+        let play = ludic(&[&["play"][..], args].concat(), "");
+        let rules = ludic(&[&["rules"][..], args].concat(), "");
+        assert_ne!(rules.status.code(), Some(0), "{args:?}");
+        assert_eq!(rules.status.code(), play.status.code(), "{args:?}");
+        assert!(rules.stdout.is_empty(), "{args:?}");
+        assert!(text(&rules).1.contains("error"), "{args:?}");
+    }
+    let out = ludic(&["rules", "pallankuzi"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out)
+            .1
+            .contains("did you mean the built-in game `pallankuzhi`?")
+    );
+    // output that cannot be written
+    for args in [&["rules", "puluc"][..], &["help", "language"]] {
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            break;
+        };
+        let out = Command::new(env!("CARGO_BIN_EXE_ludic"))
+            .args(args)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error: cannot write the output"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn help_prints_the_language_reference_and_clap_help() {
+    let out = ludic(&["help", "language"], "");
+    let (s, _) = text(&out);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(s.starts_with("# The ludic language"), "{s}");
+    assert!(s.contains("## Decisions and notation"));
+    assert!(s.contains("### What the labels mean"));
+    assert_eq!(s, std::fs::read_to_string("grammar/README.md").unwrap());
+    // `ludic help` and `ludic help COMMAND` are clap's help, as `--help` is
+    let help = ludic(&["help"], "");
+    assert_eq!(help.status.code(), Some(0));
+    assert_eq!(text(&help).0, text(&ludic(&["--help"], "")).0);
+    assert!(text(&help).0.contains("rules"));
+    for cmd in ["play", "rules", "validate"] {
+        let help = ludic(&["help", cmd], "");
+        assert_eq!(help.status.code(), Some(0), "{cmd}");
+        assert_eq!(text(&help).0, text(&ludic(&[cmd, "--help"], "")).0, "{cmd}");
+        assert!(
+            text(&help).0.contains(&format!("Usage: ludic {cmd}")),
+            "{cmd}"
+        );
+    }
+    let out = ludic(&["help", "pley"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("did you mean `ludic help play`?"));
+    // hints point to the built-in reference, not to a file of the sources
+    let out = ludic(&["validate", "tests/fixtures/errors/syntax.game"], "");
+    assert!(text(&out).1.contains("`ludic help language`"));
+}
+
+#[test]
+fn a_bracket_never_closed_is_reported_where_it_opens_and_where_parsing_stopped() {
+    let path = "tests/fixtures/errors/unclosed_brace.game";
+    let out = ludic(&["validate", path], "");
+    let (_, e) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    let open = e.find("error: this `{` is never closed").expect(&e);
+    let stop = e.find("error: syntax error").expect(&e);
+    assert!(open < stop, "sorted by position: {e}");
+    assert!(e.contains(&format!("--> {path}:18:29")), "{e}");
+    assert!(e.contains(&format!("--> {path}:23:1")), "{e}");
+    assert!(
+        e.contains("18 |       if count(next(e)) > 0 { relay next(e)"),
+        "{e}"
+    );
+    assert!(e.contains("2 errors"), "{e}");
+    // as data, each with its own line and column
+    let out = ludic(&["validate", "--format", "json", path], "");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = v[0]["diagnostics"].as_array().unwrap();
+    let at: Vec<(&str, u64, u64)> = d
+        .iter()
+        .map(|x| {
+            (
+                x["code"].as_str().unwrap(),
+                x["line"].as_u64().unwrap(),
+                x["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(at, [("unclosed", 18, 29), ("syntax", 23, 1)]);
+    // a file that ends inside a block: the block, and the end of the file
+    let src = std::fs::read_to_string("tests/fixtures/valid_mini.game").unwrap();
+    let cut = tmp("cut.game");
+    std::fs::write(&cut, src.trim_end().trim_end_matches('}')).unwrap();
+    let out = ludic(&["validate", &cut], "");
+    let (_, e) = text(&out);
+    assert!(e.contains("this `{` is never closed"), "{e}");
+    assert!(e.contains(":15:6"), "the `{{` of `turn`: {e}");
+    assert!(e.contains("the file ends before its `}`"), "{e}");
 }

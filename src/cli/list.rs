@@ -31,6 +31,93 @@ fn throw_table(g: &Game) -> Vec<(String, ThrowRows)> {
         .collect()
 }
 
+/// Each option as a line, indented by four: `    seeds        default 12     in 2..40 …`.
+pub(super) fn write_options(w: &mut impl Write, g: &Game) -> std::io::Result<()> {
+    for o in &g.options {
+        let line = format!(
+            "    {:<12} default {:<6} in {:<14} {}",
+            o.name,
+            o.default.to_string(),
+            o.domain.to_string(),
+            o.doc.as_deref().unwrap_or("")
+        );
+        writeln!(w, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// Each set of dice as a line, indented by two: `  throw grains: 1 4/16, 2 6/16, …`.
+pub(super) fn write_throws(w: &mut impl Write, g: &Game) -> std::io::Result<()> {
+    for (name, probs) in throw_table(g) {
+        let total: usize = probs.iter().map(|(_, _, k)| k).sum();
+        let text: Vec<String> = probs
+            .iter()
+            .map(|(v, n, k)| {
+                format!(
+                    "{v}{} {k}/{total}",
+                    n.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
+                )
+            })
+            .collect();
+        writeln!(w, "  throw {name}: {}", text.join(", "))?;
+    }
+    Ok(())
+}
+
+/// Each variant as a line, indented by four: `    "seven holes"  holes=7 stones=7 (doc)`.
+pub(super) fn write_variants(w: &mut impl Write, g: &Game) -> std::io::Result<()> {
+    for v in &g.variants {
+        let sets: Vec<String> = v.sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
+        writeln!(
+            w,
+            "    {:<14} {} ({})",
+            format!("\"{}\"", v.name),
+            sets.join(" "),
+            v.doc.as_deref().unwrap_or("")
+        )?;
+    }
+    Ok(())
+}
+
+/// The options as data: name, default, domain, doc.
+pub(super) fn options_json(g: &Game) -> Vec<serde_json::Value> {
+    g.options
+        .iter()
+        .map(|o| {
+            json!({
+                "name": o.name, "default": o.default.to_string(), "domain": o.domain.to_string(), "doc": o.doc,
+            })
+        })
+        .collect()
+}
+
+/// The throws as data: each set of dice with its values and the ways to get each.
+pub(super) fn throws_json(g: &Game) -> Vec<serde_json::Value> {
+    throw_table(g)
+        .into_iter()
+        .map(|(name, probs)| {
+            json!({
+                "dice": name,
+                "outcomes": probs.iter().map(|(v, n, k)| json!({"value": v, "name": n, "ways": k})).collect::<Vec<_>>(),
+                "ways": probs.iter().map(|(_, _, k)| k).sum::<usize>(),
+            })
+        })
+        .collect()
+}
+
+/// The variants as data: name, doc and the options each sets.
+pub(super) fn variants_json(g: &Game) -> Vec<serde_json::Value> {
+    g.variants
+        .iter()
+        .map(|v| {
+            json!({
+                "name": v.name, "doc": v.doc,
+                "sets": v.sets.iter().map(|(k, x)| (k.clone(), x.to_string())).collect::<BTreeMap<_, _>>(),
+            })
+        })
+        .collect()
+}
+
 /// `ludic list`
 pub fn list(format: Format) -> u8 {
     super::finish(list_to(&mut std::io::stdout().lock(), format))
@@ -61,18 +148,9 @@ fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
                         "origin": g.meta.origin,
                         "sides": g.sides,
                         "players": g.players,
-                        "options": g.options.iter().map(|o| json!({
-                            "name": o.name, "default": o.default.to_string(), "domain": o.domain.to_string(), "doc": o.doc,
-                        })).collect::<Vec<_>>(),
-                                                "throws": throw_table(g).into_iter().map(|(name, probs)| json!({
-                            "dice": name,
-                            "outcomes": probs.iter().map(|(v, n, k)| json!({"value": v, "name": n, "ways": k})).collect::<Vec<_>>(),
-                            "ways": probs.iter().map(|(_, _, k)| k).sum::<usize>(),
-                        })).collect::<Vec<_>>(),
-                        "variants": g.variants.iter().map(|v| json!({
-                            "name": v.name, "doc": v.doc,
-                            "sets": v.sets.iter().map(|(k, x)| (k.clone(), x.to_string())).collect::<BTreeMap<_, _>>(),
-                        })).collect::<Vec<_>>(),
+                        "options": options_json(g),
+                        "throws": throws_json(g),
+                        "variants": variants_json(g),
                     })
                 })
                 .collect();
@@ -91,42 +169,11 @@ fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
                 }
                 writeln!(w, "  sides: {}", g.sides.join(", "))?;
                 writeln!(w, "  options:")?;
-                for o in &g.options {
-                    writeln!(
-                        w,
-                        "    {:<12} default {:<6} in {:<14} {}",
-                        o.name,
-                        o.default.to_string(),
-                        o.domain.to_string(),
-                        o.doc.as_deref().unwrap_or("")
-                    )?;
-                }
-                for (name, probs) in throw_table(g) {
-                    let total: usize = probs.iter().map(|(_, _, k)| k).sum();
-                    let text: Vec<String> = probs
-                        .iter()
-                        .map(|(v, n, k)| {
-                            format!(
-                                "{v}{} {k}/{total}",
-                                n.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
-                            )
-                        })
-                        .collect();
-                    writeln!(w, "  throw {name}: {}", text.join(", "))?;
-                }
+                write_options(w, g)?;
+                write_throws(w, g)?;
                 if !g.variants.is_empty() {
                     writeln!(w, "  variants:")?;
-                    for v in &g.variants {
-                        let sets: Vec<String> =
-                            v.sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
-                        writeln!(
-                            w,
-                            "    {:<14} {} ({})",
-                            format!("\"{}\"", v.name),
-                            sets.join(" "),
-                            v.doc.as_deref().unwrap_or("")
-                        )?;
-                    }
+                    write_variants(w, g)?;
                 }
                 writeln!(w)?;
             }

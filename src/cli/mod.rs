@@ -13,21 +13,29 @@ macro_rules! to_stderr {
 
 mod bench;
 mod draw;
+mod help;
 mod list;
 mod matches;
 mod perft;
 mod play;
 mod replay;
+mod rules;
 mod simulate;
 mod validate;
 
 pub use bench::bench;
 pub use draw::{DrawArgs, draw};
+pub use help::{LANGUAGE, finish_output, help_language};
 pub use list::list;
 pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
 pub use play::{PlayArgs, play};
+<<<<<<< HEAD
 pub use replay::{ReplayArgs, replay};
+=======
+pub use replay::replay;
+pub use rules::{RulesArgs, rules};
+>>>>>>> rules
 pub use simulate::{SimStats, SimulateArgs, random_playout, run_games, run_playouts, simulate};
 pub use validate::validate;
 

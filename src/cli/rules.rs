@@ -1,0 +1,249 @@
+//! `ludic rules GAME`: what a player needs before the first move, all from the game file: its
+//! name, origin and source, its summary, sides, options, variants and throws, a picture of the
+//! start position, the glossary of its decision labels, and how a decision is typed.
+
+use super::list::{
+    options_json, throws_json, variants_json, write_options, write_throws, write_variants,
+};
+use super::{Format, OK, fmt_options, load_for_command};
+use crate::engine::{Game, Pending, State};
+use crate::ir::{Domain, Instr};
+use crate::render::{board_text, state_json};
+use serde_json::json;
+use std::io::Write;
+
+/// Arguments of `ludic rules`.
+pub struct RulesArgs {
+    /// a built-in game's name or a `.game` file
+    pub game: String,
+    pub options: Vec<String>,
+    pub variant: Option<String>,
+    pub format: Format,
+}
+
+/// `ludic rules`
+pub fn rules(args: &RulesArgs) -> u8 {
+    let (label, _, g) = match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let in_force = !args.options.is_empty() || args.variant.is_some();
+    super::finish(rules_to(
+        &mut std::io::stdout().lock(),
+        &label,
+        &g,
+        in_force,
+        args.format,
+    ))
+}
+
+/// The first decision point from the start, reached by taking the first outcome of each
+/// chance event on the way: the chance events in words, and the state there (`None` when the
+/// game ends or nothing is decided within a few steps).
+fn first_decision(g: &Game) -> (Vec<String>, Option<State>) {
+    let mut st = g.start();
+    let mut chances = vec![];
+    for _ in 0..64 {
+        let text = match st.pending() {
+            Pending::Choice(_) | Pending::Drop(_) => return (chances, Some(st)),
+            Pending::Over(_) => break,
+            Pending::ChanceFirst => g
+                .chance_outcomes(&st)
+                .first()
+                .map(|&(o, _)| (o, format!("{} plays first", g.outcome_name(&st, o)))),
+            Pending::Throw(d) => g.chance_outcomes(&st).first().map(|&(o, _)| {
+                (
+                    o,
+                    format!(
+                        "{} throws {}",
+                        g.player_name(st.mover()),
+                        g.throw_text(d, o as u16)
+                    ),
+                )
+            }),
+        };
+        let Some((o, text)) = text else { break };
+        if g.play_chance(&mut st, o).is_err() {
+            break;
+        }
+        chances.push(text);
+    }
+    (chances, None)
+}
+
+/// The values that choices without a label offer (`ccw cw`): typed alone.
+fn unlabeled_values(g: &Game) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for a in g.choices.iter().flat_map(|c| &c.alts) {
+        if let (None, Domain::Values(vals)) = (&a.label, &a.domain) {
+            for (_, name) in vals {
+                if !out.contains(name) {
+                    out.push(name.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether some sowing lets the sower order the drops of a lap (decisions `piece@step`).
+fn orders_drops(g: &Game) -> bool {
+    g.code
+        .iter()
+        .any(|i| matches!(i, Instr::SowLap { orders: true, .. }))
+}
+
+fn rules_to(
+    w: &mut impl Write,
+    label: &str,
+    g: &Game,
+    in_force: bool,
+    format: Format,
+) -> std::io::Result<u8> {
+    let start = g.start();
+    let (chances, at) = first_decision(g);
+    let examples: Vec<String> = at
+        .as_ref()
+        .map(|st| g.legal_notations(st))
+        .unwrap_or_default();
+    let values = unlabeled_values(g);
+    let drops = orders_drops(g);
+    let m = &g.meta;
+    if format == Format::Json {
+        let v = json!({
+            "name": label,
+            "title": m.name,
+            "aliases": m.aliases,
+            "origin": m.origin,
+            "source": m.source,
+            "summary": m.summary,
+            "sides": g.sides,
+            "players": g.players,
+            "options": options_json(g),
+            "in_force": g.options.iter().map(|o| (o.name.clone(), o.value.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+            "variants": variants_json(g),
+            "throws": throws_json(g),
+            "start": {
+                "board": board_text(g, &start),
+                "state": state_json(g, &start),
+            },
+            "labels": g.labels.iter().map(|l| json!({"label": l.name, "description": l.doc})).collect::<Vec<_>>(),
+            "values_alone": values,
+            "ordered_drops": drops,
+            "example": {
+                "after": chances,
+                "decisions": examples,
+            },
+        });
+        super::write_json(w, &v)?;
+        return Ok(OK);
+    }
+    let aka = if m.aliases.is_empty() {
+        String::new()
+    } else {
+        format!(" (also {})", m.aliases.join(", "))
+    };
+    writeln!(w, "{}{aka}", m.name)?;
+    if let Some(o) = &m.origin {
+        writeln!(w, "  origin: {o}")?;
+    }
+    if let Some(s) = &m.source {
+        writeln!(w, "  source: {s}")?;
+    }
+    if crate::builtin::find(label).is_none() {
+        writeln!(w, "  file: {label}")?;
+    }
+    if let Some(s) = &m.summary {
+        writeln!(w)?;
+        for line in s.lines() {
+            writeln!(w, "  {line}")?;
+        }
+    }
+    writeln!(w)?;
+    writeln!(w, "Sides: {} (in turn order)", g.sides.join(", "))?;
+    if g.players.len() > g.sides.len() {
+        writeln!(w, "Players: {}", g.players.join(", "))?;
+    }
+    if !g.options.is_empty() {
+        writeln!(w)?;
+        writeln!(w, "Options (set with -o NAME=VALUE):")?;
+        write_options(w, g)?;
+        if in_force {
+            writeln!(w, "  in force: {}", fmt_options(g))?;
+        }
+    }
+    if !g.variants.is_empty() {
+        writeln!(w)?;
+        writeln!(w, "Variants (play with --variant NAME):")?;
+        write_variants(w, g)?;
+    }
+    if !g.dice.is_empty() {
+        writeln!(w)?;
+        writeln!(w, "Throws (value, ways out of all):")?;
+        write_throws(w, g)?;
+    }
+    writeln!(w)?;
+    writeln!(w, "The start:")?;
+    writeln!(w, "{}", board_text(g, &start).trim_end())?;
+    writeln!(w)?;
+    writeln!(w, "Decisions:")?;
+    let mut rows: Vec<(String, String)> = g
+        .labels
+        .iter()
+        .map(|l| {
+            let doc = l.doc.as_deref().unwrap_or("(not described)");
+            (l.name.clone(), doc.to_string())
+        })
+        .collect();
+    if !values.is_empty() {
+        rows.push((
+            values.join(" "),
+            "a choice among these values, typed alone".to_string(),
+        ));
+    }
+    if drops {
+        // the kinds after the first are the ones placed in a lap
+        let piece = g.pieces.get(1).or(g.pieces.first());
+        rows.push((
+            format!("{}@3", piece.map_or("piece", |p| p.name.as_str())),
+            "when a lap carries pieces of several kinds: drop this one at the lap's 3rd step"
+                .to_string(),
+        ));
+    }
+    let width = rows
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (name, doc) in &rows {
+        writeln!(w, "  {name:<width$}  {doc}")?;
+    }
+    writeln!(w)?;
+    writeln!(
+        w,
+        "A decision is typed as its label and value (`{}`), as its number in the list of legal\ndecisions, or as its last word when only one decision ends with it; several decisions\nmay be typed on one line.",
+        examples
+            .first()
+            .map(String::as_str)
+            .unwrap_or("LABEL VALUE")
+    )?;
+    if !examples.is_empty() {
+        let after = if chances.is_empty() {
+            " ".to_string()
+        } else {
+            format!(", after: {};\n", chances.join("; "))
+        };
+        let shown: Vec<String> = examples.iter().take(2).map(|e| format!("`{e}`")).collect();
+        let more = if examples.len() > 2 {
+            format!(", … ({} in all)", examples.len())
+        } else {
+            String::new()
+        };
+        writeln!(
+            w,
+            "For example, at the start{after}the legal decisions are {}{more}.",
+            shown.join(", ")
+        )?;
+    }
+    Ok(OK)
+}
