@@ -780,6 +780,7 @@ fn replay_step_goes_forward_back_and_to_a_step_from_piped_input() {
     assert_eq!(out.status.code(), Some(2));
     let out = ludic(&["replay", &rec, "--step", "--at", "12"], "");
     assert_eq!(out.status.code(), Some(2));
+}
 
 #[test]
 fn rules_explain_every_built_in_game() {

@@ -30,12 +30,8 @@ pub use list::list;
 pub use matches::{MatchArgs, run_match};
 pub use perft::perft;
 pub use play::{PlayArgs, play};
-<<<<<<< HEAD
 pub use replay::{ReplayArgs, replay};
-=======
-pub use replay::replay;
 pub use rules::{RulesArgs, rules};
->>>>>>> rules
 pub use simulate::{SimStats, SimulateArgs, random_playout, run_games, run_playouts, simulate};
 pub use validate::validate;
 

@@ -43,6 +43,8 @@ impl Game {
         let in_hand: u64 = st.hand.iter().map(|&c| c as u64).sum();
         let key = (st.cursor as u64) | (in_hand << 16);
         let (nc, len) = (st.b.counts.len(), st.b.counts.len() + st.hand.len());
+        // the earlier laps' keys are read, and this lap's position copied: work
+        st.r.work += (st.lap_keys.len() + len) as u64;
         for (i, &old) in st.lap_keys.iter().enumerate() {
             if old == key
                 && st.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
