@@ -352,7 +352,7 @@ fn summary_text(g: &Game, st: &State) -> String {
         let p = Player(p as u8);
         if has_counters {
             out.push_str(&format!(
-                "{} holds {} (off the board)\n",
+                "{} holds off the board: {}\n",
                 g.player_name(p),
                 holdings(g, st, p)
             ));

@@ -974,3 +974,90 @@ fn a_bracket_never_closed_is_reported_where_it_opens_and_where_parsing_stopped()
     assert!(e.contains(":15:6"), "the `{{` of `turn`: {e}");
     assert!(e.contains("the file ends before its `}`"), "{e}");
 }
+
+#[test]
+fn typing_forgives_typos_a_left_out_label_and_explains_directions() {
+    let args = [
+        "play",
+        "ceelkoqyuqkoqiji",
+        "--seed",
+        "3",
+        "--agent",
+        "North=human",
+        "--keep-going",
+    ];
+    let out = ludic(&args, "sw s1\nundoo\ns5\nquit\n");
+    let (o, _) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{o}");
+    assert!(
+        o.contains("refused: `sw s1` is not a legal move here; did you mean `sow s1`?"),
+        "{o}"
+    );
+    assert!(
+        o.contains("refused: `undoo` is neither a move nor a command; did you mean `undo`?"),
+        "{o}"
+    );
+    // the ring's directions as the screen shows them, for South (the bottom row)
+    assert!(
+        o.contains("1. ccw (to the right along your row)   2. cw (to the left along your row)"),
+        "{o}"
+    );
+    // a decision without its label: `d4 e5` for `step d4 e5`
+    let out = ludic(
+        &[
+            "play",
+            "tuknanavuhpi",
+            "--seed",
+            "1",
+            "--agent",
+            "Black=human",
+        ],
+        "d4 e5\nquit\n",
+    );
+    let (o, _) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{o}");
+    assert!(o.contains("White plays step d4 e5"), "{o}");
+}
+
+#[test]
+fn colours_only_when_asked_or_at_a_terminal_and_team_players_marked() {
+    let run = |extra: &[&str], env_no_color: bool| {
+        let mut args = vec![
+            "play",
+            "kuilichi-chanakua",
+            "-o",
+            "team_size=2",
+            "--seed",
+            "2",
+            "--agent",
+            "South1=random",
+            "--agent",
+            "South2=random",
+            "--agent",
+            "North1=random",
+            "--agent",
+            "North2=random",
+            "-o",
+            "max_turns=6",
+        ];
+        args.extend_from_slice(extra);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ludic"));
+        cmd.args(&args).stdin(Stdio::null());
+        if env_no_color {
+            cmd.env("NO_COLOR", "1");
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    // not a terminal: no escapes; --color always: escapes; --color never wins over nothing
+    assert!(!run(&[], false).contains('\u{1b}'));
+    assert!(run(&["--color", "always"], true).contains("\u{1b}["));
+    assert!(!run(&["--color", "never"], false).contains('\u{1b}'));
+    // each player of a team has his own mark, and the last move's sites are marked
+    let plain = run(&[], false);
+    assert!(plain.contains("S1") && plain.contains("N1"), "{plain}");
+    assert!(plain.contains("[S1]") || plain.contains("[N1]"), "{plain}");
+}

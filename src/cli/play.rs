@@ -567,6 +567,12 @@ fn run(
     let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut agent_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let interactive = io::stdin().is_terminal();
+    // Line editing when a person types at a terminal (and reads the text).
+    let mut editor = if interactive && args.format == Format::Text {
+        rustyline::DefaultEditor::new().ok()
+    } else {
+        None
+    };
     let text = args.format == Format::Text;
     // the number of the line read last, for the errors of scripted input
     let mut line_no = 0usize;
@@ -743,11 +749,33 @@ fn run(
                 }
                 say(out, text, &prompt_header(g, &s.st))?;
                 say(out, text, moves_text(g, &s.st).trim_end_matches('\n'))?;
-                if text {
-                    write!(out, "> ")?;
-                    out.flush()?;
-                }
-                let read = next_input(&mut input);
+                let read = match editor.as_mut() {
+                    // at a terminal: line editing and history (the arrows, Ctrl-R, …)
+                    Some(ed) => {
+                        out.flush()?;
+                        match ed.readline("> ") {
+                            Ok(l) if l.len() > MAX_LINE_BYTES => Ok(Input::TooLong),
+                            Ok(l) => {
+                                if !l.trim().is_empty() {
+                                    let _ = ed.add_history_entry(l.as_str());
+                                }
+                                Ok(Input::Line(l))
+                            }
+                            // Ctrl-C stops the game as `quit` does
+                            Err(rustyline::error::ReadlineError::Interrupted) => {
+                                Ok(Input::Line("quit".into()))
+                            }
+                            Err(_) => Ok(Input::End),
+                        }
+                    }
+                    None => {
+                        if text {
+                            write!(out, "> ")?;
+                            out.flush()?;
+                        }
+                        next_input(&mut input)
+                    }
+                };
                 line_no += 1;
                 let line = match read {
                     Ok(Input::Line(l)) => l,
