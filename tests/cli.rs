@@ -997,6 +997,16 @@ fn typing_forgives_typos_a_left_out_label_and_explains_directions() {
         o.contains("refused: `undoo` is neither a move nor a command; did you mean `undo`?"),
         "{o}"
     );
+    // `rules` at a turn: the summary and what each label means, from the game file
+    let rules = text(&ludic(&args, "rules\nquit\n")).0;
+    assert!(
+        rules.contains("\n  huelshe  refill your empty holes"),
+        "{rules}"
+    );
+    assert!(
+        rules.contains("\n  sow      pick up one of your holes"),
+        "{rules}"
+    );
     // the ring's directions as the screen shows them, for South (the bottom row)
     assert!(
         o.contains("1. ccw (to the right along your row)   2. cw (to the left along your row)"),

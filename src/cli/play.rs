@@ -118,7 +118,7 @@ const PLAY_HELP: &str =
 Enter alone takes the move when there is only one.
 Several decisions can go on one line: `s5 ccw`.
 Commands: undo (take back your last decision), board (show the board), moves (list moves),
-help (this text), quit (stop the game).";
+rules (the game's summary and what each decision means), help (this text), quit (stop the game).";
 
 struct Session<'a> {
     g: &'a Game,
@@ -844,6 +844,7 @@ fn run(
                     }
                     "" => say(out, text, "type a move, or `help`")?,
                     "help" | "?" => say(out, text, PLAY_HELP)?,
+                    "rules" => say(out, text, &rules_text(g))?,
                     "quit" | "exit" | "q" => {
                         say(out, text, "game stopped")?;
                         return Ok(());
@@ -900,7 +901,29 @@ fn run(
 }
 
 /// The commands typed at a turn, besides decisions.
-const COMMANDS: [&str; 6] = ["undo", "board", "moves", "help", "quit", "exit"];
+const COMMANDS: [&str; 7] = ["undo", "board", "moves", "help", "quit", "exit", "rules"];
+
+/// The game's summary and what each decision label means (`rules` at a turn; `ludic rules GAME`
+/// says more).
+fn rules_text(g: &Game) -> String {
+    let mut out = String::new();
+    if let Some(summary) = &g.meta.summary {
+        for line in summary.lines() {
+            out.push_str(line.trim());
+            out.push('\n');
+        }
+    }
+    let width = g.labels.iter().map(|l| l.name.len()).max().unwrap_or(0);
+    for l in g.labels.iter().filter(|l| l.doc.is_some()) {
+        out.push_str(&format!(
+            "  {:width$}  {}\n",
+            l.name,
+            l.doc.as_deref().unwrap_or_default()
+        ));
+    }
+    out.push_str("(`ludic rules GAME` shows the options, variants and more)");
+    out
+}
 
 /// A line of one word that is no decision but close to a command: the refusal says which.
 fn command_typo(line: &str) -> Option<String> {
