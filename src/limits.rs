@@ -73,25 +73,11 @@ pub fn prescan(source: &str) -> Result<(), Diagnostic> {
         let c = b[i];
         match c {
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = skip_comment_or_string(b, i);
                 continue;
             }
             b'"' => {
-                if b[i..].starts_with(b"\"\"\"") {
-                    i += 3;
-                    while i < b.len() && !b[i..].starts_with(b"\"\"\"") {
-                        i += 1;
-                    }
-                    i += 3;
-                } else {
-                    i += 1;
-                    while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
+                i = skip_comment_or_string(b, i);
                 after_close = false;
                 continue;
             }
@@ -161,6 +147,31 @@ pub fn shorten(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((cut, _)) => format!("{}… ({} bytes in all)", &s[..cut], s.len()),
         None => s.to_string(),
+    }
+}
+
+/// The index just after the comment (`#` to the end of the line) or string (`"…"` on one line,
+/// `"""…"""` over several) that starts at `b[i]`: scans of the source that do not parse it skip
+/// them alike. An unterminated one ends at the end of the source (or of its line).
+pub(crate) fn skip_comment_or_string(b: &[u8], mut i: usize) -> usize {
+    if b[i] == b'#' {
+        while i < b.len() && b[i] != b'\n' {
+            i += 1;
+        }
+        return i;
+    }
+    if b[i..].starts_with(b"\"\"\"") {
+        i += 3;
+        while i < b.len() && !b[i..].starts_with(b"\"\"\"") {
+            i += 1;
+        }
+        i + 3
+    } else {
+        i += 1;
+        while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+            i += 1;
+        }
+        i + 1
     }
 }
 

@@ -49,26 +49,8 @@ pub(super) fn unclosed(source: &str) -> Vec<Diagnostic> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'"' => {
-                if b[i..].starts_with(b"\"\"\"") {
-                    i += 3;
-                    while i < b.len() && !b[i..].starts_with(b"\"\"\"") {
-                        i += 1;
-                    }
-                    i += 3;
-                } else {
-                    i += 1;
-                    while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
+            b'#' | b'"' => {
+                i = crate::limits::skip_comment_or_string(b, i);
                 continue;
             }
             b'(' | b'[' | b'{' => {
