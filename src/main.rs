@@ -191,7 +191,7 @@ enum Command {
     },
     /// Count the distinct complete turn sequences of each depth from the start (no chance)
     #[command(
-        after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nGAME is the name of a built-in game (see `ludic list`) or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
+        after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nPerft stops (exit 1) past 50,000,000 positions or 1,000,000,000 units of the engine's work\n(statements run, sites visited) at one depth: raise them with --max-positions and --max-work.\n\nGAME is the name of a built-in game (see `ludic list`) or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
     )]
     Perft {
         /// A built-in game or a .game file
@@ -200,6 +200,12 @@ enum Command {
         depth: u32,
         #[command(flatten)]
         opts: OptionArgs,
+        /// Positions one depth may visit before perft stops
+        #[arg(long, value_name = "N", default_value_t = ludic::perft::PERFT_LIMIT)]
+        max_positions: u64,
+        /// Work (statements run, sites visited) one depth may take before perft stops
+        #[arg(long, value_name = "N", default_value_t = ludic::perft::PERFT_WORK_LIMIT)]
+        max_work: u64,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -419,12 +425,18 @@ fn main() -> ExitCode {
             game,
             depth,
             opts,
+            max_positions,
+            max_work,
             format,
         } => cli::perft(
             &game,
             depth,
             &opts.options,
             opts.variant.as_deref(),
+            ludic::perft::PerftLimits {
+                positions: max_positions,
+                work: max_work,
+            },
             format.into(),
         ),
     };

@@ -187,6 +187,19 @@ fn string_value(p: Pair<Rule>) -> String {
 /// parser is refused before it runs, and what is too deep or too long for the stages after it
 /// before the syntax tree is built ([`crate::limits`]).
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
+    // the size a `.game` file may have, whoever reads it (the commands refuse a larger file
+    // before reading it whole)
+    let limit = crate::limits::MAX_SOURCE_BYTES;
+    if source.len() as u64 > limit {
+        let kind = ErrorKind::SourceTooLarge {
+            bytes: source.len(),
+            limit,
+        };
+        return Err(Diagnostics(vec![
+            Diagnostic::new(kind, Span { start: 0, end: 0 })
+                .with_hint("split the description, or generate fewer sites and rules"),
+        ]));
+    }
     crate::limits::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
     let mut pairs = LudicParser::parse(Rule::file, source).map_err(|e| {
         let first = syntax_error(&e, source);

@@ -34,12 +34,15 @@ const KNOWN_ENGINE_HANGS: &[&str] = &[];
 
 /// Inputs of the quick run (fewer in a debug build, which is many times slower).
 const QUICK_INPUTS: usize = if cfg!(debug_assertions) { 300 } else { 2400 };
-/// The time an input may take (loading, playing, perft): more is a failure.
+/// The CPU time an input may take (loading, playing, perft): more is a failure.
 const BUDGET: Duration = Duration::from_secs(if cfg!(debug_assertions) { 40 } else { 5 });
 /// Decisions in one random playout.
 const MAX_DECISIONS: usize = 1500;
 /// Random playouts of a mutated game that loads.
 const PLAYOUTS: usize = 3;
+/// Positions and work a perft of the harness may take (the command's defaults are larger).
+const PERFT_POSITIONS: u64 = 1_000_000;
+const PERFT_WORK: u64 = ludic::engine::WORK_LIMIT;
 
 // ---------------------------------------------------------------------------- random numbers
 
@@ -606,6 +609,11 @@ fn record_seeds() -> Vec<String> {
 /// What a worker reports: the stage it entered, or how an input ended.
 fn report(line: &str) {
     let mut out = std::io::stdout().lock();
+    if let Some(t) = *TRIAGE_START.lock().unwrap_or_else(|e| e.into_inner()) {
+        // triage: stages with the time since the input started
+        let _ = writeln!(out, "  {:>8.3} s  {line}", t.elapsed().as_secs_f64());
+        return;
+    }
     let _ = writeln!(out, "@@{line}");
     let _ = out.flush();
 }
@@ -651,14 +659,20 @@ fn typed_lines(g: &ludic::Game, st: &ludic::State, rng: &mut Rng) {
     }
     lines.push((names.len() + 1).to_string());
     lines.push(names.len().to_string());
+    let mut played = false;
     for l in lines {
         if let Ok(d) = g.parse_decision(st, &l) {
             assert!(
                 st.moves().contains(&d),
                 "`{l}` was read as a decision that is not legal"
             );
-            let mut copy = st.clone();
-            g.play(&mut copy, d).expect("a decision read is legal");
+            // the first decision read is played on a copy (playing each one would multiply
+            // the cost of a position whose turns run long by the number of lines read)
+            if !played {
+                let mut copy = st.clone();
+                g.play(&mut copy, d).expect("a decision read is legal");
+                played = true;
+            }
         }
     }
 }
@@ -667,14 +681,15 @@ fn typed_lines(g: &ludic::Game, st: &ludic::State, rng: &mut Rng) {
 /// and then), and a short perft when the game has no chance events.
 fn exercise(g: &ludic::Game, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
+    // the start is computed once (a start that runs to the work limit takes half a second)
+    let start = stage("start position", || g.start())?;
     stage("render", || {
-        let st = g.start();
-        let _ = ludic::render::board_text(g, &st);
-        let _ = ludic::render::state_json(g, &st);
+        let _ = ludic::render::board_text(g, &start);
+        let _ = ludic::render::state_json(g, &start);
     })?;
     for p in 0..PLAYOUTS {
         stage(&format!("playout {p}"), || {
-            let mut st = g.start();
+            let mut st = start.clone();
             for n in 0..MAX_DECISIONS {
                 if st.is_over() {
                     break;
@@ -701,14 +716,19 @@ fn exercise(g: &ludic::Game, seed: u64) -> Result<(), String> {
         })?;
     }
     stage("perft", || {
-        let st = g.start();
+        let st = &start;
+        // perft within small limits: the limits' checks are what is exercised, not the count
+        let limits = ludic::perft::PerftLimits {
+            positions: PERFT_POSITIONS,
+            work: PERFT_WORK,
+        };
         if g.dice.is_empty()
             && !st.is_over()
             && !st.moves().is_empty()
-            && let Ok(n) = ludic::perft::perft(g, &st, 1)
+            && let Ok(n) = ludic::perft::perft_with(g, st, 1, limits)
             && n <= 60
         {
-            let _ = ludic::perft::perft(g, &st, 2);
+            let _ = ludic::perft::perft_with(g, st, 2, limits);
         }
     })?;
     Ok(())
@@ -809,17 +829,51 @@ fn worker() {
         if input.read_exact(&mut bytes).is_err() {
             return;
         }
-        let t = Instant::now();
+        let t = cpu_time();
         let result = match kind {
             "@@game" => run_game_input(&bytes, seed),
             _ => run_record_input(&bytes),
         };
-        let micros = t.elapsed().as_micros();
+        let micros = cpu_time().saturating_sub(t).as_micros();
         match result {
             Ok(how) => report(&format!("done {id} {micros} ok {}", how.replace(' ', "_"))),
             Err(e) => report(&format!("done {id} {micros} fail {e}")),
         }
     }
+}
+
+/// The CPU time this process has used (the budget of an input is CPU time, so that a busy
+/// machine does not make an input fail; wall time where it cannot be read).
+fn cpu_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes into the timespec it is given
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
+
+/// The CPU time (user and system) process `pid` has used, from `/proc` (None where it cannot be
+/// read: the budget is then wall time).
+fn process_cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // the fields after the command's name: state is the first, utime the 12th, stime the 13th
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    #[cfg(unix)]
+    // SAFETY: sysconf only reads a configuration value
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    #[cfg(not(unix))]
+    let per_second = 100;
+    (per_second > 0).then(|| Duration::from_micros(ticks * 1_000_000 / per_second as u64))
 }
 
 // ---------------------------------------------------------------------------- the runner
@@ -920,7 +974,12 @@ fn run_one(
             what: format!("the worker died: {stderr}"),
         };
     }
-    let deadline = Instant::now() + budget;
+    // The budget is CPU time: when it has passed in wall time, a worker that has had less CPU
+    // than that (the machine is busy) is given the rest, up to thirty times the budget in all.
+    let pid = worker.child.id();
+    let cpu_at_start = process_cpu_time(pid);
+    let wall_start = Instant::now();
+    let mut deadline = wall_start + budget;
     let mut stage = String::from("start");
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -937,7 +996,7 @@ fn run_one(
                     if micros > budget.as_micros() {
                         return Outcome::Failed {
                             stage,
-                            what: format!("over the budget: {} ms", micros / 1000),
+                            what: format!("over the budget: {} ms of CPU", micros / 1000),
                         };
                     }
                     return if status == "ok" {
@@ -964,10 +1023,24 @@ fn run_one(
                 };
             }
             Err(RecvTimeoutError::Timeout) => {
+                let used = process_cpu_time(pid)
+                    .zip(cpu_at_start)
+                    .map(|(now, then)| now.saturating_sub(then));
+                if let Some(used) = used
+                    && used < budget
+                    && wall_start.elapsed() < budget * 30
+                {
+                    deadline = Instant::now() + (budget - used).max(Duration::from_millis(100));
+                    continue;
+                }
                 w.take().unwrap().stop();
                 return Outcome::Failed {
                     stage,
-                    what: format!("over the budget of {} ms (stopped)", budget.as_millis()),
+                    what: format!(
+                        "over the budget of {} ms of CPU (stopped after {} ms)",
+                        budget.as_millis(),
+                        wall_start.elapsed().as_millis()
+                    ),
                 };
             }
         }
@@ -976,7 +1049,10 @@ fn run_one(
 
 /// Whether a stage is the engine's (playing, perft, replaying) rather than the front end's.
 fn engine_stage(stage: &str) -> bool {
-    stage.starts_with("playout") || stage == "perft" || stage == "replay"
+    stage.starts_with("playout")
+        || stage == "perft"
+        || stage == "replay"
+        || stage == "start position"
 }
 
 fn failures_dir() -> std::path::PathBuf {
@@ -1059,7 +1135,7 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, budget: Duration) -> Run {
             Outcome::Ok(how) => *run.by_result.entry(format!("{kind}: {how}")).or_default() += 1,
             Outcome::Failed { stage, what } => {
                 let ext = if kind == "record" { "json" } else { "game" };
-                let file = dir.join(format!("{seed}-{n}.{ext}"));
+                let file = dir.join(format!("{seed}-{}.{ext}", n - 1));
                 let _ = std::fs::write(&file, &bytes);
                 let _ = std::fs::write(
                     file.with_extension(format!("{ext}.why")),
@@ -1095,12 +1171,47 @@ fn summary(run: &Run, took: Duration) -> String {
     s
 }
 
+/// Set in triage mode (`LUDIC_FUZZ_TRIAGE`): when the input being triaged started.
+static TRIAGE_START: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+
+/// Triage of saved inputs (`LUDIC_FUZZ_TRIAGE=1 <this program> FILE…`): each file is run in
+/// this process as a worker would run it, with the seed its `.why` names, and the time of
+/// each stage is printed.
+fn triage(files: &[String]) {
+    for f in files {
+        let Ok(bytes) = std::fs::read(f) else {
+            println!("{f}: cannot read");
+            continue;
+        };
+        let why = std::fs::read_to_string(format!("{f}.why")).unwrap_or_default();
+        let seed: u64 = why
+            .split("seed ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
+        println!("{f} ({} bytes, seed {seed}): {}", bytes.len(), why.trim());
+        let t = Instant::now();
+        *TRIAGE_START.lock().unwrap_or_else(|e| e.into_inner()) = Some(t);
+        let result = if f.ends_with(".json") {
+            run_record_input(&bytes)
+        } else {
+            run_game_input(&bytes, seed)
+        };
+        println!("  done in {:.3} s: {result:?}", t.elapsed().as_secs_f64());
+    }
+}
+
 fn main() {
     if std::env::var_os("LUDIC_FUZZ_WORKER").is_some() {
         worker();
         return;
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if std::env::var_os("LUDIC_FUZZ_TRIAGE").is_some() {
+        triage(&args);
+        return;
+    }
     // `cargo test` passes the harness's options (--quiet, a filter, …): they are ignored here,
     // but `--list` must list nothing strange
     if args.iter().any(|a| a == "--list") {

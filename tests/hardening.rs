@@ -313,3 +313,32 @@ fn thousands_of_unknown_names_do_not_make_loading_slow() {
     assert!(codes.contains(&"out-of-range"), "{codes:?}");
     assert!(t < within(Duration::from_secs(1)), "{t:?}");
 }
+
+#[test]
+fn a_description_larger_than_a_file_may_be_is_refused_by_the_loader_too() {
+    // Found by fuzzing: 17 MB descriptions given to `load_game` directly (the commands refuse a
+    // file over 1 MiB before reading it) took seconds to parse; the loader has the same cap.
+    let mut big = mini();
+    while (big.len() as u64) <= ludic::limits::MAX_SOURCE_BYTES {
+        big.push_str("# a comment that makes the description long, and nothing else\n");
+    }
+    let (codes, t) = load_codes(big.clone());
+    assert_eq!(codes, vec!["source-too-large"]);
+    assert!(t < within(Duration::from_millis(100)), "{t:?}");
+    let Err(LoadError::File(d)) = load_game(&big, &Settings::default()) else {
+        panic!("refused")
+    };
+    let text = ludic::diagnostic::render("big.game", &big, &d);
+    assert!(
+        text.contains(&format!(
+            "this description is {} bytes long; a description has at most 1048576",
+            big.len()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("big.game:1:1"), "{text}");
+    // one byte under the cap is loaded as usual
+    let mut fits = mini();
+    fits.push_str(&" ".repeat(1 << 19));
+    assert_eq!(load_codes(fits).0, Vec::<&str>::new());
+}

@@ -270,3 +270,49 @@ fn a_hand_larger_than_the_ring_is_sown_lap_by_lap_exactly() {
     );
     assert_eq!(g.start().moves().len(), 1);
 }
+
+#[test]
+fn perft_of_a_turn_of_fifty_decisions_is_stopped_at_its_position_limit() {
+    // Found by fuzzing: 50 nested choices make one turn of 3^50 sequences; perft 1 visited its
+    // 100,000,000 positions for 60 s of CPU before it said so. It now stops at a limit the
+    // caller sets (the command line: --max-positions, ten seconds of counting by default).
+    let src =
+        std::fs::read_to_string("tests/fixtures/fuzz/slow-perft-of-a-turn-of-fifty-decisions.game")
+            .unwrap();
+    let g = load_game(&src, &Default::default()).unwrap();
+    let limits = ludic::perft::PerftLimits {
+        positions: 200_000,
+        ..Default::default()
+    };
+    let t = std::time::Instant::now();
+    let err = ludic::perft::perft_with(&g, &g.start(), 1, limits).unwrap_err();
+    assert_eq!(err, ludic::perft::PerftError::TooMany(200_000));
+    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
+}
+
+#[test]
+fn perft_of_turns_that_run_to_the_work_limit_is_stopped_at_its_work_limit() {
+    // Found by fuzzing: a sowing that relays for ever stops each turn at the work limit (half a
+    // second); perft 2 of such a game ran one of those per position. Perft counts the
+    // engine's work over all it plays and stops at a limit (--max-work).
+    let src = std::fs::read_to_string(
+        "tests/fixtures/fuzz/slow-perft-of-turns-stopped-at-the-work-limit.game",
+    )
+    .unwrap();
+    let g = load_game(&src, &Default::default()).unwrap();
+    let limits = ludic::perft::PerftLimits {
+        work: ludic::engine::WORK_LIMIT,
+        ..Default::default()
+    };
+    let err = ludic::perft::perft_with(&g, &g.start(), 3, limits).unwrap_err();
+    assert_eq!(
+        err,
+        ludic::perft::PerftError::TooMuchWork(ludic::engine::WORK_LIMIT)
+    );
+    // with room enough, it counts: every turn ends the game (stopped at the work limit)
+    let roomy = ludic::perft::PerftLimits {
+        work: 10 * ludic::engine::WORK_LIMIT,
+        ..Default::default()
+    };
+    assert_eq!(ludic::perft::perft_with(&g, &g.start(), 1, roomy), Ok(2));
+}
