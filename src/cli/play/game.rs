@@ -234,32 +234,25 @@ pub(super) fn run(
                     }
                 };
                 line_no += 1;
+                let unreadable = match &read {
+                    Ok(Input::TooLong) => Some(format!(
+                        "the line is longer than {MAX_LINE_BYTES} bytes; nothing was played"
+                    )),
+                    Ok(Input::NotText) => {
+                        Some("the line is not UTF-8 text; nothing was played".to_string())
+                    }
+                    _ => None,
+                };
+                if let Some(why) = unreadable {
+                    if !interactive && text {
+                        writeln!(out)?;
+                    }
+                    refuse(out, line_no, &why)?;
+                    continue;
+                }
                 let line = match read {
                     Ok(Input::Line(l)) => l,
-                    Ok(Input::TooLong) => {
-                        if !interactive && text {
-                            writeln!(out)?;
-                        }
-                        refuse(
-                            out,
-                            line_no,
-                            &format!(
-                                "the line is longer than {MAX_LINE_BYTES} bytes; nothing was played"
-                            ),
-                        )?;
-                        continue;
-                    }
-                    Ok(Input::NotText) => {
-                        if !interactive && text {
-                            writeln!(out)?;
-                        }
-                        refuse(
-                            out,
-                            line_no,
-                            "the line is not UTF-8 text; nothing was played",
-                        )?;
-                        continue;
-                    }
+                    Ok(Input::TooLong | Input::NotText) => continue,
                     Ok(Input::End) | Err(_) => {
                         say(out, text, "\n(input ended: the game stops here)")?;
                         if !interactive && !args.allow_partial {
