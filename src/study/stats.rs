@@ -22,12 +22,41 @@ pub fn to_fixed(num: u64, den: u64) -> u64 {
     ((num as u128 * FIXED_ONE as u128 + den as u128 / 2) / den as u128) as u64
 }
 
-/// The count, sum and sum of squares of integer values.
+/// The count, sum and sum of squares of integer values. In JSON a sum beyond 64 bits is
+/// written as a string of its digits (JSON readers lose the digits of larger numbers).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Moments {
     pub n: u64,
+    #[serde(with = "wide")]
     pub sum: u128,
+    #[serde(with = "wide")]
     pub sum_sq: u128,
+}
+
+/// A u128 in JSON: a number when it fits 64 bits, else a string of digits.
+mod wide {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(x: &u128, s: S) -> Result<S::Ok, S::Error> {
+        match u64::try_from(*x) {
+            Ok(v) => s.serialize_u64(v),
+            Err(_) => s.serialize_str(&x.to_string()),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Wide {
+        Number(u64),
+        Digits(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        match Wide::deserialize(d)? {
+            Wide::Number(v) => Ok(v as u128),
+            Wide::Digits(t) => t.parse().map_err(D::Error::custom),
+        }
+    }
 }
 
 impl Moments {
@@ -334,5 +363,18 @@ mod tests {
         assert!(two_proportion_p(50.0, 100, 52.0, 100) > 0.05);
         assert_eq!(to_fixed(1, 4), FIXED_ONE / 4);
         assert_eq!(to_fixed(3, 3), FIXED_ONE);
+    }
+
+    #[test]
+    fn wide_sums_survive_json() {
+        let m = Moments {
+            n: 2,
+            sum: 5,
+            sum_sq: (1u128 << 70) + 3,
+        };
+        let v = serde_json::to_value(&m).unwrap();
+        assert_eq!(v["sum"], 5);
+        assert_eq!(v["sum_sq"], "1180591620717411303427");
+        assert_eq!(serde_json::from_value::<Moments>(v).unwrap(), m);
     }
 }
