@@ -121,7 +121,8 @@ impl Histogram {
         if v < Self::DENSE {
             let i = v as usize;
             if i >= self.dense.len() {
-                self.dense.resize(i + 1, 0);
+                // by powers of two: a longer game than all before rarely allocates
+                self.dense.resize((i + 1).next_power_of_two().max(64), 0);
             }
             self.dense[i] += c;
         } else {
