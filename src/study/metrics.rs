@@ -182,6 +182,15 @@ impl<const FULL: bool> Default for Observer<FULL> {
 /// The side whose score is strictly above every other side's (NONE when none is).
 fn leader(g: &Game, st: &State) -> i16 {
     let sides = g.sides.len();
+    if sides == 2 && g.players.len() == 2 {
+        // the common case, without the loops
+        let (a, b) = (st.score(g.ir(), Player(0)), st.score(g.ir(), Player(1)));
+        return match a.cmp(&b) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => NONE,
+        };
+    }
     let (mut best, mut best_score, mut tie) = (NONE, i64::MIN, false);
     for side in 0..sides {
         let mut s = 0i64;
