@@ -221,13 +221,26 @@ pub fn thousands(n: u64) -> String {
 
 /// A metric's value as the table shows it.
 pub fn fmt_value(m: &Metric, x: f64) -> String {
+    fmt_like(m, x, m.value)
+}
+
+/// `x` with the precision that suits `like` (an interval's ends as its value).
+fn fmt_like(m: &Metric, x: f64, like: f64) -> String {
     if !x.is_finite() {
         "-".into()
     } else if m.percent {
-        format!("{:.1}%", 100.0 * x)
-    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        let p = 100.0 * x;
+        if p == 0.0 {
+            "0%".into()
+        } else if p.abs() < 0.1 {
+            // a rare event is not 0.0%
+            format!("{p:.1e}%")
+        } else {
+            format!("{p:.1}%")
+        }
+    } else if like.fract() == 0.0 && x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{x:.0}")
-    } else if x.abs() >= 100.0 {
+    } else if like.abs() >= 100.0 {
         format!("{x:.1}")
     } else {
         format!("{x:.3}")
@@ -237,7 +250,7 @@ pub fn fmt_value(m: &Metric, x: f64) -> String {
 fn fmt_ci(m: &Metric) -> String {
     match m.ci {
         Some((lo, hi)) if lo.is_finite() && hi.is_finite() => {
-            format!("{} .. {}", fmt_value(m, lo), fmt_value(m, hi))
+            format!("{} .. {}", fmt_like(m, lo, m.value), fmt_like(m, hi, m.value))
         }
         _ => String::new(),
     }
