@@ -250,7 +250,11 @@ fn fmt_like(m: &Metric, x: f64, like: f64) -> String {
 fn fmt_ci(m: &Metric) -> String {
     match m.ci {
         Some((lo, hi)) if lo.is_finite() && hi.is_finite() => {
-            format!("{} .. {}", fmt_like(m, lo, m.value), fmt_like(m, hi, m.value))
+            format!(
+                "{} .. {}",
+                fmt_like(m, lo, m.value),
+                fmt_like(m, hi, m.value)
+            )
         }
         _ => String::new(),
     }
@@ -299,13 +303,13 @@ pub fn write_table(out: &mut impl Write, s: &Study, colour: bool) -> io::Result<
             writeln!(out, "  {:<44} {}", label, parts.join("  "))?;
             continue;
         }
-        writeln!(
-            out,
+        let line = format!(
             "  {:<44} {:>10}   {}",
             m.label,
             fmt_value(m, m.value),
             fmt_ci(m)
-        )?;
+        );
+        writeln!(out, "{}", line.trim_end())?;
         i += 1;
     }
     let secs = s.seconds.max(1e-9);
