@@ -24,6 +24,7 @@ pub mod perft;
 pub mod record;
 pub mod render;
 pub mod setup;
+pub mod study;
 
 pub use check::{LoadError, Settings};
 pub use engine::Game;

@@ -12,7 +12,7 @@ use std::process::ExitCode;
     version,
     disable_help_subcommand = true,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 1000 --seed 7\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error."
+    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 100000 --seed 7\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 130 interrupted (simulate, compare)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -56,6 +56,64 @@ impl From<Format> for cli::Format {
         match f {
             Format::Text => cli::Format::Text,
             Format::Json => cli::Format::Json,
+        }
+    }
+}
+
+/// Output of the study commands (simulate, compare, merge).
+#[derive(Clone, Copy, ValueEnum, Default)]
+enum StudyFormat {
+    /// a table
+    #[default]
+    Text,
+    Json,
+    Csv,
+}
+
+impl From<StudyFormat> for ludic::study::Output {
+    fn from(f: StudyFormat) -> Self {
+        match f {
+            StudyFormat::Text => ludic::study::Output::Table,
+            StudyFormat::Json => ludic::study::Output::Json,
+            StudyFormat::Csv => ludic::study::Output::Csv,
+        }
+    }
+}
+
+/// How the games of a study are played (simulate, compare).
+#[derive(clap::Args, Clone)]
+struct StudyOpts {
+    /// Number of games (random playouts, or games of the agents)
+    #[arg(short = 'n', long = "playouts", default_value_t = 1000)]
+    n: u64,
+    /// Seed of the run: game i draws from generators seeded by (seed, i)
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No agent: random playouts; once: that agent on every side; twice: A against B, seats
+    /// alternated (see Agents below)
+    #[arg(long = "agent", value_name = "AGENT")]
+    agents: Vec<String>,
+    /// Games played at once (default: every core); the results do not depend on it
+    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Play only shard I of N (a block of the games; see `ludic merge`)
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Only the cheap metrics: no following of the score (decisiveness, lead changes, branching
+    /// by tenth of the game)
+    #[arg(long)]
+    quick: bool,
+}
+
+impl StudyOpts {
+    fn into_args(self) -> cli::StudyArgs {
+        cli::StudyArgs {
+            n: self.n,
+            seed: self.seed,
+            agents: self.agents,
+            threads: self.threads.map(usize::from),
+            shard: self.shard,
+            quick: self.quick,
         }
     }
 }
@@ -139,28 +197,50 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Play N games (random playouts, or an agent against itself) and report results and speed
+    /// Play N games (random playouts, or agents) on every core and report the game's metrics
     #[command(
-        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic simulate GAME -n 10000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match\n  ludic simulate GAME -n 20 --agent mcts:playouts=1000    (the agent on every side)\n\n{}", ludic::agents::AGENT_HELP)
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nGame i of a run plays with generators seeded by (seed, i): the results are the same for any\n-j. A searching agent uses one thread (mcts:threads=K for more). At a terminal a progress bar\nshows the rate and the time left; Ctrl-C stops the run and prints the games played so far,\nmarked partial.\n\nExamples:\n  ludic simulate GAME -n 100000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match --format csv\n  ludic simulate GAME -n 200 --agent mcts:playouts=300           (the agent on every side)\n  ludic simulate GAME -n 200 --agent mcts:playouts=1000 --agent mcts:playouts=100   (skill)\n  ludic simulate GAME -n 1000000 --shard 3/8 --format json > part3.json   (see `ludic merge`)\n\n{}\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C (the partial results are printed).\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
     )]
     Simulate {
         /// A built-in game or a .game file
         game: String,
-        /// Number of playouts (games)
-        #[arg(short = 'n', long = "playouts", default_value_t = 1000)]
-        n: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The agent that decides for every player (default: random; see Agents below)
-        #[arg(long, value_name = "AGENT")]
-        agent: Option<String>,
-        /// Threads of a searching agent (default: every core)
-        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        threads: Option<u16>,
+        #[command(flatten)]
+        study: StudyOpts,
         #[command(flatten)]
         opts: OptionArgs,
+        /// text (a table), json (with the statistics `ludic merge` reads) or csv
         #[arg(long, value_enum, default_value_t)]
-        format: Format,
+        format: StudyFormat,
+    },
+    /// Compare variants (or games) side by side: the same study of each, differences marked
+    #[command(
+        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file. The columns are\neach --variant of each GAME (or each GAME): `--variant default` is the rules without a\nvariant, and a value with `=` is a set of options (`--variant stones=4,holes=6`); -o applies\nto every column. Every column is played with the same seed, number of games and agents.\nA value marked * differs from the first column's at p < 0.05 (two-sided: a two-proportion\nz-test for proportions, Welch's test with the normal approximation for means; no correction\nfor the number of metrics compared).\n\nExamples:\n  ludic compare GAME --variant default --variant NAME -n 100000\n  ludic compare GAME --variant default --variant rounds=match -n 10000 --format csv\n  ludic compare mine.game theirs.game -n 20000 --format json\n\n{}\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C.\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
+    )]
+    Compare {
+        /// Built-in games or .game files
+        #[arg(required = true)]
+        games: Vec<String>,
+        /// A column: a variant's name, `default`, or options NAME=VALUE,… (repeatable)
+        #[arg(long = "variant", value_name = "VARIANT")]
+        variants: Vec<String>,
+        /// Set an option in every column: -o NAME=VALUE (repeatable)
+        #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        #[command(flatten)]
+        study: StudyOpts,
+        #[arg(long, value_enum, default_value_t)]
+        format: StudyFormat,
+    },
+    /// Merge the JSON results of the shards of a study (simulate --shard I/N --format json)
+    #[command(
+        after_help = "The shards must come from one study: the same game file, options, seed, agents, -n and\n--quick, none partial, no shard twice. The merged result equals that of one run of all the\ngames (its statistics bit for bit).\n\nExamples:\n  for i in 1 2 3 4; do ludic simulate GAME -n 1000000 --shard $i/4 --format json > part$i.json; done\n  ludic merge part*.json\n  parallel ludic simulate GAME -n 100000000 --shard {}/64 --format json '>' part{}.json ::: $(seq 64)\n  ludic merge part*.json --format json > study.json\n\nExit codes: 0 success, 1 unreadable or mismatched results, 2 usage error."
+    )]
+    Merge {
+        /// The results (JSON) of `simulate --shard I/N --format json`
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long, value_enum, default_value_t)]
+        format: StudyFormat,
     },
     /// Play N games between two computer agents, seats alternated, and tabulate the results
     #[command(
@@ -349,22 +429,34 @@ fn main() -> ExitCode {
         }),
         Command::Simulate {
             game,
-            n,
-            seed,
-            agent,
-            threads,
+            study,
             opts,
             format,
         } => cli::simulate(&cli::SimulateArgs {
             game,
-            n,
-            seed,
             options: opts.options,
             variant: opts.variant,
-            agent,
-            threads: threads.map(usize::from),
-            format: format.into(),
+            study: study.into_args(),
+            output: format.into(),
+            colour: cli.color.on_stdout(),
         }),
+        Command::Compare {
+            games,
+            variants,
+            options,
+            study,
+            format,
+        } => cli::compare(&cli::CompareArgs {
+            games,
+            variants,
+            options,
+            study: study.into_args(),
+            output: format.into(),
+            colour: cli.color.on_stdout(),
+        }),
+        Command::Merge { files, format } => {
+            cli::merge_results(&files, format.into(), cli.color.on_stdout())
+        }
         Command::List { format } => cli::list(format.into()),
         Command::Help { topic } => help(topic.as_deref()),
         Command::Rules { game, opts, format } => cli::rules(&cli::RulesArgs {

@@ -1,12 +1,12 @@
 //! `ludic bench [GAME...]`: random playouts of each game for a fixed time on one thread, for
 //! the speed of the engine: playouts/s, decisions/s, decisions per playout.
 
-use super::simulate::random_playout;
 use super::{Format, OK, USAGE, load_for_command};
 use crate::builtin;
 use crate::check::Settings;
 use crate::ir::OptDomain;
 use crate::load_game;
+use crate::study::random_playout;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use serde_json::json;

@@ -11,6 +11,8 @@ use crate::ir::Player;
 use crate::record::{Record, Step};
 use crate::render::outcome_json;
 use crate::source_hash;
+pub use crate::study::stats::wilson;
+use crate::study::stream_seed;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
@@ -81,30 +83,6 @@ struct Tally {
     thinking: Duration,
 }
 
-/// The Wilson score interval at 95% for a proportion `p` of `n` trials (draws count as half a
-/// win: the score is treated as a proportion).
-pub fn wilson(p: f64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let n = n as f64;
-    let z2 = z * z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    let lo = if p <= 0.0 {
-        0.0
-    } else {
-        (centre - half).max(0.0)
-    };
-    let hi = if p >= 1.0 {
-        1.0
-    } else {
-        (centre + half).min(1.0)
-    };
-    (lo, hi)
-}
-
 /// The Elo difference that gives a score `s` (±infinity at 1 and 0).
 pub fn elo(s: f64) -> f64 {
     if s <= 0.0 {
@@ -132,17 +110,6 @@ fn elo_json(e: f64) -> Value {
     } else {
         Value::Null
     }
-}
-
-/// A generator's seed for game `game`, stream `k` (chance, agent A, agent B) of a match.
-fn stream_seed(seed: u64, game: u64, k: u64) -> u64 {
-    // splitmix64 of the three, so that neighbouring games and streams are unrelated
-    let mut z = seed
-        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-        .wrapping_add(k.wrapping_mul(0xd1b5_4a32_d192_ed03));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The result of one game.

@@ -12,10 +12,12 @@ macro_rules! to_stderr {
 }
 
 mod bench;
+mod compare;
 mod draw;
 mod help;
 mod list;
 mod matches;
+mod merge;
 mod perft;
 mod play;
 mod replay;
@@ -23,16 +25,19 @@ mod rules;
 mod simulate;
 mod validate;
 
+pub use crate::study::random_playout;
 pub use bench::bench;
+pub use compare::{CompareArgs, compare};
 pub use draw::{DrawArgs, draw};
 pub use help::{LANGUAGE, finish_output, help_language};
 pub use list::list;
 pub use matches::{MatchArgs, run_match};
+pub use merge::merge_results;
 pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::{ReplayArgs, replay};
 pub use rules::{RulesArgs, rules};
-pub use simulate::{SimStats, SimulateArgs, random_playout, run_games, run_playouts, simulate};
+pub use simulate::{INTERRUPTED, SimulateArgs, StudyArgs, simulate};
 pub use validate::validate;
 
 use crate::builtin;

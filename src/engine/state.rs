@@ -311,6 +311,11 @@ impl State {
     pub fn turn(&self) -> u32 {
         self.turn
     }
+    /// Turns played: the turns completed, and the one being played if a decision was taken
+    /// in it (a game that ends in the middle of a turn counts that turn).
+    pub fn turns_played(&self) -> u32 {
+        self.turn + u32::from(self.turn_decisions > 0)
+    }
     pub fn outcome(&self) -> Option<Outcome> {
         match self.pending {
             Pending::Over(o) => Some(o),

@@ -1,0 +1,212 @@
+//! Playing the games of a study on several threads, with results that do not depend on the
+//! number of threads: game `i` draws from generators seeded by (run seed, `i`) only, threads
+//! take chunks of indices as they go, and their statistics (integer sums) are added up.
+
+use super::metrics::{Observer, Stats};
+use crate::agents::{Agent, AgentSpec, Event, RandomAgent};
+use crate::engine::{Game, Pending, State};
+use crate::ir::Player;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// A generator's seed for game `game`, stream `k` (chance, agent A, agent B), of a run with
+/// seed `seed`: splitmix64 of the three, so that neighbouring games and streams are unrelated.
+pub fn stream_seed(seed: u64, game: u64, k: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(k.wrapping_mul(0xd1b5_4a32_d192_ed03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One random playout from `start` into `st` (its buffers reused): the number of decisions.
+/// Chance events are drawn and decisions picked uniformly by `rng`; `on_decision` is told the
+/// number of legal decisions at each decision.
+pub fn random_playout(
+    g: &Game,
+    start: &State,
+    st: &mut State,
+    rng: &mut Xoshiro256PlusPlus,
+    mut on_decision: impl FnMut(usize),
+) -> u64 {
+    st.clone_from(start);
+    let mut moves = 0u64;
+    loop {
+        match st.pending() {
+            Pending::Over(_) => return moves,
+            Pending::ChanceFirst | Pending::Throw(_) => {
+                let o = g.draw_chance(st, rng.random());
+                let _ = g.play_chance(st, o);
+            }
+            _ => {
+                let m = st.moves();
+                on_decision(m.len());
+                let d = m[rng.random_range(0..m.len())];
+                g.play_unchecked(st, d);
+                moves += 1;
+            }
+        }
+    }
+}
+
+/// A random playout watched by an observer (its buffers reused): the game is added to `stats`.
+pub fn observed_playout<const FULL: bool>(
+    g: &Game,
+    start: &State,
+    st: &mut State,
+    rng: &mut Xoshiro256PlusPlus,
+    obs: &mut Observer<FULL>,
+    stats: &mut Stats,
+) {
+    st.clone_from(start);
+    obs.reset();
+    loop {
+        match st.pending() {
+            Pending::Over(_) => break,
+            Pending::ChanceFirst | Pending::Throw(_) => {
+                let o = g.draw_chance(st, rng.random());
+                let _ = g.play_chance(st, o);
+            }
+            _ => {
+                let m = st.moves();
+                obs.decision(g, st, m.len());
+                let d = m[rng.random_range(0..m.len())];
+                g.play_unchecked(st, d);
+            }
+        }
+    }
+    obs.end(g, st, stats, None);
+}
+
+/// Game `i` played by agents: with one spec, it decides for every side; with two, agent A
+/// plays side `i mod sides` and agent B every other side (as in `ludic match`).
+fn agent_game(
+    g: &Game,
+    specs: &[AgentSpec],
+    i: u64,
+    seed: u64,
+    obs: &mut Observer<true>,
+    stats: &mut Stats,
+) {
+    let sides = g.sides.len().max(1) as u64;
+    let a_side = Player((i % sides) as u8);
+    let mut agents: Vec<Box<dyn Agent>> = specs
+        .iter()
+        .map(|s| s.build().unwrap_or_else(|| Box::new(RandomAgent)))
+        .collect();
+    let mut chance = Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 0));
+    let mut rngs = [
+        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 1)),
+        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 2)),
+    ];
+    let mut st = g.start();
+    obs.reset();
+    loop {
+        match st.pending() {
+            Pending::Over(_) => break,
+            Pending::ChanceFirst | Pending::Throw(_) => {
+                let o = g.draw_chance(&st, chance.random());
+                for a in agents.iter_mut() {
+                    a.observe(g, &st, Event::Chance(o));
+                }
+                let _ = g.play_chance(&mut st, o);
+            }
+            _ => {
+                obs.decision(g, &st, st.moves().len());
+                let k = usize::from(specs.len() == 2 && g.side_of(st.mover()) != a_side);
+                let d = agents[k].decide(g, &st, &mut rngs[k], &mut |_| {}).decision;
+                for a in agents.iter_mut() {
+                    a.observe(g, &st, Event::Decision(d));
+                }
+                g.play_unchecked(&mut st, d);
+            }
+        }
+    }
+    obs.end(g, &st, stats, (specs.len() == 2).then_some(a_side));
+}
+
+/// What to play.
+pub struct Plan<'a> {
+    pub seed: u64,
+    /// the indices of the games to play (all of them, or a shard's)
+    pub range: Range<u64>,
+    pub threads: usize,
+    /// every metric (false: the quick ones, without following the score)
+    pub full: bool,
+    /// no agent: random playouts; one: it decides for every side; two: A against B
+    pub agents: &'a [AgentSpec],
+}
+
+/// Shared with the caller while a study runs: a flag that stops it between games (Ctrl-C),
+/// and the count of games done.
+#[derive(Default)]
+pub struct Control {
+    pub stop: AtomicBool,
+    pub done: AtomicU64,
+}
+
+/// Plays the games of `plan` and returns their statistics; `tick` is called on the calling
+/// thread about ten times a second with the games done. When `ctl.stop` is set the threads
+/// stop after the game they are playing: the statistics are those of the games finished.
+pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, mut tick: impl FnMut(u64)) -> Stats {
+    let random = plan.agents.is_empty() || plan.agents == [AgentSpec::Random];
+    let two = plan.agents.len() == 2;
+    let next = AtomicU64::new(plan.range.start);
+    let end = plan.range.end;
+    // Random games are short: a chunk of them per claim; an agent's game is long: one.
+    let chunk = if random { 64 } else { 1 };
+    let main = std::thread::current();
+    let worker = || {
+        let mut stats = Stats::new(sides, plan.full, two);
+        let (start, mut st) = (g.start(), g.start());
+        let mut full = Observer::<true>::default();
+        let mut quick = Observer::<false>::default();
+        'claims: loop {
+            let c = next.fetch_add(chunk, Ordering::Relaxed);
+            if c >= end {
+                break;
+            }
+            let mut played = 0;
+            for i in c..(c + chunk).min(end) {
+                if ctl.stop.load(Ordering::Relaxed) {
+                    ctl.done.fetch_add(played, Ordering::Relaxed);
+                    break 'claims;
+                }
+                if !random {
+                    agent_game(g, plan.agents, i, plan.seed, &mut full, &mut stats);
+                } else {
+                    let seed = stream_seed(plan.seed, i, 0);
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                    if plan.full {
+                        observed_playout(g, &start, &mut st, &mut rng, &mut full, &mut stats);
+                    } else {
+                        observed_playout(g, &start, &mut st, &mut rng, &mut quick, &mut stats);
+                    }
+                }
+                played += 1;
+            }
+            ctl.done.fetch_add(played, Ordering::Relaxed);
+        }
+        main.unpark();
+        stats
+    };
+    let mut total = Stats::new(sides, plan.full, two);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..plan.threads.max(1)).map(|_| s.spawn(worker)).collect();
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::park_timeout(Duration::from_millis(100));
+            tick(ctl.done.load(Ordering::Relaxed));
+        }
+        for h in handles {
+            match h.join() {
+                Ok(st) => total.merge(&st),
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+    });
+    total
+}

@@ -1,0 +1,453 @@
+//! Studies (`simulate`, `compare`, `merge`) through the binary: the same results for any number
+//! of threads, shards that merge into exactly the whole run, each metric on small games whose
+//! values are known by hand (tests/fixtures/study/), Ctrl-C, and the refusals of `merge`.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn ludic(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludic"))
+        .args(args)
+        .output()
+        .expect("run ludic")
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let out = ludic(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// The JSON without what depends on the machine (time, threads).
+fn games_only(mut v: Value) -> Value {
+    for k in ludic::study::report::TIMING_KEYS {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}
+
+fn fixture(name: &str) -> String {
+    format!("tests/fixtures/study/{name}.game")
+}
+
+fn metric(v: &Value, key: &str) -> f64 {
+    v["metrics"][key]["value"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no metric {key}: {}", v["metrics"]))
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("ludic-study-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_results() {
+    for extra in [
+        &["pallankuzhi", "-n", "3000", "--seed", "5"][..],
+        &["puluc", "-n", "2000", "--seed", "9", "--quick"][..],
+        &["puluc", "-n", "6", "--agent", "mcts:playouts=40"][..],
+        &[
+            "pallankuzhi",
+            "-n",
+            "6",
+            "--agent",
+            "mcts:playouts=40",
+            "--agent",
+            "random",
+        ][..],
+    ] {
+        let mut one = vec!["simulate"];
+        one.extend(extra);
+        let mut two = one.clone();
+        one.extend(["-j", "1"]);
+        two.extend(["-j", "2"]);
+        let (a, b) = (json(&one), json(&two));
+        assert_eq!(a["threads"], 1);
+        assert_eq!(b["threads"], 2);
+        assert_eq!(games_only(a.clone()), games_only(b), "{extra:?}");
+        // and the same seed again gives the same games
+        assert_eq!(games_only(a), games_only(json(&one)), "{extra:?}");
+    }
+}
+
+#[test]
+fn shards_merge_into_exactly_the_whole_run() {
+    let base = [
+        "simulate",
+        "ceelkoqyuqkoqiji",
+        "-n",
+        "1001",
+        "--seed",
+        "3",
+        "--variant",
+        "seven holes",
+    ];
+    let whole = json(&base);
+    assert_eq!(whole["playouts"], 1001);
+    assert_eq!(whole["playout_ranges"], serde_json::json!([[0, 1001]]));
+    let mut files = vec![];
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard, "-j", "1"]);
+        let v = json(&args);
+        let f = tmp(&format!("shard{i}.json"));
+        std::fs::write(&f, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        files.push(f);
+    }
+    // given in any order
+    let merged = json(&["merge", &files[2], &files[0], &files[1]]);
+    assert_eq!(
+        serde_json::to_string(&whole["stats"]).unwrap(),
+        serde_json::to_string(&merged["stats"]).unwrap()
+    );
+    assert_eq!(games_only(whole.clone()), games_only(merged));
+    // the table and CSV of a merge
+    let out = ludic(&["merge", &files[0], &files[1], &files[2], "--format", "csv"]);
+    assert_eq!(out.status.code(), Some(0));
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        csv.starts_with("metric,value,low,high\nwin.South,"),
+        "{csv}"
+    );
+
+    // refused: a shard twice, a missing file, another seed, a partial result
+    let out = ludic(&["merge", &files[0], &files[1], &files[1]]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("both played games 333..667"), "{err}");
+    let other = json(&[
+        "simulate",
+        "ceelkoqyuqkoqiji",
+        "-n",
+        "1001",
+        "--seed",
+        "4",
+        "--variant",
+        "seven holes",
+        "--shard",
+        "3/3",
+    ]);
+    let f = tmp("other-seed.json");
+    std::fs::write(&f, other.to_string()).unwrap();
+    let out = ludic(&["merge", &files[0], &files[1], &f]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("their seeds differ (4 and 3)"), "{err}");
+    let mut partial = whole.clone();
+    partial["partial"] = Value::Bool(true);
+    partial["playout_ranges"] = Value::Null;
+    let f = tmp("partial.json");
+    std::fs::write(&f, partial.to_string()).unwrap();
+    let out = ludic(&["merge", &f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a partial result"));
+    let out = ludic(&["merge", "Cargo.toml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = ludic(&["merge", &tmp("no-such-file.json")]);
+    assert_eq!(out.status.code(), Some(1));
+    let mut other_options = whole.clone();
+    other_options["options"]["stones"] = Value::String("4".into());
+    let f = tmp("other-options.json");
+    std::fs::write(&f, other_options.to_string()).unwrap();
+    let out = ludic(&["merge", &files[0], &f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("options differ"));
+    for bad in ["0/3", "4/3", "1/0", "x"] {
+        let out = ludic(&["simulate", "puluc", "-n", "3", "--shard", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn the_first_player_wins_in_three_decisions() {
+    let v = json(&["simulate", &fixture("three"), "-n", "50"]);
+    assert_eq!(v["playouts"], 50);
+    assert_eq!(metric(&v, "win.South"), 1.0);
+    assert_eq!(metric(&v, "win.North"), 0.0);
+    assert_eq!(metric(&v, "draw"), 0.0);
+    assert_eq!(metric(&v, "first_player_win"), 1.0);
+    for k in ["turns", "decisions"] {
+        for p in ["mean", "min", "p10", "p50", "p90", "max"] {
+            assert_eq!(metric(&v, &format!("{k}.{p}")), 3.0, "{k}.{p}");
+        }
+        assert_eq!(metric(&v, &format!("{k}.sd")), 0.0);
+    }
+    assert_eq!(metric(&v, "rounds.mean"), 1.0);
+    // decisions with 1, 2 and 3 legal choices
+    assert_eq!(metric(&v, "branching"), 2.0);
+    assert_eq!(metric(&v, "forced"), 1.0 / 3.0);
+    // decision k of 3 is in tenth 1 + floor(10k/3): tenths 1, 4 and 7
+    assert_eq!(metric(&v, "branching.t1"), 1.0);
+    assert_eq!(metric(&v, "branching.t4"), 2.0);
+    assert_eq!(metric(&v, "branching.t7"), 3.0);
+    assert!(v["metrics"]["branching.t2"]["value"].is_null());
+    // nothing is captured: no side leads, so no lead changes and no decisiveness
+    assert_eq!(metric(&v, "winner_leads_at_end"), 0.0);
+    assert!(v["metrics"]["decisiveness"]["value"].is_null());
+    assert_eq!(metric(&v, "lead_changes"), 0.0);
+    // the Wilson interval of 50 wins in 50
+    let lo = v["metrics"]["win.South"]["low"].as_f64().unwrap();
+    assert!((lo - 0.928_652).abs() < 1e-5, "{lo}");
+}
+
+#[test]
+fn lead_changes_and_decisiveness_follow_the_score() {
+    // Captures of 1, 2, 4, 8: South, North, South, North lead; North wins, leading only
+    // after the last of 4 decisions.
+    let v = json(&["simulate", &fixture("leads"), "-n", "20"]);
+    assert_eq!(metric(&v, "win.North"), 1.0);
+    assert_eq!(metric(&v, "first_player_win"), 0.0);
+    assert_eq!(metric(&v, "lead_changes"), 3.0);
+    assert_eq!(metric(&v, "winner_leads_at_end"), 1.0);
+    assert_eq!(metric(&v, "decisiveness"), 0.25);
+    assert_eq!(metric(&v, "forced"), 1.0);
+    assert_eq!(metric(&v, "branching"), 1.0);
+    // 16 on the first site: South leads from the first decision to the end
+    let v = json(&["simulate", &fixture("leads"), "-n", "20", "-o", "a=16"]);
+    assert_eq!(metric(&v, "win.South"), 1.0);
+    assert_eq!(metric(&v, "lead_changes"), 0.0);
+    assert_eq!(metric(&v, "decisiveness"), 1.0);
+    // South, North, South and the last site empty: South leads after decisions 3 and 4
+    let v = json(&["simulate", &fixture("leads"), "-n", "20", "-o", "d=0"]);
+    assert_eq!(metric(&v, "win.South"), 1.0);
+    assert_eq!(metric(&v, "lead_changes"), 2.0);
+    assert_eq!(metric(&v, "decisiveness"), 0.5);
+    // South, a tie, South, a tie: a draw; a tie is no change of leader
+    let v = json(&[
+        "simulate",
+        &fixture("leads"),
+        "-n",
+        "20",
+        "-o",
+        "a=2",
+        "-o",
+        "b=2",
+        "-o",
+        "c=1",
+        "-o",
+        "d=1",
+    ]);
+    assert_eq!(metric(&v, "draw"), 1.0);
+    assert_eq!(metric(&v, "lead_changes"), 0.0);
+    assert_eq!(metric(&v, "first_player_score"), 0.5);
+    assert!(v["metrics"]["decisiveness"]["value"].is_null());
+    // --quick leaves out what follows the score
+    let v = json(&["simulate", &fixture("leads"), "-n", "20", "--quick"]);
+    assert!(v["metrics"].get("lead_changes").is_none());
+    assert!(v["metrics"].get("branching.t1").is_none());
+    assert!(v["stats"]["score"].is_null());
+    assert_eq!(v["metrics_level"], "quick");
+    assert_eq!(metric(&v, "forced"), 1.0);
+}
+
+#[test]
+fn the_first_player_is_the_side_that_decides_first() {
+    // who starts is drawn, and the starter wins at once
+    let v = json(&["simulate", &fixture("starter"), "-n", "400"]);
+    assert_eq!(metric(&v, "first_player_win"), 1.0);
+    let south = metric(&v, "win.South");
+    assert!(south > 0.4 && south < 0.6, "{south}");
+    assert_eq!(metric(&v, "win.South") + metric(&v, "win.North"), 1.0);
+    assert_eq!(metric(&v, "forced"), 0.0);
+    assert_eq!(metric(&v, "branching"), 2.0);
+    assert_eq!(metric(&v, "turns.max"), 1.0);
+}
+
+#[test]
+fn draws_at_the_turn_limit() {
+    let v = json(&["simulate", &fixture("endless"), "-n", "30"]);
+    assert_eq!(metric(&v, "draw"), 1.0);
+    assert_eq!(metric(&v, "turn_limit"), 1.0);
+    assert_eq!(metric(&v, "other_limit"), 0.0);
+    assert_eq!(metric(&v, "turns.mean"), 5.0);
+    assert_eq!(metric(&v, "decisions.mean"), 5.0);
+    assert_eq!(metric(&v, "first_player_score"), 0.5);
+    assert_eq!(v["turn_limit_reached"], 30);
+}
+
+#[test]
+fn two_agents_give_each_agent_its_score() {
+    let v = json(&[
+        "simulate",
+        &fixture("starter"),
+        "-n",
+        "40",
+        "--agent",
+        "random",
+        "--agent",
+        "mcts:playouts=20",
+    ]);
+    // the starter wins: each agent wins the games it starts, whichever side it plays
+    let a = metric(&v, "agent.A.win");
+    let b = metric(&v, "agent.B.win");
+    assert_eq!(a + b, 1.0);
+    assert_eq!(
+        metric(&v, "agent.A.score") + metric(&v, "agent.B.score"),
+        1.0
+    );
+    assert_eq!(v["agents"][1], "mcts, 20 playouts a move, 1 thread");
+    let s = &v["stats"]["agents"];
+    assert_eq!(
+        s[0]["wins"].as_u64().unwrap() + s[0]["losses"].as_u64().unwrap(),
+        40
+    );
+}
+
+#[test]
+fn compare_marks_significant_differences() {
+    let v = json(&[
+        "compare",
+        &fixture("leads"),
+        "--variant",
+        "default",
+        "--variant",
+        "a=16",
+        "-n",
+        "30",
+    ]);
+    let cols = v["columns"].as_array().unwrap();
+    assert_eq!(cols.len(), 2);
+    assert_eq!(cols[0]["column"], "default");
+    assert_eq!(cols[1]["column"], "a=16");
+    assert_eq!(cols[1]["options"]["a"], "16");
+    let diff = |key: &str| {
+        v["differences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["metric"] == key)
+            .cloned()
+            .unwrap_or_else(|| panic!("no test of {key}"))
+    };
+    assert_eq!(diff("win.South")["significant"], true);
+    assert_eq!(diff("decisiveness")["significant"], true);
+    assert_eq!(diff("turns.mean")["significant"], false);
+    assert_eq!(diff("turns.mean")["p_value"], 1.0);
+    let out = ludic(&[
+        "compare",
+        &fixture("leads"),
+        "--variant",
+        "default",
+        "--variant",
+        "a=16",
+        "-n",
+        "30",
+        "--color",
+        "never",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("100.0% *"), "{table}");
+    assert!(!table.contains('\x1b'), "no colours with --color never");
+    let out = ludic(&[
+        "compare",
+        &fixture("leads"),
+        "--variant",
+        "default",
+        "--variant",
+        "a=16",
+        "-n",
+        "30",
+        "--format",
+        "csv",
+    ]);
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(csv.starts_with("column,metric,value,low,high,p_value,significant\n"));
+    assert!(csv.contains("\na=16,win.South,1,"), "{csv}");
+    // one column is nothing to compare; a variant the game does not have is a usage error
+    let out = ludic(&["compare", "pallankuzhi", "-n", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = ludic(&[
+        "compare",
+        "pallankuzhi",
+        "--variant",
+        "default",
+        "--variant",
+        "nine",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn ctrl_c_stops_and_reports_the_games_played() {
+    let child = Command::new(env!("CARGO_BIN_EXE_ludic"))
+        .args([
+            "simulate",
+            "tuknanavuhpi",
+            "-n",
+            "100000000",
+            "-j",
+            "1",
+            "--format",
+            "json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run ludic");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["partial"], true);
+    assert!(v["playout_ranges"].is_null());
+    let n = v["playouts"].as_u64().unwrap();
+    assert!(n > 0 && n < 100_000_000, "{n}");
+    let wins = v["stats"]["wins"].as_array().unwrap();
+    let counted: u64 = wins.iter().map(|w| w.as_u64().unwrap()).sum::<u64>()
+        + v["stats"]["draws"].as_u64().unwrap();
+    assert_eq!(counted, n);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}
+
+#[test]
+fn no_progress_bar_without_a_terminal_and_usage_errors() {
+    let out = ludic(&["simulate", "puluc", "-n", "200"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("South wins"), "{table}");
+    assert!(table.contains("lead changes a game"), "{table}");
+    for (args, msg) in [
+        (
+            &["simulate", "puluc", "--agent", "human"][..],
+            "`human` cannot play",
+        ),
+        (
+            &[
+                "simulate", "puluc", "--agent", "a", "--agent", "b", "--agent", "c",
+            ][..],
+            "give --agent once",
+        ),
+        (
+            &["simulate", "puluc", "--agent", "alphazero"][..],
+            "unknown agent",
+        ),
+    ] {
+        let out = ludic(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(msg),
+            "{args:?}"
+        );
+    }
+}
