@@ -318,6 +318,28 @@ impl State {
     pub fn turn(&self) -> u32 {
         self.turn
     }
+    /// The value of a `per site` tally at a site.
+    pub fn tally_at(&self, t: &TallyInfo, s: SiteId) -> Option<i64> {
+        if !t.per_site {
+            return None;
+        }
+        self.b.tallies.get(t.slot as usize + s.0 as usize).copied()
+    }
+    /// A `per site` tally in words: the sites where it is not 0 (`a1 1, c3 2`), or `0 at every
+    /// site`.
+    pub fn site_tally_text(&self, g: &Ir, t: &TallyInfo) -> String {
+        let parts: Vec<String> = (0..g.sites.len())
+            .filter_map(|s| {
+                let v = self.tally_at(t, SiteId(s as u16))?;
+                (v != 0).then(|| format!("{} {v}", g.sites[s].name))
+            })
+            .collect();
+        if parts.is_empty() {
+            "0 at every site".into()
+        } else {
+            parts.join(", ")
+        }
+    }
     pub fn outcome(&self) -> Option<Outcome> {
         match self.pending {
             Pending::Over(o) => Some(o),
