@@ -74,6 +74,8 @@ pub enum ErrorKind {
     EmptyDescription { name: String },
     #[error("this `{bracket}` is never closed")]
     Unclosed { bracket: char },
+    #[error("site `{name}` appears twice in a line")]
+    LineRepeat { name: String },
 }
 
 /// One problem, with where it is and, if we can tell, how to fix it.
@@ -124,6 +126,7 @@ impl Diagnostic {
             ErrorKind::TooLargeExpansion { .. } => "too-large-expansion",
             ErrorKind::EmptyDescription { .. } => "empty-description",
             ErrorKind::Unclosed { .. } => "unclosed",
+            ErrorKind::LineRepeat { .. } => "line-repeat",
         }
     }
 }

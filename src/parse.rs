@@ -378,6 +378,9 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
                         | Rule::op_not
                         | Rule::op_neg
                         | Rule::site_range
+                        | Rule::line_expr
+                        | Rule::line_set
+                        | Rule::kw_line
                 )
             };
             let n_expr = positives.iter().filter(|r| starts_expr(r)).count();

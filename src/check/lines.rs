@@ -24,12 +24,9 @@ impl Checker<'_> {
                             if line.contains(&s.0) {
                                 let name = self.sites[s.0 as usize].name.clone();
                                 self.error_hint(
-                                    ErrorKind::Duplicate {
-                                        what: "site of a line",
-                                        name,
-                                    },
+                                    ErrorKind::LineRepeat { name },
                                     span,
-                                    "a line passes through a site once",
+                                    "a line passes through a site once; separate two lines with a comma",
                                 );
                                 continue;
                             }
