@@ -15,6 +15,7 @@ pub(crate) fn optimize(g: &mut Game) {
     let mut choices = std::mem::take(&mut g.choices);
     for c in choices.iter_mut() {
         for a in c.alts.iter_mut() {
+            a.leaving = a.leaving.take().map(|e| expr(g, e));
             let mut cond = a.cond.take().map(|e| expr(g, e));
             if let (Some(c), Some(v)) = (cond.as_mut(), a.var) {
                 // The second variable of a two-value choice counts as bound inside the condition.

@@ -488,10 +488,10 @@ turn {{
 
 #[test]
 fn a_look_ahead_does_not_look_ahead() {
-    // B's choice is never allowed (`leaving false`): in play, B always passes. In A's
-    // look-ahead, the run stops at B's choice, offered without its own condition: `started`
-    // is then 2 and A may go. Were B's condition applied there, B would pass, A's next turn
-    // would start (`started` 3), and A could never go.
+    // B's choice is never allowed (`leaving false`): in play, B always passes. A's look-ahead
+    // stops where B's choice is reached, before its decisions are listed: `started` is then 2
+    // and A may go. Were B's choice listed there with its condition, B would pass, A's next
+    // turn would start (`started` 3), and A could never go.
     let g = source(
         r#"
 game "Depth" {}

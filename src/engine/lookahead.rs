@@ -1,11 +1,14 @@
 //! `leaving C`: a decision is legal only if the position after it satisfies C. Each such
 //! decision is played on a scratch copy of the state (kept in the state and reused, so that a
-//! playout allocates nothing once it exists) up to the next decision, chance event or end of
+//! playout allocates nothing once it exists) up to the next choice (where the program stops,
+//! before the choice's decisions are listed), the next order of drops, chance event or end of
 //! the game, and C is tested there with `mover` still the player who decides.
 //!
-//! A look-ahead does not look ahead: the choices it meets on its way are offered without their
-//! own `leaving` conditions. Its work counts toward the work allowed between two decisions
-//! (`WORK_LIMIT`), so no number of decisions can make one decision point run for ever.
+//! A look-ahead does not look ahead: it stops at the next choice without listing its
+//! decisions, so no `leaving` of that choice is tested, and a look-ahead costs the way to the
+//! next choice (not the decisions there). Its work counts toward the work allowed between two
+//! decisions (`WORK_LIMIT`), so no number of decisions can make one decision point run for
+//! ever.
 
 use super::compile::Num;
 use super::{Decision, Game, Pending, State, WORK_LIMIT};
@@ -13,8 +16,8 @@ use super::{Decision, Game, Pending, State, WORK_LIMIT};
 /// The scratch copy of a state, and whether this state is itself one.
 #[derive(Debug, Default)]
 pub(crate) struct Look {
-    /// this state is a look-ahead (its choices are offered without `leaving`)
-    active: bool,
+    /// this state is a look-ahead (it stops at the next choice)
+    pub(crate) active: bool,
     scratch: Option<Box<State>>,
 }
 
@@ -42,7 +45,7 @@ impl Game {
         let Some(ch) = self.prog.choices.get(id as usize) else {
             return;
         };
-        if !ch.looks || st.look.active || st.moves.is_empty() {
+        if !ch.looks || st.moves.is_empty() {
             return;
         }
         let mut scratch = match st.look.scratch.take() {

@@ -229,6 +229,14 @@ impl Game {
                     st.pc += 1;
                 }
                 Op::Choose(id) => {
+                    if st.look.active {
+                        // A look-ahead stops where the next choice is reached, before its
+                        // decisions are listed (see `lookahead`).
+                        if self.checkpoint(st) {
+                            st.pending = super::Pending::Choice(*id);
+                        }
+                        return;
+                    }
                     self.enumerate(st, *id);
                     let otherwise = prog.choices[*id as usize].otherwise;
                     if !self.checkpoint(st) {
