@@ -68,6 +68,8 @@ pub struct TallyDecl {
     pub init: Expr,
     pub doc: Option<String>,
     pub span: Span,
+    /// `per site`: one number for each site, read as `marked(h)`
+    pub per_site: bool,
 }
 
 /// `sow "take all the seeds of one of your holes and sow them"` in a `labels { … }` block:
@@ -150,6 +152,17 @@ pub struct Board {
     pub links: Vec<LinksDecl>,
     /// `area waiting finished`
     pub areas: Vec<Ident>,
+    /// `line a1 d1 g1, a4 b4 c4` and `lines 3`
+    pub lines: Vec<LineDecl>,
+}
+
+/// The lines of a board.
+#[derive(Clone, Debug)]
+pub enum LineDecl {
+    /// `line a1 d1 g1, a4 b4 c4`: lines given by their sites
+    Sites(Vec<Vec<SiteItem>>, Span),
+    /// `lines 3`: every run of 3 sites along a straight line of the links
+    Along(Expr, Span),
 }
 
 /// `links (2, 0) (0, 2) where COND`: the offsets, the condition on the first point, the span
@@ -355,6 +368,8 @@ pub struct Alternative {
     pub cond: Option<Expr>,
     pub body: Option<Vec<Stmt>>,
     pub span: Span,
+    /// `leaving COND`: legal only if the position after the decision satisfies COND
+    pub leaving: Option<Expr>,
 }
 
 /// Statement kinds; each shows its syntax.
@@ -440,6 +455,8 @@ pub enum StmtKind {
         from: Expr,
         to: Expr,
     },
+    /// `forget positions`
+    ForgetPositions,
 }
 
 /// Binary operators.
@@ -516,4 +533,7 @@ pub enum ExprKind {
     Forall(Ident, Box<Expr>, Box<Expr>),
     /// `(h where c)`, `(token x where c)` (the flag)
     Filter(Ident, Box<Expr>, bool),
+    /// `line x through s: c` (a condition), `(line x through s: c)` (the flag: the set of the
+    /// sites of every such line)
+    Line(Ident, Box<Expr>, Box<Expr>, bool),
 }

@@ -10,6 +10,7 @@ use crate::ir::*;
 use std::collections::{BTreeMap, HashMap};
 
 mod labels;
+mod lines;
 
 /// Option values chosen by the user: a named variant and `NAME=VALUE` settings (applied after it).
 #[derive(Clone, Debug, Default)]
@@ -180,9 +181,13 @@ pub(crate) struct Checker<'a> {
     /// "did you mean" hints computed so far (see `MAX_SUGGESTIONS`)
     pub(crate) suggestions: std::cell::Cell<usize>,
     pub(crate) lines: crate::diagnostic::LineIndex<'a>,
+    /// the lines of the board (`line …`, `lines N`)
+    pub(crate) board_lines: Vec<Vec<u16>>,
+    /// `repeated` is used: the engine keeps the history of positions
+    pub(crate) history: bool,
 }
 
-const BUILTINS: [&str; 11] = [
+const BUILTINS: [&str; 12] = [
     "mover",
     "opponent",
     "none",
@@ -194,6 +199,7 @@ const BUILTINS: [&str; 11] = [
     "void",
     "round",
     "first_player",
+    "repeated",
 ];
 const MAX_SITES: i64 = 4096;
 /// Coordinates of sites (and offsets of links) are within ±this, so that no arithmetic on
@@ -259,6 +265,8 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         outcomes: 0,
         suggestions: std::cell::Cell::new(0),
         lines: crate::diagnostic::LineIndex::new(source),
+        board_lines: vec![],
+        history: false,
     };
     for b in BUILTINS {
         c.globals
@@ -327,6 +335,8 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         nvars: c.nvars,
         turn_limit,
         site_index,
+        lines: c.board_lines,
+        history: c.history,
     };
     crate::optimize::optimize(&mut game);
     Ok(game)
@@ -1271,6 +1281,7 @@ impl<'a> Checker<'a> {
                 self.opposite[b2.0 as usize] = a.0;
             }
         }
+        self.board_lines(&b.lines);
     }
 
     /// `points …`: generated sites of kind `point`, named by file and rank (`a1` is the
@@ -1547,11 +1558,18 @@ impl<'a> Checker<'a> {
             // (a clash is reported; the tally keeps its index so that the others stay aligned)
             self.declare(&t.name.name, Global::Tally(i), t.name.span, "tally");
             let init = self.const_int(&t.init).unwrap_or(0);
-            if self.tally_slots + self.players.len() > u16::MAX as usize {
+            let slots = if t.per_site {
+                self.sites.len()
+            } else if t.per_player {
+                self.players.len()
+            } else {
+                1
+            };
+            if self.tally_slots + slots.max(self.players.len()) > u16::MAX as usize {
                 self.error(
                     ErrorKind::TooLarge {
                         value: self.tallies.len() as i64 + 1,
-                        what: "at most 65535 tallies (a `per player` tally counts once a player)",
+                        what: "at most 65535 tallies (a `per player` tally counts once a player, a `per site` tally once a site)",
                     },
                     t.name.span,
                 );
@@ -1563,8 +1581,9 @@ impl<'a> Checker<'a> {
                 per_player: t.per_player,
                 slot: self.tally_slots as u16,
                 init,
+                per_site: t.per_site,
             });
-            self.tally_slots += if t.per_player { self.players.len() } else { 1 };
+            self.tally_slots += slots;
         }
     }
 

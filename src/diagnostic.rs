@@ -76,6 +76,8 @@ pub enum ErrorKind {
     Unclosed { bracket: char },
     #[error("this description is {bytes} bytes long; a description has at most {limit}")]
     SourceTooLarge { bytes: usize, limit: u64 },
+    #[error("site `{name}` appears twice in a line")]
+    LineRepeat { name: String },
 }
 
 /// One problem, with where it is and, if we can tell, how to fix it.
@@ -127,6 +129,7 @@ impl Diagnostic {
             ErrorKind::EmptyDescription { .. } => "empty-description",
             ErrorKind::Unclosed { .. } => "unclosed",
             ErrorKind::SourceTooLarge { .. } => "source-too-large",
+            ErrorKind::LineRepeat { .. } => "line-repeat",
         }
     }
 }

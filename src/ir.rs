@@ -292,6 +292,13 @@ pub enum Expr {
     FirstPlayer,
     /// `original_owner(h)`: the owner the board description gives the site (-1 for none)
     OriginalOwner(Box<Expr>),
+    /// `marked(h)`: a `per site` tally (its first slot) at a site
+    TallyAt(u16, Box<Expr>),
+    /// `repeated`: the position (board, holdings, player to move) was seen at the start of an
+    /// earlier turn since the last `forget positions`
+    Repeated,
+    /// `line v through s: c`: some line of the board through s has c at each of its sites
+    InLine(VarId, Box<Expr>, Box<Expr>),
 }
 
 /// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
@@ -352,6 +359,8 @@ pub enum SetExpr {
     Jumps(Box<Expr>),
     /// (optimized) a fixed list of sites
     List(Vec<u16>),
+    /// `(line v through s: c)`: the sites of every line through s with c at each of its sites
+    Line(VarId, Box<Expr>, Box<Expr>),
 }
 
 /// How `end game` decides.
@@ -402,6 +411,10 @@ pub struct Alt {
     /// with `to`: the part of the condition that does not use the second variable, tested
     /// once for each first value before the second is tried
     pub first: Option<Expr>,
+    /// `leaving C`: the decision is legal only if C holds in the position after it (played on
+    /// a scratch copy up to the next decision, chance event or end; `mover` is the player who
+    /// decides)
+    pub leaving: Option<Expr>,
 }
 
 /// A `choose` statement.
@@ -524,6 +537,14 @@ pub enum Instr {
         var: VarId,
         end: u32,
     },
+    /// `set marked(h) = n`: a `per site` tally
+    SetTallyAt {
+        slot: u16,
+        site: Expr,
+        value: Expr,
+    },
+    /// `forget positions`: the history of positions is cleared
+    ForgetPositions,
 }
 
 /// A track: the path of a side, by position.
@@ -573,6 +594,8 @@ pub struct TallyInfo {
     pub slot: u16,
     /// its value at the start
     pub init: i64,
+    /// one value for each site (`per site`)
+    pub per_site: bool,
 }
 
 /// A checked, lowered game, ready to play.
@@ -624,6 +647,11 @@ pub struct Game {
     pub turn_limit: u32,
     /// the site names, for reading notation (never used in playouts)
     pub site_index: BTreeMap<String, SiteId>,
+    /// the lines of the board (`line …`, `lines N`), each its sites in order
+    pub lines: Vec<Vec<u16>>,
+    /// the rules ask whether a position repeats (`repeated`): the engine keeps a hash of the
+    /// position and a history of them (otherwise it pays nothing for them)
+    pub history: bool,
 }
 
 impl Game {
@@ -691,7 +719,13 @@ impl Game {
     pub(crate) fn initial_tallies(&self) -> Vec<i64> {
         let mut v = vec![0; self.tally_slots];
         for t in &self.tallies {
-            let n = if t.per_player { self.players.len() } else { 1 };
+            let n = if t.per_player {
+                self.players.len()
+            } else if t.per_site {
+                self.sites.len()
+            } else {
+                1
+            };
             for i in 0..n {
                 if let Some(x) = v.get_mut(t.slot as usize + i) {
                     *x = t.init;

@@ -5,7 +5,7 @@
 //! (grammar/README.md, "Limits").
 //!
 //! [`prescan`] runs on the text before the parser: the parser recurses at each bracket and at
-//! each nested `if`, `else`, `exists`, `forall`, `some`, `minimum`, `maximum` and `total`, so
+//! each nested `if`, `else`, `exists`, `forall`, `some`, `minimum`, `maximum`, `total` and `through`, so
 //! those are counted first, cheaply, and a file nested too deeply never reaches it.
 
 use crate::ast::Span;
@@ -29,8 +29,8 @@ pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// Words after which the parser goes one level deeper without a bracket.
-const OPENERS: [&str; 9] = [
-    "if", "then", "else", "exists", "forall", "some", "minimum", "maximum", "total",
+const OPENERS: [&str; 10] = [
+    "if", "then", "else", "exists", "forall", "some", "minimum", "maximum", "total", "through",
 ];
 
 /// Words that can only start a statement, a declaration or a part of one that comes after any

@@ -7,6 +7,8 @@ use crate::diagnostic::ErrorKind;
 use crate::ir::*;
 use crate::limits::{MAX_EXPANDED_NESTING, MAX_EXPANSION};
 
+mod memory;
+
 /// The stack lowering leaves for what comes after it (see `Checker::enter`).
 const STACK_RESERVE: usize = 256 << 10;
 
@@ -334,6 +336,7 @@ impl Checker<'_> {
                 self.scopes.pop();
                 return SetExpr::Filter(id, Box::new(SetExpr::All), b(c));
             }
+            ExprKind::Line(v, site, cond, true) => return self.line_set(v, site, cond, e.span),
             ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
                 let (lt, rt) = (self.peek_is_set(l), self.peek_is_set(r));
                 if lt || rt {
@@ -433,7 +436,10 @@ impl Checker<'_> {
                         }
                     }
                 },
-                ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Filter(..) => return true,
+                ExprKind::List(_)
+                | ExprKind::Range(..)
+                | ExprKind::Filter(..)
+                | ExprKind::Line(_, _, _, true) => return true,
                 ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => {
                     todo.push(r);
                     todo.push(l);
@@ -584,6 +590,10 @@ impl Checker<'_> {
                 .with_def(i, &[], span, |c, body| c.expr(body))
                 .unwrap_or((Expr::Const(0), Ty::Error)),
             Some(Global::Tally(i)) => match self.tallies.get(i) {
+                Some(t) if t.per_site => {
+                    let name = t.name.clone();
+                    self.site_tally_alone(&name, span)
+                }
                 Some(t) if t.per_player => {
                     let hint = format!(
                         "a `per player` tally is read for a player: `{}(mover)`",
@@ -604,6 +614,10 @@ impl Checker<'_> {
             },
             Some(Global::Builtin) => match id.name.as_str() {
                 "round" => (Expr::Round, Ty::Num),
+                "repeated" => {
+                    self.history = true;
+                    (Expr::Repeated, Ty::Bool)
+                }
                 "first_player" => (Expr::FirstPlayer, Ty::Player),
                 "mover" => (Expr::Mover, Ty::Player),
                 "opponent" => (Expr::Opponent, Ty::Player),
@@ -678,6 +692,9 @@ impl Checker<'_> {
         }
         let err = (Expr::Const(0), Ty::Error);
         if let Some(t) = self.tally(&name.name) {
+            if t.per_site {
+                return self.site_tally_call(&t, args, span);
+            }
             if !t.per_player {
                 let hint = format!(
                     "`{}` is one number for the game: write it without `(…)`",
@@ -995,7 +1012,10 @@ impl Checker<'_> {
                 self.name(id, span)
             }
             ExprKind::Call(name, args) => self.call(name, args, span),
-            ExprKind::Range(..) | ExprKind::List(..) | ExprKind::Filter(..) => {
+            ExprKind::Range(..)
+            | ExprKind::List(..)
+            | ExprKind::Filter(..)
+            | ExprKind::Line(_, _, _, true) => {
                 let _ = self.set_expr(e);
                 (Expr::Const(0), Ty::Set)
             }
@@ -1074,6 +1094,7 @@ impl Checker<'_> {
                 };
                 (Expr::Agg(op, *token, id, b(c), b(x)), Ty::Num)
             }
+            ExprKind::Line(v, site, cond, false) => self.in_line(v, site, cond, span),
             ExprKind::Forall(v, set, cond) => {
                 let s = self.set_expr(set);
                 self.scopes.push(vec![]);
@@ -1312,7 +1333,9 @@ impl Checker<'_> {
                     None if self.tally(&id.name).is_some() => {
                         let Some(t) = self.tally(&id.name) else { return };
                         let x = self.expect(value, Ty::Num);
-                        if t.per_player {
+                        if t.per_site {
+                            self.site_tally_set_alone(&t, target.span);
+                        } else if t.per_player {
                             let hint = format!("a `per player` tally is set for a player: `set {}(mover) = …`", t.name);
                             self.error_hint(ErrorKind::BadTarget, target.span, hint);
                         } else {
@@ -1321,6 +1344,9 @@ impl Checker<'_> {
                     }
                     _ => self.error_hint(ErrorKind::BadTarget, target.span, "only variables made with `let` can be set; `set owner(h) = p` and `set kind(h) = store` change a site"),
                 },
+                ExprKind::Call(f, args) if self.tally(&f.name).is_some_and(|t| t.per_site) => {
+                    self.set_site_tally(f, args, value, target.span);
+                }
                 ExprKind::Call(f, args) if args.len() == 1 && self.tally(&f.name).is_some_and(|t| t.per_player) => {
                     let Some(slot) = self.tally(&f.name).map(|t| t.slot) else { return };
                     let p = self.expect(&args[0], Ty::Player);
@@ -1498,6 +1524,9 @@ impl Checker<'_> {
                     "`again` offers the enclosing choice once more",
                 ),
             },
+            StmtKind::ForgetPositions => {
+                self.emit(Instr::ForgetPositions);
+            }
             StmtKind::First(who) => {
                 if !self.in_start && !self.in_between {
                     self.error(ErrorKind::Misplaced { what: "first", place: "in the `start` or `between rounds` block" }, span);
@@ -1509,7 +1538,7 @@ impl Checker<'_> {
     }
 
     /// The tally of that name, if it is one.
-    fn tally(&self, name: &str) -> Option<TallyInfo> {
+    pub(crate) fn tally(&self, name: &str) -> Option<TallyInfo> {
         match self.globals.get(name) {
             Some((Global::Tally(i), _)) => self.tallies.get(*i).cloned(),
             _ => None,
@@ -1690,6 +1719,7 @@ impl Checker<'_> {
                 (self.new_var(&v2.name, Ty::Site), s)
             });
             let cond = a.cond.as_ref().map(|c| self.expect(c, Ty::Bool));
+            let leaving = a.leaving.as_ref().map(|c| self.expect(c, Ty::Bool));
             let target = match &a.body {
                 Some(body) => {
                     let t = self.here();
@@ -1713,6 +1743,7 @@ impl Checker<'_> {
                 guards: vec![],
                 to,
                 first: None,
+                leaving,
             });
         }
         if let Some(block) = otherwise {

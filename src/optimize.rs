@@ -15,6 +15,7 @@ pub(crate) fn optimize(g: &mut Game) {
     let mut choices = std::mem::take(&mut g.choices);
     for c in choices.iter_mut() {
         for a in c.alts.iter_mut() {
+            a.leaving = a.leaving.take().map(|e| expr(g, e));
             let mut cond = a.cond.take().map(|e| expr(g, e));
             if let (Some(c), Some(v)) = (cond.as_mut(), a.var) {
                 // The second variable of a two-value choice counts as bound inside the condition.
@@ -263,6 +264,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::Tally(_)
         | Expr::Round
         | Expr::FirstPlayer
+        | Expr::Repeated
         | Expr::NextSowVar(_) => {}
         Expr::Count(a, _)
         | Expr::Captured(a, _)
@@ -290,6 +292,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::CoordX(a)
         | Expr::TallyOf(_, a)
         | Expr::OriginalOwner(a)
+        | Expr::TallyAt(_, a)
         | Expr::CoordY(a) => kids.push(a),
         Expr::Next(a, b, c) | Expr::If(a, b, c) => kids.extend([&**a, &**b, &**c]),
         Expr::Bin(_, a, b)
@@ -298,6 +301,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::TrackSite(a, b)
         | Expr::TrackPos(a, b)
         | Expr::Between(a, b)
+        | Expr::InLine(_, a, b)
         | Expr::Agg(_, _, _, a, b) => kids.extend([&**a, &**b]),
         Expr::All(items) | Expr::Any(items) => kids.extend(items.iter()),
         Expr::InSet(a, s) => {
@@ -329,6 +333,7 @@ fn visit_set<'a>(s: &'a SetExpr, kids: &mut Vec<&'a Expr>) {
         }
         SetExpr::Run(a, b, c) => kids.extend([&**a, &**b, &**c]),
         SetExpr::Neighbours(a) | SetExpr::Jumps(a) => kids.push(a),
+        SetExpr::Line(_, a, c) => kids.extend([&**a, &**c]),
         SetExpr::All | SetExpr::Empty | SetExpr::Region(_) | SetExpr::List(_) => {}
     }
 }

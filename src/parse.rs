@@ -9,6 +9,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::sync::OnceLock;
 
 mod brackets;
+mod lines;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/ludic.pest"]
@@ -289,10 +290,12 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                 let mut it = inner(item);
                 let name = ident(it.next().expect("tally: name"));
                 let mut per_player = false;
+                let mut per_site = false;
                 let mut init = None;
                 let mut doc = None;
                 for x in it {
                     match x.as_rule() {
+                        Rule::tally_per if x.as_str().ends_with("site") => per_site = true,
                         Rule::tally_per => per_player = true,
                         Rule::string => doc = Some(string_value(x)),
                         _ => init = Some(expr(x)),
@@ -304,6 +307,7 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                     init: init.expect("tally: value"),
                     doc,
                     span,
+                    per_site,
                 });
             }
             Rule::def_decl => {
@@ -387,6 +391,9 @@ fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
                         | Rule::op_not
                         | Rule::op_neg
                         | Rule::site_range
+                        | Rule::line_expr
+                        | Rule::line_set
+                        | Rule::kw_line
                 )
             };
             let n_expr = positives.iter().filter(|r| starts_expr(r)).count();
@@ -569,6 +576,13 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         | Rule::op_div
         | Rule::op_mod => "an operator",
         Rule::op_not | Rule::op_neg => "`not` or `-`",
+        Rule::line_decl | Rule::kw_line => "`line`",
+        Rule::lines_decl | Rule::kw_lines => "`lines`",
+        Rule::alt_leaving | Rule::kw_leaving => "`leaving`",
+        Rule::forget_stmt | Rule::forget_kw => "`forget positions`",
+        Rule::positions_kw => "`positions`",
+        Rule::line_expr | Rule::line_set => "`line NAME through …: …`",
+        Rule::through_kw => "`through`",
         _ => return None,
     })
 }
@@ -923,6 +937,7 @@ fn board(p: Pair<Rule>) -> Board {
                 let right = site_items(it.next().expect("opposite right"));
                 b.opposites.push(OppositeDecl { left, right, span });
             }
+            Rule::line_decl | Rule::lines_decl => b.lines.push(lines::line_decl(item)),
             r => unreachable!("unexpected board item {r:?}"),
         }
     }
@@ -1154,6 +1169,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
                 to,
             }
         }
+        Rule::forget_stmt => StmtKind::ForgetPositions,
         r => unreachable!("unexpected statement {r:?}"),
     };
     Stmt { kind, span }
@@ -1171,6 +1187,7 @@ fn alternative(p: Pair<Rule>) -> Alternative {
         cond: None,
         body: None,
         span,
+        leaving: None,
     };
     for part in inner(p) {
         match part.as_rule() {
@@ -1210,6 +1227,7 @@ fn alternative(p: Pair<Rule>) -> Alternative {
             Rule::alt_label => a.label = Some(ident(inner(part).next().expect("label"))),
             Rule::expr => a.cond = Some(expr(part)),
             Rule::block => a.body = Some(block(part)),
+            Rule::alt_leaving => a.leaving = inner(part).next().map(expr),
             r => unreachable!("unexpected alternative part {r:?}"),
         }
     }
@@ -1403,6 +1421,7 @@ fn primary(p: Pair<Rule>) -> Expr {
             let v = ident(it.next().expect("filter var"));
             ExprKind::Filter(v, Box::new(expr(it.next().expect("filter cond"))), tok)
         }
+        Rule::line_expr | Rule::line_set => return crate::parse::lines::line_expr(p),
         r => unreachable!("unexpected primary {r:?}"),
     };
     Expr { kind, span }

@@ -338,6 +338,12 @@ fn summary_text(g: &Game, st: &State) -> String {
                 WRAP,
                 "  ",
             ));
+        } else if t.per_site {
+            out.push_str(&wrap(
+                &format!("{}: {}{}", t.name, st.site_tally_text(g, t), tally_doc(t)),
+                WRAP,
+                "  ",
+            ));
         } else {
             let v = st.tally_value(t, None).unwrap_or(0);
             out.push_str(&wrap(
@@ -647,6 +653,16 @@ fn tallies_json(g: &Game, st: &State) -> Value {
                     g.players[p].clone(),
                     json!(st.tally_value(t, Some(Player(p as u8))).unwrap_or(0)),
                 );
+            }
+            Value::Object(by)
+        } else if t.per_site {
+            // the sites where it is not 0
+            let mut by = Map::new();
+            for s in 0..g.sites.len() {
+                let v = st.tally_at(t, crate::ir::SiteId(s as u16)).unwrap_or(0);
+                if v != 0 {
+                    by.insert(g.sites[s].name.clone(), json!(v));
+                }
             }
             Value::Object(by)
         } else {

@@ -176,12 +176,28 @@ impl<'g> Setup<'g> {
             .iter()
             .find(|t| t.name == name)
             .ok_or_else(|| format!("unknown tally `{name}`"))?;
+        if t.per_site {
+            return Err(format!("`{name}` is kept per site: use site_tally"));
+        }
         let i = match (t.per_player, side) {
             (true, Some(p)) => t.slot as usize + self.side(p)?,
             (false, None) => t.slot as usize,
             (true, None) => return Err(format!("`{name}` is kept per player: name one")),
             (false, Some(_)) => return Err(format!("`{name}` is one number for the game")),
         };
+        self.st.b.tallies[i] = value;
+        Ok(self)
+    }
+
+    /// Sets a `per site` tally at a site.
+    pub fn site_tally(mut self, name: &str, site: &str, value: i64) -> Result<Self, String> {
+        let t = self
+            .g
+            .tallies
+            .iter()
+            .find(|t| t.name == name && t.per_site)
+            .ok_or_else(|| format!("no tally `{name}` kept per site"))?;
+        let i = t.slot as usize + self.site(site)?;
         self.st.b.tallies[i] = value;
         Ok(self)
     }

@@ -65,6 +65,7 @@ impl Game {
             }
         }
         st.moves = moves;
+        self.keep_leaving(st, id);
     }
 
     /// Whether a token has an interchangeable token of lower index (the choice then offers

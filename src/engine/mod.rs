@@ -14,6 +14,8 @@
 pub(crate) mod bits;
 pub(crate) mod compile;
 mod enumerate;
+pub(crate) mod history;
+pub(crate) mod lookahead;
 pub mod events;
 mod run;
 mod sow;
@@ -100,6 +102,7 @@ impl Game {
             fault: std::cell::Cell::new(None),
             existing: 0,
             shape: 0,
+            seen: history::Positions::new(g, t.keys.clone()),
         };
         b.reindex(g, &t.layout, &vec![0; nk]);
         State {
@@ -134,6 +137,7 @@ impl Game {
             limit_reached: false,
             turn_decisions: 0,
             log: events::Log::default(),
+            look: lookahead::Look::default(),
         }
     }
 

@@ -20,6 +20,7 @@ impl Game {
         };
         st.turn += 1;
         st.turn_decisions = 0;
+        st.b.seen.turn_begins(st.b.mover);
         st.pc = self.turn_start;
         st.planning = false;
         if st.turn - st.round_turn0 >= self.turn_limit {
@@ -210,6 +211,7 @@ impl Game {
                                     break;
                                 }
                                 *held -= n;
+                                st.b.seen.bank(p * nk + piece, -(n as i64));
                             }
                             st.b.add_counters(l, s, *piece, n);
                             if n > 0 {
@@ -227,6 +229,14 @@ impl Game {
                     st.pc += 1;
                 }
                 Op::Choose(id) => {
+                    if st.look.active {
+                        // A look-ahead stops where the next choice is reached, before its
+                        // decisions are listed (see `lookahead`).
+                        if self.checkpoint(st) {
+                            st.pending = super::Pending::Choice(*id);
+                        }
+                        return;
+                    }
                     self.enumerate(st, *id);
                     let otherwise = prog.choices[*id as usize].otherwise;
                     if !self.checkpoint(st) {
@@ -346,6 +356,7 @@ impl Game {
                     }
                     st.b.round += 1;
                     st.b.mover = st.b.round_first;
+                    st.b.seen.round_begins(st.b.mover);
                     st.round_turn0 = st.turn;
                     st.limit_reached = false;
                     st.planning = false;
@@ -398,6 +409,7 @@ impl Game {
                         match u32::try_from(n) {
                             Ok(n) if n <= st.b.bank[ia] => {
                                 st.b.bank[ia] -= n;
+                                st.b.seen.bank(ia, -(n as i64));
                                 st.b.bank_add(ib, n);
                                 st.log.push(|| Event::Given {
                                     from: Player(a as u8),
@@ -485,6 +497,18 @@ impl Game {
                     });
                     st.loops[*slot as usize] = list;
                     st.loop_at[*slot as usize] = 0;
+                    st.pc += 1;
+                }
+                Op::SetTallyAt { slot, site, value } => {
+                    let x = value(&st.b, &mut st.r);
+                    let s = site(&st.b, &mut st.r);
+                    if let Some(v) = prog.t.site(s).and_then(|s| st.b.tallies.get_mut(*slot + s)) {
+                        *v = x;
+                    }
+                    st.pc += 1;
+                }
+                Op::ForgetPositions => {
+                    st.b.seen.forget();
                     st.pc += 1;
                 }
                 Op::ForNext { slot, var, end } => {

@@ -12,7 +12,9 @@ impl Game {
     pub(crate) fn pick_up(&self, st: &mut State, s: usize) {
         let nk = st.b.nk;
         for k in 0..nk {
-            st.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
+            let c = std::mem::take(&mut st.b.counts[s * nk + k]);
+            st.b.seen.count(s * nk + k, -(c as i64));
+            st.hand[k] += c;
         }
         let l = &self.prog.t.layout;
         st.b.total[s] = st.b.toks.count_at[s];
@@ -305,8 +307,10 @@ impl Game {
         if st.b.kinds[s] == SiteKind::Store && st.b.owners[s] >= 0 {
             let owner = st.b.owners[s] as usize;
             st.b.bank[owner * st.b.nk + k] += 1;
+            st.b.seen.bank(owner * st.b.nk + k, 1);
         } else {
             st.b.counts[s * st.b.nk + k] += 1;
+            st.b.seen.count(s * st.b.nk + k, 1);
             st.b.total[s] += 1;
             marks.mark(&mut st.b.bits, s);
         }
@@ -317,8 +321,10 @@ impl Game {
         if st.b.kinds[s] == SiteKind::Store && st.b.owners[s] >= 0 {
             let owner = st.b.owners[s] as usize;
             st.b.bank[owner * st.b.nk + k] += n;
+            st.b.seen.bank(owner * st.b.nk + k, n as i64);
         } else {
             st.b.counts[s * st.b.nk + k] += n;
+            st.b.seen.count(s * st.b.nk + k, n as i64);
             st.b.total[s] += n;
             marks.mark(&mut st.b.bits, s);
         }

@@ -136,6 +136,8 @@ pub struct Board {
     /// changes whenever a site's kind or owner changes: sets built from kinds and owners are
     /// kept while it stays the same
     pub(crate) shape: u64,
+    /// the hash of the position and the history of positions (for `repeated`)
+    pub(crate) seen: super::history::Positions,
 }
 
 impl PartialEq for Board {
@@ -151,6 +153,7 @@ impl PartialEq for Board {
             && self.tallies == o.tallies
             && self.toks == o.toks
             && self.fault == o.fault
+            && self.seen == o.seen
     }
 }
 impl Eq for Board {}
@@ -216,6 +219,8 @@ pub struct State {
     pub(crate) turn_decisions: u32,
     /// what the rules did, when asked (see [`crate::engine::Game::play_narrated`])
     pub(crate) log: super::events::Log,
+    /// the scratch copy on which `leaving` conditions play a decision
+    pub(crate) look: super::lookahead::Look,
 }
 
 /// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
@@ -251,6 +256,7 @@ clone_by_fields!(Board {
     fault,
     existing,
     shape,
+    seen,
 });
 clone_by_fields!(Regs {
     vars,
@@ -282,6 +288,7 @@ clone_by_fields!(State {
     limit_reached,
     turn_decisions,
     log,
+    look,
 });
 
 impl State {
@@ -315,6 +322,28 @@ impl State {
     /// in it (a game that ends in the middle of a turn counts that turn).
     pub fn turns_played(&self) -> u32 {
         self.turn + u32::from(self.turn_decisions > 0)
+    }
+    /// The value of a `per site` tally at a site.
+    pub fn tally_at(&self, t: &TallyInfo, s: SiteId) -> Option<i64> {
+        if !t.per_site {
+            return None;
+        }
+        self.b.tallies.get(t.slot as usize + s.0 as usize).copied()
+    }
+    /// A `per site` tally in words: the sites where it is not 0 (`a1 1, c3 2`), or `0 at every
+    /// site`.
+    pub fn site_tally_text(&self, g: &Ir, t: &TallyInfo) -> String {
+        let parts: Vec<String> = (0..g.sites.len())
+            .filter_map(|s| {
+                let v = self.tally_at(t, SiteId(s as u16))?;
+                (v != 0).then(|| format!("{} {v}", g.sites[s].name))
+            })
+            .collect();
+        if parts.is_empty() {
+            "0 at every site".into()
+        } else {
+            parts.join(", ")
+        }
     }
     pub fn outcome(&self) -> Option<Outcome> {
         match self.pending {
@@ -406,6 +435,7 @@ impl Board {
             l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
             self.refresh_top(g, l, s);
         }
+        self.rehash(g);
     }
 
     /// The indexes of the top token of a site (after a change of its stack).
@@ -428,6 +458,7 @@ impl Board {
     #[inline(always)]
     pub(crate) fn add_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
         self.counts[s * self.nk + k] += n;
+        self.seen.count(s * self.nk + k, n as i64);
         self.total[s] += n;
         if n > 0 {
             l.set(&mut self.bits, l.nonempty(), s, true);
@@ -439,6 +470,7 @@ impl Board {
     pub(crate) fn set_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
         let i = s * self.nk + k;
         let t = self.total[s] - self.counts[i] + n;
+        self.seen.count(i, n as i64 - self.counts[i] as i64);
         self.counts[i] = n;
         self.total[s] = t;
         l.set(&mut self.bits, l.nonempty(), s, t > 0);
@@ -462,6 +494,7 @@ impl Board {
     pub(crate) fn set_kind(&mut self, l: &Layout, s: usize, k: SiteKind) {
         self.shape += 1;
         l.set(&mut self.bits, l.kind(self.kinds[s]), s, false);
+        self.seen.kind(s, self.kinds[s] as usize, k as usize);
         self.kinds[s] = k;
         l.set(&mut self.bits, l.kind(k), s, true);
     }
@@ -469,6 +502,7 @@ impl Board {
     pub(crate) fn set_owner(&mut self, l: &Layout, s: usize, o: i8) {
         self.shape += 1;
         l.set(&mut self.bits, l.owner(self.owners[s]), s, false);
+        self.seen.owner(s, self.owners[s], o);
         self.owners[s] = o;
         l.set(&mut self.bits, l.owner(o), s, true);
     }
@@ -477,6 +511,7 @@ impl Board {
     #[inline(always)]
     pub(crate) fn bank_add(&mut self, i: usize, n: u32) {
         self.bank[i] += n;
+        self.seen.bank(i, n as i64);
     }
 }
 

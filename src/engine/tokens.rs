@@ -222,6 +222,7 @@ impl Board {
             self.toks.unlink(t);
             self.token_left(g, l, from as usize);
         }
+        let area = self.toks.area[t];
         self.toks.push(t, s);
         self.toks.set_area(t, ON_BOARD);
         self.toks.pos[t] = pos;
@@ -229,16 +230,30 @@ impl Board {
         self.total[s] += 1;
         l.set(&mut self.bits, l.nonempty(), s, true);
         self.set_top(g, l, s);
+        if self.seen.keys.is_some() {
+            if from != NONE {
+                self.stack_changed(g, from as usize);
+            }
+            self.stack_changed(g, s);
+            self.area_changed(g, t, area, ON_BOARD);
+        }
     }
 
     /// Takes token `t` off the board into area `a`, at position `pos` (before its track).
     pub(crate) fn remove_token(&mut self, g: &Ir, l: &Layout, t: usize, a: u8, pos: i32) {
         let from = self.toks.site[t];
+        let area = self.toks.area[t];
         self.toks.unlink(t);
         self.toks.set_area(t, a);
         self.toks.pos[t] = pos;
         if from != NONE {
             self.token_left(g, l, from as usize);
+        }
+        if self.seen.keys.is_some() {
+            if from != NONE {
+                self.stack_changed(g, from as usize);
+            }
+            self.area_changed(g, t, area, a);
         }
     }
 
@@ -320,6 +335,10 @@ impl Board {
         self.total[to as usize] += n;
         l.set(&mut self.bits, l.nonempty(), to as usize, true);
         self.set_top(g, l, to as usize);
+        if self.seen.keys.is_some() {
+            self.stack_changed(g, from);
+            self.stack_changed(g, to as usize);
+        }
         n
     }
 

@@ -424,6 +424,9 @@ impl Compiler {
                 })
             }
             Expr::Round => num(|b, _| b.round as i64),
+            Expr::TallyAt(slot, s) => self.tally_at(*slot, s),
+            Expr::Repeated => num(|b, _| b.seen.repeated(b.mover) as i64),
+            Expr::InLine(v, s, c) => self.in_line(*v, s, c),
             Expr::FirstPlayer => num(|b, _| b.round_first as i64),
         }
     }

@@ -3,6 +3,7 @@
 //! ([`query`]), and the turn program becomes a list of [`Op`]s whose operands are compiled.
 
 pub(crate) mod expr;
+mod memory;
 pub(crate) mod query;
 mod tables;
 
@@ -105,6 +106,12 @@ pub(crate) enum Op {
         var: VarId,
         end: u32,
     },
+    SetTallyAt {
+        slot: usize,
+        site: Num,
+        value: Num,
+    },
+    ForgetPositions,
 }
 
 /// The sites a sowing skips.
@@ -157,11 +164,15 @@ pub(crate) struct CAlt {
     pub(crate) second: Option<(SiteQuery, usize)>,
     /// the rest of the condition, tested for each value (or pair)
     pub(crate) cond: Option<Num>,
+    /// `leaving C`: tested in the position after the decision
+    pub(crate) leaving: Option<Num>,
 }
 
 pub(crate) struct CChoice {
     pub(crate) alts: Vec<CAlt>,
     pub(crate) otherwise: Option<u32>,
+    /// an alternative has `leaving`
+    pub(crate) looks: bool,
 }
 
 /// The cumulative probabilities of a chance event's outcomes, added up in order.
@@ -398,6 +409,12 @@ impl Compiler {
                 var: *var,
                 end: *end,
             },
+            Instr::SetTallyAt { slot, site, value } => Op::SetTallyAt {
+                slot: *slot as usize,
+                site: self.num(site),
+                value: self.num(value),
+            },
+            Instr::ForgetPositions => Op::ForgetPositions,
         }
     }
 
@@ -405,6 +422,7 @@ impl Compiler {
         CChoice {
             alts: ch.alts.iter().map(|a| self.alt(a)).collect(),
             otherwise: ch.otherwise,
+            looks: ch.alts.iter().any(|a| a.leaving.is_some()),
         }
     }
 
@@ -467,6 +485,7 @@ impl Compiler {
             to: a.to.as_ref().map(|(v2, s)| (*v2, self.set(s))),
             second,
             cond,
+            leaving: a.leaving.as_ref().map(|c| self.num(c)),
         }
     }
 }

@@ -551,6 +551,8 @@ pub(crate) enum CSet {
     /// `neighbours(s)` (false) or `jumps(s)` (true)
     Near(Num, bool, Arc<Tables>),
     Empty,
+    /// `(line v through s: c)`: the sites of the lines through s with c at each site, each once
+    Line(VarId, Num, Num, Arc<Tables>),
 }
 
 impl CSet {
@@ -617,6 +619,7 @@ impl CSet {
                 true
             }
             CSet::Empty => true,
+            CSet::Line(v, s, c, t) => super::memory::line_sites(t, *v, s, c, b, r, f),
         }
     }
 
@@ -637,7 +640,9 @@ impl CSet {
                     c(b, r) != 0
                 }
             }
-            CSet::Run(..) | CSet::Near(..) => !self.for_each(b, r, &mut |_, _, x| x != s),
+            CSet::Run(..) | CSet::Near(..) | CSet::Line(..) => {
+                !self.for_each(b, r, &mut |_, _, x| x != s)
+            }
             CSet::Empty => false,
         }
     }
@@ -1150,6 +1155,7 @@ impl Compiler {
             }
             SetExpr::Neighbours(x) => CSet::Near(self.num(x), false, self.t.clone()),
             SetExpr::Jumps(x) => CSet::Near(self.num(x), true, self.t.clone()),
+            SetExpr::Line(v, s, c) => CSet::Line(*v, self.num(s), self.num(c), self.t.clone()),
             SetExpr::All | SetExpr::Region(_) | SetExpr::Empty => CSet::Empty,
         }
     }

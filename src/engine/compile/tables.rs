@@ -50,6 +50,14 @@ pub(crate) struct Tables {
     pub(crate) values: Vec<i64>,
     /// the opponent of each player (the side after his)
     pub(crate) opponent: Vec<u8>,
+    /// the keys of the position's hash, when the rules ask `repeated`
+    pub(crate) keys: Option<std::sync::Arc<crate::engine::history::Keys>>,
+    /// the lines of the board: line `i` is `line_sites[line_at[i]..line_at[i + 1]]`
+    pub(crate) line_sites: Vec<u16>,
+    pub(crate) line_at: Vec<u32>,
+    /// the lines through each site: those of site `s` are `site_lines[site_line_at[s]..site_line_at[s + 1]]`
+    pub(crate) site_lines: Vec<u32>,
+    pub(crate) site_line_at: Vec<u32>,
 }
 
 impl Tables {
@@ -141,7 +149,47 @@ impl Tables {
             opponent: (0..g.players.len())
                 .map(|p| ((p % sides + 1) % sides) as u8)
                 .collect(),
+            keys: g
+                .history
+                .then(|| std::sync::Arc::new(crate::engine::history::Keys::new(g))),
+            line_sites: vec![],
+            line_at: vec![],
+            site_lines: vec![],
+            site_line_at: vec![],
         }
+        .with_lines(g)
+    }
+
+    /// The lines of the board as flat tables.
+    fn with_lines(mut self, g: &Ir) -> Self {
+        let n = self.nsites;
+        self.line_at.push(0);
+        let mut through: Vec<Vec<u32>> = vec![vec![]; n];
+        for (i, l) in g.lines.iter().enumerate() {
+            self.line_sites.extend_from_slice(l);
+            self.line_at.push(self.line_sites.len() as u32);
+            for &s in l {
+                through[s as usize].push(i as u32);
+            }
+        }
+        self.site_line_at.push(0);
+        for l in through {
+            self.site_lines.extend(l);
+            self.site_line_at.push(self.site_lines.len() as u32);
+        }
+        self
+    }
+
+    /// The lines through a site.
+    #[inline(always)]
+    pub(crate) fn lines_through(&self, s: usize) -> &[u32] {
+        &self.site_lines[self.site_line_at[s] as usize..self.site_line_at[s + 1] as usize]
+    }
+
+    /// The sites of a line, in order.
+    #[inline(always)]
+    pub(crate) fn line(&self, l: u32) -> &[u16] {
+        &self.line_sites[self.line_at[l as usize] as usize..self.line_at[l as usize + 1] as usize]
     }
 
     /// A site index, if the value names a site.

@@ -38,6 +38,10 @@ impl Picture<'_> {
             parts.push(format!("round {}", st.round()));
         }
         for t in g.tallies.iter().filter(|t| !t.per_player) {
+            if t.per_site {
+                parts.push(format!("{}: {}", t.name, st.site_tally_text(g, t)));
+                continue;
+            }
             parts.push(format!(
                 "{} {}",
                 t.name,

@@ -1,0 +1,420 @@
+//! The history of positions, for `repeated`: a hash of the position (Zobrist-style: a random
+//! key for each part of it, from a fixed seed when the game is loaded) kept up to date by every
+//! change of the board, and a table of the hashes of the positions at the start of each turn.
+//!
+//! A position, for this, is: the counters of each kind on each site, each site's kind and
+//! owner, every token's place (its site, its level in the stack and its track position, or
+//! its area), what each player holds, and the player to move. Tallies, the turn and the round
+//! are not part of it. Hashes are combined by addition, so the hash of a position does not
+//! depend on the order of the changes that led to it; a count's key is multiplied by the count.
+//!
+//! Nothing of this is paid by a game whose rules never ask `repeated`: without keys, every
+//! hook is one test of an empty `Option`.
+
+use super::state::Board;
+use super::tokens::{ON_BOARD, UNPLACED};
+use crate::ir::Game as Ir;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+
+/// The seed of the keys: the same keys at every load, so that hashes are deterministic.
+const SEED: u64 = 0x6c75_6469_6320_6869;
+/// Positions reserved in the table when the state is made (more are added as needed).
+const RESERVED: usize = 1 << 12;
+
+/// The random keys of a game's positions.
+#[derive(Debug)]
+pub(crate) struct Keys {
+    nk: usize,
+    nsites: usize,
+    npieces: usize,
+    players: usize,
+    nareas: usize,
+    /// `site * nk + kind`: added once for each counter there
+    counts: Vec<u64>,
+    /// `player * nk + kind`: once for each piece held
+    bank: Vec<u64>,
+    /// `site * 5 + kind of site`
+    kinds: Vec<u64>,
+    /// `site * (players + 1) + owner + 1`
+    owners: Vec<u64>,
+    /// `class * nsites + site` (class: owner and kind of a token), mixed with its level and
+    /// its track position
+    stack: Vec<u64>,
+    /// `class * (areas + 1) + area` (the last for tokens not placed yet)
+    area: Vec<u64>,
+    /// the player to move
+    mover: Vec<u64>,
+}
+
+impl Keys {
+    pub(crate) fn new(g: &Ir) -> Self {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
+        let mut keys = |n: usize| (0..n).map(|_| rng.next_u64()).collect::<Vec<u64>>();
+        let (nk, nsites, players) = (g.pieces.len(), g.sites.len(), g.players.len());
+        let classes = players * g.pieces.len();
+        Keys {
+            nk,
+            nsites,
+            npieces: g.pieces.len(),
+            players,
+            nareas: g.areas.len(),
+            counts: keys(nsites * nk),
+            bank: keys(players * nk),
+            kinds: keys(nsites * 5),
+            owners: keys(nsites * (players + 1)),
+            stack: keys(classes * nsites),
+            area: keys(classes * (g.areas.len() + 1)),
+            mover: keys(players.max(1)),
+        }
+    }
+
+    fn class(&self, g: &Ir, t: usize) -> usize {
+        g.tokens[t].owner.0 as usize * self.npieces + g.tokens[t].kind.0 as usize
+    }
+
+    fn area_key(&self, g: &Ir, t: usize, a: u8) -> u64 {
+        let a = match a {
+            ON_BOARD => return 0,
+            UNPLACED => self.nareas,
+            a => (a as usize).min(self.nareas),
+        };
+        self.area[self.class(g, t) * (self.nareas + 1) + a]
+    }
+}
+
+/// The hash of the position and the positions seen at the start of earlier turns.
+#[derive(Debug, Default)]
+pub(crate) struct Positions {
+    /// `None` when the rules never ask `repeated`
+    pub(crate) keys: Option<Arc<Keys>>,
+    /// the hash of the board and holdings (without the player to move)
+    pub(crate) hash: u64,
+    /// the hash of each site's stack of tokens
+    stacks: Vec<u64>,
+    /// the positions at the start of earlier turns, in order
+    list: Vec<u64>,
+    /// an open-addressing table of `list` (a slot is used when its generation is `gen`)
+    table: Vec<u64>,
+    gens: Vec<u32>,
+    epoch: u32,
+    /// the position at the start of the turn being played (added to the history when the
+    /// next turn starts)
+    start: Option<u64>,
+    /// in a look-ahead: the player to move in the position (`mover` is then the player who
+    /// decides)
+    pub(crate) to_move: Option<u8>,
+}
+
+super::state::clone_by_fields!(Positions {
+    keys,
+    hash,
+    stacks,
+    list,
+    table,
+    gens,
+    epoch,
+    start,
+    to_move,
+});
+
+impl PartialEq for Positions {
+    fn eq(&self, o: &Self) -> bool {
+        let mut a = self.list.clone();
+        let mut b = o.list.clone();
+        a.sort_unstable();
+        b.sort_unstable();
+        self.hash == o.hash && self.start == o.start && a == b
+    }
+}
+
+/// Mixes a hash's bits (the finalizer of SplitMix64).
+#[inline(always)]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Positions {
+    pub(crate) fn new(g: &Ir, keys: Option<Arc<Keys>>) -> Self {
+        let reserve = if keys.is_some() {
+            (g.turn_limit as usize).saturating_add(1).min(RESERVED)
+        } else {
+            0
+        };
+        let slots = if keys.is_some() { 64 } else { 0 };
+        let mut table = Vec::with_capacity((reserve * 2).next_power_of_two().max(slots));
+        table.resize(slots, 0);
+        let mut gens = Vec::with_capacity(table.capacity());
+        gens.resize(slots, 0);
+        Positions {
+            stacks: if keys.is_some() {
+                vec![0; g.sites.len()]
+            } else {
+                vec![]
+            },
+            keys,
+            hash: 0,
+            list: Vec::with_capacity(reserve),
+            table,
+            gens,
+            epoch: 1,
+            start: None,
+            to_move: None,
+        }
+    }
+
+    /// `n` counters more (or fewer) of a kind at a site (`i = site * nk + kind`).
+    #[inline(always)]
+    pub(crate) fn count(&mut self, i: usize, delta: i64) {
+        if let Some(k) = &self.keys {
+            self.hash = self
+                .hash
+                .wrapping_add(k.counts[i].wrapping_mul(delta as u64));
+        }
+    }
+
+    /// `n` pieces more (or fewer) held (`i = player * nk + kind`).
+    #[inline(always)]
+    pub(crate) fn bank(&mut self, i: usize, delta: i64) {
+        if let Some(k) = &self.keys {
+            self.hash = self.hash.wrapping_add(k.bank[i].wrapping_mul(delta as u64));
+        }
+    }
+
+    /// A site's kind changed.
+    #[inline]
+    pub(crate) fn kind(&mut self, s: usize, old: usize, new: usize) {
+        if let Some(k) = &self.keys {
+            self.hash = self
+                .hash
+                .wrapping_sub(k.kinds[s * 5 + old])
+                .wrapping_add(k.kinds[s * 5 + new]);
+        }
+    }
+
+    /// A site's owner changed (-1 for none).
+    #[inline]
+    pub(crate) fn owner(&mut self, s: usize, old: i8, new: i8) {
+        if let Some(k) = &self.keys {
+            let at = |o: i8| s * (k.players + 1) + (o as i64 + 1) as usize;
+            self.hash = self
+                .hash
+                .wrapping_sub(k.owners[at(old)])
+                .wrapping_add(k.owners[at(new)]);
+        }
+    }
+
+    /// The hash of the position with `mover` to move.
+    #[inline]
+    pub(crate) fn position(&self, mover: u8) -> u64 {
+        let k = self.keys.as_ref().map_or(0, |k| {
+            k.mover.get(mover as usize).copied().unwrap_or(0)
+        });
+        mix(self.hash.wrapping_add(k))
+    }
+
+    /// `repeated`: the position was at the start of an earlier turn since the history was last
+    /// cleared.
+    #[inline]
+    pub(crate) fn repeated(&self, mover: u8) -> bool {
+        self.keys.is_some() && self.contains(self.position(self.to_move.unwrap_or(mover)))
+    }
+
+    /// A turn starts with `mover` to move: the start of the last one joins the history.
+    #[inline]
+    pub(crate) fn turn_begins(&mut self, mover: u8) {
+        if self.keys.is_none() {
+            return;
+        }
+        if let Some(h) = self.start.take() {
+            self.insert(h);
+        }
+        self.start = Some(self.position(mover));
+    }
+
+    /// A round starts: the history is cleared, and this is the start of its first turn.
+    pub(crate) fn round_begins(&mut self, mover: u8) {
+        if self.keys.is_none() {
+            return;
+        }
+        self.forget();
+        self.start = Some(self.position(mover));
+    }
+
+    /// `forget positions`: no position seen so far counts, the start of this turn included.
+    pub(crate) fn forget(&mut self) {
+        self.start = None;
+        self.list.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.gens.iter_mut().for_each(|g| *g = 0);
+            self.epoch = 1;
+        }
+    }
+
+    /// Positions in the history (the start of the turn being played not counted).
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    fn contains(&self, h: u64) -> bool {
+        if self.list.is_empty() || self.table.is_empty() {
+            return false;
+        }
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            if self.gens[i] != self.epoch {
+                return false;
+            }
+            if self.table[i] == h {
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, h: u64) {
+        if self.contains(h) {
+            return;
+        }
+        self.list.push(h);
+        if self.list.len() * 2 > self.table.len() {
+            // Twice the room (within what was reserved, nothing is allocated), and every
+            // position of the history put in again.
+            let n = (self.table.len() * 2).max(64);
+            self.table.resize(n, 0);
+            self.gens.resize(n, 0);
+            self.epoch = self.epoch.wrapping_add(1);
+            if self.epoch == 0 {
+                self.gens.iter_mut().for_each(|g| *g = 0);
+                self.epoch = 1;
+            }
+            for i in 0..self.list.len() {
+                let x = self.list[i];
+                self.place(x);
+            }
+        } else {
+            self.place(h);
+        }
+    }
+
+    fn place(&mut self, h: u64) {
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        while self.gens[i] == self.epoch {
+            if self.table[i] == h {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        self.gens[i] = self.epoch;
+        self.table[i] = h;
+    }
+}
+
+impl Board {
+    /// The hash of a site's stack of tokens.
+    fn stack_hash(&self, g: &Ir, k: &Keys, s: usize) -> u64 {
+        let mut h = 0u64;
+        for (level, t) in self.toks.at(s as u16).enumerate() {
+            let key = k.stack[k.class(g, t) * k.nsites + s];
+            let pos = self.toks.pos[t] as u32 as u64;
+            h = h.wrapping_add(mix(key ^ ((level as u64) << 40) ^ pos));
+        }
+        h
+    }
+
+    /// The stack of a site changed (tokens came, left, or moved within it).
+    #[inline]
+    pub(crate) fn stack_changed(&mut self, g: &Ir, s: usize) {
+        let Some(k) = &self.seen.keys else {
+            return;
+        };
+        let new = self.stack_hash(g, k, s);
+        let old = std::mem::replace(&mut self.seen.stacks[s], new);
+        self.seen.hash = self.seen.hash.wrapping_sub(old).wrapping_add(new);
+    }
+
+    /// A token changed areas (`ON_BOARD` on the board).
+    #[inline]
+    pub(crate) fn area_changed(&mut self, g: &Ir, t: usize, old: u8, new: u8) {
+        let Some(k) = &self.seen.keys else {
+            return;
+        };
+        let h = self
+            .seen
+            .hash
+            .wrapping_sub(k.area_key(g, t, old))
+            .wrapping_add(k.area_key(g, t, new));
+        self.seen.hash = h;
+    }
+
+    /// The hash of the board and holdings computed from scratch (what the incremental hash
+    /// must equal); 0 without keys.
+    pub(crate) fn hash_from_scratch(&self, g: &Ir) -> u64 {
+        let Some(k) = &self.seen.keys else {
+            return 0;
+        };
+        let mut h = 0u64;
+        let add = |h: &mut u64, x: u64| *h = h.wrapping_add(x);
+        for (i, &c) in self.counts.iter().enumerate() {
+            add(&mut h, k.counts[i].wrapping_mul(c as u64));
+        }
+        for (i, &c) in self.bank.iter().enumerate() {
+            add(&mut h, k.bank[i].wrapping_mul(c as u64));
+        }
+        for s in 0..k.nsites {
+            add(&mut h, k.kinds[s * 5 + self.kinds[s] as usize]);
+            add(
+                &mut h,
+                k.owners[s * (k.players + 1) + (self.owners[s] as i64 + 1) as usize],
+            );
+            add(&mut h, self.stack_hash(g, k, s));
+        }
+        for t in 0..g.tokens.len() {
+            add(&mut h, k.area_key(g, t, self.toks.area[t]));
+        }
+        debug_assert_eq!(k.nk, self.nk);
+        h
+    }
+
+    /// Recomputes the hash and the stacks' hashes (after a position was built by hand).
+    pub(crate) fn rehash(&mut self, g: &Ir) {
+        let Some(k) = self.seen.keys.clone() else {
+            return;
+        };
+        for s in 0..k.nsites {
+            self.seen.stacks[s] = self.stack_hash(g, &k, s);
+        }
+        self.seen.hash = self.hash_from_scratch(g);
+    }
+}
+
+impl super::State {
+    /// The hash of the position (board, holdings, player to move), when the rules ask
+    /// `repeated` (`None` otherwise: nothing is hashed).
+    pub fn position_hash(&self) -> Option<u64> {
+        self.b.seen.keys.as_ref()?;
+        Some(self.b.seen.position(self.b.mover))
+    }
+
+    /// How many positions the history holds (the starts of earlier turns since the last
+    /// `forget positions` or the start of the round).
+    pub fn positions_seen(&self) -> usize {
+        self.b.seen.len()
+    }
+}
+
+impl super::Game {
+    /// The hash of the state's position computed from scratch, which the hash kept up to date
+    /// by every change must equal (`None` when the rules never ask `repeated`).
+    pub fn position_hash_from_scratch(&self, st: &super::State) -> Option<u64> {
+        let k = st.b.seen.keys.as_ref()?;
+        let mover = k.mover.get(st.b.mover as usize).copied().unwrap_or(0);
+        Some(mix(st.b.hash_from_scratch(self).wrapping_add(mover)))
+    }
+}

@@ -1,0 +1,121 @@
+//! `leaving C`: a decision is legal only if the position after it satisfies C. Each such
+//! decision is played on a scratch copy of the state (kept in the state and reused, so that a
+//! playout allocates nothing once it exists) up to the next choice (where the program stops,
+//! before the choice's decisions are listed), the next order of drops, chance event or end of
+//! the game, and C is tested there with `mover` still the player who decides.
+//!
+//! A look-ahead does not look ahead: it stops at the next choice without listing its
+//! decisions, so no `leaving` of that choice is tested, and a look-ahead costs the way to the
+//! next choice (not the decisions there). Its work counts toward the work allowed between two
+//! decisions (`WORK_LIMIT`), so no number of decisions can make one decision point run for
+//! ever.
+
+use super::compile::Num;
+use super::{Decision, Game, Pending, State, WORK_LIMIT};
+
+/// The scratch copy of a state, and whether this state is itself one.
+#[derive(Debug, Default)]
+pub(crate) struct Look {
+    /// this state is a look-ahead (it stops at the next choice)
+    pub(crate) active: bool,
+    scratch: Option<Box<State>>,
+}
+
+impl Clone for Look {
+    /// A copy has no scratch yet (it makes one when it needs it) and is not a look-ahead.
+    fn clone(&self) -> Self {
+        Look::default()
+    }
+    /// A state copied into another keeps the other's scratch copy (its buffers are reused).
+    fn clone_from(&mut self, _: &Self) {}
+}
+
+impl PartialEq for Look {
+    /// The scratch copy is not part of the position.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Look {}
+
+impl Game {
+    /// Keeps, of the legal decisions just listed for choice `id`, those whose `leaving`
+    /// condition holds after them.
+    pub(crate) fn keep_leaving(&self, st: &mut State, id: u32) {
+        let Some(ch) = self.prog.choices.get(id as usize) else {
+            return;
+        };
+        if !ch.looks || st.moves.is_empty() {
+            return;
+        }
+        let mut scratch = match st.look.scratch.take() {
+            Some(s) => s,
+            None => Box::new(self.empty()),
+        };
+        let mut moves = std::mem::take(&mut st.moves);
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let d = moves[i];
+            let keep = match d {
+                Decision::Alt { alt, value } => match ch
+                    .alts
+                    .get(alt as usize)
+                    .and_then(|a| a.leaving.as_ref())
+                {
+                    Some(cond) => self.leads_to(st, &mut scratch, id, alt, value, cond),
+                    None => true,
+                },
+                Decision::Drop { .. } => true,
+            };
+            if keep {
+                moves[kept] = d;
+                kept += 1;
+            }
+            if st.r.work > WORK_LIMIT {
+                // the decision point stops the game (`checkpoint`)
+                break;
+            }
+        }
+        moves.truncate(kept);
+        st.moves = moves;
+        st.look.scratch = Some(scratch);
+    }
+
+    /// Plays decision (`alt`, `value`) of choice `id` on the scratch copy and tests `cond` there.
+    fn leads_to(
+        &self,
+        st: &mut State,
+        sc: &mut State,
+        id: u32,
+        alt: u8,
+        value: i32,
+        cond: &Num,
+    ) -> bool {
+        sc.clone_from(st);
+        sc.look.active = true;
+        sc.log.on = false;
+        sc.pending = Pending::Choice(id);
+        sc.turn_decisions += 1;
+        let decider = st.b.mover;
+        let a = &self.choices[id as usize].alts[alt as usize];
+        let set_values = |sc: &mut State| match (a.var, &a.to) {
+            (Some(v), Some((v2, _))) => {
+                sc.r.set(v, (value >> 16) as i64);
+                sc.r.set(*v2, (value & 0xffff) as i64);
+            }
+            (Some(v), None) => sc.r.set(v, value as i64),
+            _ => {}
+        };
+        set_values(sc);
+        sc.pc = a.target;
+        // the work done so far goes on counting in the scratch copy
+        self.run(sc);
+        st.r.work = sc.r.work;
+        // The condition reads the position after the decision, with the choice's variables
+        // as decided and `mover` the player who decided.
+        set_values(sc);
+        sc.b.seen.to_move = Some(sc.b.mover);
+        sc.b.mover = decider;
+        cond(&sc.b, &mut sc.r) != 0
+    }
+}
