@@ -292,6 +292,9 @@ pub enum Expr {
     FirstPlayer,
     /// `original_owner(h)`: the owner the board description gives the site (-1 for none)
     OriginalOwner(Box<Expr>),
+    /// `some v from s toward d where c`: the first site along the ring from s (s itself first)
+    /// in direction d where c holds (-1 for none)
+    SomeAlong(VarId, Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
@@ -452,6 +455,8 @@ pub enum Instr {
         skip: Option<SetExpr>,
         last: VarId,
         on_cycle: u32,
+        /// receives the number of pieces the lap dropped (`sown`)
+        sown: VarId,
     },
     /// `relay h`: pick up h and sow on from the site after it (jump back to the lap)
     Relay {
@@ -524,6 +529,8 @@ pub enum Instr {
         var: VarId,
         end: u32,
     },
+    /// `another turn`: when this turn ends, the same player plays the next one
+    AnotherTurn,
 }
 
 /// A track: the path of a side, by position.
@@ -624,6 +631,12 @@ pub struct Game {
     pub turn_limit: u32,
     /// the site names, for reading notation (never used in playouts)
     pub site_index: BTreeMap<String, SiteId>,
+    /// what reaching the turn limit means (`limit N turns then end game`; a draw by default)
+    pub turn_limit_end: EndRule,
+    /// `limit N moves`: decisions allowed in a round (`u32::MAX` without one)
+    pub move_limit: u32,
+    /// what reaching the move limit means
+    pub move_limit_end: EndRule,
 }
 
 impl Game {

@@ -31,6 +31,8 @@ pub struct SimStats {
     pub rounds_total: u64,
     pub rounds_min: u64,
     pub rounds_max: u64,
+    /// games ended by `limit … moves`
+    pub move_limit: u64,
 }
 
 /// One random playout from `start` into `st` (its buffers reused): the number of decisions.
@@ -146,6 +148,7 @@ impl SimStats {
                 }
                 EndReason::Fault(_) => s.faults += 1,
                 EndReason::Rules => {}
+                EndReason::MoveLimit => s.move_limit += 1,
             }
         }
         s.playouts += 1;
@@ -253,6 +256,7 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
                     "draws": stats.draws,
                     "turn_limit_reached": stats.turn_limit,
                     "step_limit_reached": stats.step_limit,
+                    "move_limit_reached": stats.move_limit,
                     "faults": stats.faults,
                     "moves_mean": mean(stats.moves_total),
                     "moves_min": stats.moves_min,
@@ -285,11 +289,22 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
                     let w = stats.wins[i];
                     writeln!(out, "  {p} wins: {w} ({:.1}%)", 100.0 * mean(w))?;
                 }
-                writeln!(
-                    out,
-                    "  draws: {} ({} at the turn limit of {})",
-                    stats.draws, stats.turn_limit, g.turn_limit
-                )?;
+                if g.turn_limit == u32::MAX {
+                    writeln!(out, "  draws: {}", stats.draws)?;
+                } else {
+                    writeln!(
+                        out,
+                        "  draws: {} ({} at the turn limit of {})",
+                        stats.draws, stats.turn_limit, g.turn_limit
+                    )?;
+                }
+                if g.move_limit != u32::MAX {
+                    writeln!(
+                        out,
+                        "  ended at the move limit of {}: {}",
+                        g.move_limit, stats.move_limit
+                    )?;
+                }
                 if stats.faults > 0 {
                     writeln!(
                         out,

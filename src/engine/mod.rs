@@ -134,6 +134,8 @@ impl Game {
             limit_reached: false,
             turn_decisions: 0,
             log: events::Log::default(),
+            another_turn: false,
+            round_moves: 0,
         }
     }
 
@@ -167,6 +169,7 @@ impl Game {
     pub fn play_unchecked(&self, st: &mut State, d: Decision) {
         st.r.work = 0;
         st.turn_decisions += 1;
+        st.round_moves = st.round_moves.saturating_add(1);
         if st.turn_decisions > DECISION_LIMIT {
             self.finish(st, None, EndReason::DecisionLimit);
             return;
