@@ -74,7 +74,9 @@ pub enum ErrorKind {
     EmptyDescription { name: String },
     #[error("this `{bracket}` is never closed")]
     Unclosed { bracket: char },
-    #[error("the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for")]
+    #[error(
+        "the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for"
+    )]
     UnknownType { name: String },
 }
 

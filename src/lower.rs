@@ -791,6 +791,7 @@ impl Checker<'_> {
                             args[0].span,
                             "`owner` of a site and of a token differ: say which it is where it is made, `let x: site = none` (or `token`)",
                         );
+                        self.give_up(&x);
                         err
                     }
                     Ty::Null => (Expr::Const(-1), Ty::Player),
@@ -1139,7 +1140,7 @@ impl Checker<'_> {
                 let f = self.expect(from, Ty::Site);
                 let d = self.expect(dir, Ty::Dir);
                 self.scopes.push(vec![]);
-                let id = self.new_var(&var.name, Ty::Site);
+                let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
                 let c = self.expect(cond, Ty::Bool);
                 self.scopes.pop();
                 (Expr::SomeAlong(id, b(f), b(d), b(c)), Ty::Site)

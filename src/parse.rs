@@ -498,7 +498,9 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::end_stmt => "`end`",
         Rule::again_stmt => "`again`",
         Rule::another_stmt | Rule::another_kw => "`another turn`",
-        Rule::let_type | Rule::type_word => "a type (`site`, `player`, `token`, `area`, `number`, …)",
+        Rule::let_type | Rule::type_word => {
+            "a type (`site`, `player`, `token`, `area`, `number`, …)"
+        }
         Rule::moves_kw => "`moves`",
         Rule::limit_then => "`then end game`",
         Rule::some_along => "`from`",

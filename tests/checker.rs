@@ -75,6 +75,7 @@ fn every_error_kind_has_its_message_pinned() {
         "ambiguous-notation",
         "empty-description",
         "unclosed",
+        "unknown-type",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");

@@ -78,6 +78,16 @@ impl Checker<'_> {
         (tx, ty)
     }
 
+    /// After an error about a variable made from `none`: nothing more is said of it.
+    pub(crate) fn give_up(&mut self, x: &Expr) {
+        if let Expr::Var(v) = x {
+            let root = self.null_root(*v);
+            if let Some(n) = self.null_vars.get_mut(&root) {
+                n.ty = Ty::Error;
+            }
+        }
+    }
+
     /// Whether `x` is a variable made from `none` whose type is not known yet.
     pub(crate) fn is_undetermined(&self, x: &Expr) -> bool {
         matches!(x, Expr::Var(v) if self.null_vars.get(&self.null_root(*v)).is_some_and(|n| n.ty == Ty::Null))
