@@ -42,8 +42,8 @@ pub struct GameFile {
     pub defs: Vec<Def>,
     /// `turn { … }`
     pub turns: Vec<(Span, Vec<Stmt>)>,
-    /// `limit max_turns turns`
-    pub limits: Vec<Expr>,
+    /// `limit max_turns turns`, `limit 300 moves then end game`
+    pub limits: Vec<LimitDecl>,
     /// `dice grains { … }`
     pub dice: Vec<DiceDecl>,
     /// `action advance(t, n) { … }`
@@ -57,6 +57,18 @@ pub struct GameFile {
     /// `labels { sow "…"  collect "…" }`, the entries of every such block in order
     pub labels: Vec<LabelDoc>,
     /// The whole file's span.
+    pub span: Span,
+}
+
+/// `limit max_turns turns`, `limit 300 moves then end game draw`: how long a game (a round)
+/// may go on, in turns or in decisions, and what reaching the limit means.
+#[derive(Clone, Debug)]
+pub struct LimitDecl {
+    pub count: Expr,
+    /// `moves`: decisions are counted, not turns
+    pub moves: bool,
+    /// `then end game …`: the outcome at the limit (a draw when `None`)
+    pub then: Option<EndGame>,
     pub span: Span,
 }
 
@@ -457,6 +469,10 @@ pub enum StmtKind {
     },
     /// `forget positions`
     ForgetPositions,
+    /// `another turn`: when this turn ends, the same player plays another
+    AnotherTurn,
+    /// `let dest: site = none`: a variable with its type written
+    LetTyped { name: Ident, ty: Ident, value: Expr },
 }
 
 /// Binary operators.
@@ -536,4 +552,13 @@ pub enum ExprKind {
     /// `line x through s: c` (a condition), `(line x through s: c)` (the flag: the set of the
     /// sites of every such line)
     Line(Ident, Box<Expr>, Box<Expr>, bool),
+    /// `some h from s toward d where c`: the first site along the ring from s where c holds
+    SomeAlong {
+        var: Ident,
+        /// `some token x from …` (refused: tokens are not in a ring)
+        token: bool,
+        from: Box<Expr>,
+        dir: Box<Expr>,
+        cond: Box<Expr>,
+    },
 }

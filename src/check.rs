@@ -9,8 +9,14 @@ use crate::diagnostic::{Diagnostic, Diagnostics, ErrorKind, suggest};
 use crate::ir::*;
 use std::collections::{BTreeMap, HashMap};
 
+mod call_site;
 mod labels;
+mod limit;
 mod lines;
+pub(crate) mod none_type;
+
+pub(crate) use call_site::ParamFrame;
+pub(crate) use none_type::NullVar;
 
 /// Option values chosen by the user: a named variant and `NAME=VALUE` settings (applied after it).
 #[derive(Clone, Debug, Default)]
@@ -57,6 +63,9 @@ pub(crate) enum Ty {
     Area,
     /// already reported: unifies with anything
     Error,
+    /// `none`, or a variable made from it, whose type is not known yet: the first use that
+    /// needs a site, player, token or area says which (see `check::none_type`)
+    Null,
 }
 
 impl Ty {
@@ -74,6 +83,7 @@ impl Ty {
             Ty::Token => "a token",
             Ty::Area => "an area",
             Ty::Error => "anything",
+            Ty::Null => "`none`",
         }
     }
 }
@@ -185,9 +195,16 @@ pub(crate) struct Checker<'a> {
     pub(crate) board_lines: Vec<Vec<u16>>,
     /// `repeated` is used: the engine keeps the history of positions
     pub(crate) history: bool,
+    /// the `def`s and actions being expanded, innermost last: where each parameter's
+    /// argument was written (a type error about it is reported there, see `check::call_site`)
+    pub(crate) param_frames: Vec<ParamFrame>,
+    /// variables made from `none` (`let x = none`) and the type their uses gave them
+    pub(crate) null_vars: HashMap<VarId, NullVar>,
+    /// the variable that holds the pieces sown by the lap of each `sow` being lowered (`sown`)
+    pub(crate) sown_vars: Vec<VarId>,
 }
 
-const BUILTINS: [&str; 12] = [
+const BUILTINS: [&str; 13] = [
     "mover",
     "opponent",
     "none",
@@ -200,6 +217,7 @@ const BUILTINS: [&str; 12] = [
     "round",
     "first_player",
     "repeated",
+    "sown",
 ];
 const MAX_SITES: i64 = 4096;
 /// Coordinates of sites (and offsets of links) are within ±this, so that no arithmetic on
@@ -267,6 +285,9 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         lines: crate::diagnostic::LineIndex::new(source),
         board_lines: vec![],
         history: false,
+        param_frames: vec![],
+        null_vars: HashMap::new(),
+        sown_vars: vec![],
     };
     for b in BUILTINS {
         c.globals
@@ -284,7 +305,7 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
     c.defs();
     c.tally_decls();
     let broken = c.requires(settings, &before_sets);
-    let turn_limit = c.limit();
+    let limits = c.limits();
     let (turn_start, between_start) = c.programs();
     let labels = c.labels();
     if !broken.is_empty() {
@@ -333,10 +354,13 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         tally_slots: c.tally_slots,
         tallies: c.tallies,
         nvars: c.nvars,
-        turn_limit,
+        turn_limit: limits.turns,
         site_index,
         lines: c.board_lines,
         history: c.history,
+        turn_limit_end: limits.turns_end,
+        move_limit: limits.moves,
+        move_limit_end: limits.moves_end,
     };
     crate::optimize::optimize(&mut game);
     Ok(game)
@@ -344,11 +368,13 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
 
 impl<'a> Checker<'a> {
     pub(crate) fn error(&mut self, kind: ErrorKind, span: Span) {
-        self.diags.push(Diagnostic::new(kind, span));
+        let d = self.at_call_site(Diagnostic::new(kind, span));
+        self.diags.push(d);
     }
 
     pub(crate) fn error_hint(&mut self, kind: ErrorKind, span: Span, hint: impl Into<String>) {
-        self.diags.push(Diagnostic::new(kind, span).with_hint(hint));
+        let d = self.at_call_site(Diagnostic::new(kind, span).with_hint(hint));
+        self.diags.push(d);
     }
 
     /// Registers a global name, reporting a clash with an earlier one.
@@ -1865,28 +1891,6 @@ impl<'a> Checker<'a> {
         // (evaluating again says nothing new)
         self.diags.truncate(diags);
         holds_before.then(|| named.join(", "))
-    }
-
-    fn limit(&mut self) -> u32 {
-        let f = self.file;
-        let Some(e) = self.one_of(&f.limits, |e| e.span, "`limit … turns` declaration", true)
-        else {
-            return 1;
-        };
-        match self.const_int(e) {
-            Some(n) if (1..=u32::MAX as i64).contains(&n) => n as u32,
-            Some(n) => {
-                self.error(
-                    ErrorKind::TooLarge {
-                        value: n,
-                        what: "the turn limit must be 1 or more",
-                    },
-                    e.span,
-                );
-                1
-            }
-            None => 1,
-        }
     }
 
     /// Lowers the start program, the turn program and the `between rounds` program; returns

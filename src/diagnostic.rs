@@ -78,6 +78,10 @@ pub enum ErrorKind {
     SourceTooLarge { bytes: usize, limit: u64 },
     #[error("site `{name}` appears twice in a line")]
     LineRepeat { name: String },
+    #[error(
+        "the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for"
+    )]
+    UnknownType { name: String },
 }
 
 /// One problem, with where it is and, if we can tell, how to fix it.
@@ -86,6 +90,16 @@ pub struct Diagnostic {
     pub kind: ErrorKind,
     pub span: Span,
     pub hint: Option<String>,
+    /// other places that explain the problem (a type error at a call: where the `def` uses
+    /// the argument), each shown with its own source line
+    pub notes: Vec<Note>,
+}
+
+/// A secondary place of a diagnostic, with what it says there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub span: Span,
+    pub text: String,
 }
 
 impl Diagnostic {
@@ -94,7 +108,15 @@ impl Diagnostic {
             kind,
             span,
             hint: None,
+            notes: vec![],
         }
+    }
+    pub fn with_note(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.notes.push(Note {
+            span,
+            text: text.into(),
+        });
+        self
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
@@ -130,6 +152,7 @@ impl Diagnostic {
             ErrorKind::Unclosed { .. } => "unclosed",
             ErrorKind::SourceTooLarge { .. } => "source-too-large",
             ErrorKind::LineRepeat { .. } => "line-repeat",
+            ErrorKind::UnknownType { .. } => "unknown-type",
         }
     }
 }
@@ -263,12 +286,41 @@ pub fn render_one(path: &str, source: &str, d: &Diagnostic) -> String {
 }
 
 fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
+    let (line, col, shown, caret_at, carets) = snippet(index, d.span);
+    let width = line.to_string().len();
+    let pad = " ".repeat(width);
+    let mut out = format!(
+        "error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n{line} | {shown}\n{pad} | {}{}\n",
+        d,
+        " ".repeat(caret_at),
+        "^".repeat(carets)
+    );
+    for n in &d.notes {
+        let (line, col, shown, caret_at, carets) = snippet(index, n.span);
+        let width = line.to_string().len();
+        let pad = " ".repeat(width);
+        out.push_str(&format!(
+            "{pad} = note: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n{line} | {shown}\n{pad} | {}{}\n",
+            n.text,
+            " ".repeat(caret_at),
+            "^".repeat(carets)
+        ));
+    }
+    if let Some(h) = &d.hint {
+        out.push_str(&format!("{pad} = hint: {h}\n"));
+    }
+    out
+}
+
+/// The line and column of a span, the part of its line shown, where the caret starts in it
+/// and how many carets.
+fn snippet(index: &LineIndex, span: Span) -> (usize, usize, String, usize, usize) {
     let source = index.source;
-    let (line, col) = index.line_col(d.span.start);
+    let (line, col) = index.line_col(span.start);
     let line_start = index.starts[line - 1];
     let line_end = line_start + index.line(line).len();
-    let caret = floor_char_boundary(source, d.span.start.min(source.len())).max(line_start);
-    let span_end = floor_char_boundary(source, d.span.end.min(source.len())).clamp(caret, line_end);
+    let caret = floor_char_boundary(source, span.start.min(source.len())).max(line_start);
+    let span_end = floor_char_boundary(source, span.end.min(source.len())).clamp(caret, line_end);
     // a window of the line around the caret, found from the caret's byte, not the line's start
     let from = source[line_start..caret]
         .char_indices()
@@ -293,18 +345,7 @@ fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
         .chars()
         .count()
         .max(1);
-    let width = line.to_string().len();
-    let pad = " ".repeat(width);
-    let mut out = format!(
-        "error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n{line} | {shown}\n{pad} | {}{}\n",
-        d,
-        " ".repeat(caret_at),
-        "^".repeat(carets)
-    );
-    if let Some(h) = &d.hint {
-        out.push_str(&format!("{pad} = hint: {h}\n"));
-    }
-    out
+    (line, col, shown, caret_at, carets)
 }
 
 /// Renders every diagnostic, then a summary line.

@@ -299,6 +299,9 @@ pub enum Expr {
     Repeated,
     /// `line v through s: c`: some line of the board through s has c at each of its sites
     InLine(VarId, Box<Expr>, Box<Expr>),
+    /// `some v from s toward d where c`: the first site along the ring from s (s itself first)
+    /// in direction d where c holds (-1 for none)
+    SomeAlong(VarId, Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
@@ -465,6 +468,8 @@ pub enum Instr {
         skip: Option<SetExpr>,
         last: VarId,
         on_cycle: u32,
+        /// receives the number of pieces the lap dropped (`sown`)
+        sown: VarId,
     },
     /// `relay h`: pick up h and sow on from the site after it (jump back to the lap)
     Relay {
@@ -545,6 +550,8 @@ pub enum Instr {
     },
     /// `forget positions`: the history of positions is cleared
     ForgetPositions,
+    /// `another turn`: when this turn ends, the same player plays the next one
+    AnotherTurn,
 }
 
 /// A track: the path of a side, by position.
@@ -652,6 +659,12 @@ pub struct Game {
     /// the rules ask whether a position repeats (`repeated`): the engine keeps a hash of the
     /// position and a history of them (otherwise it pays nothing for them)
     pub history: bool,
+    /// what reaching the turn limit means (`limit N turns then end game`; a draw by default)
+    pub turn_limit_end: EndRule,
+    /// `limit N moves`: decisions allowed in a round (`u32::MAX` without one)
+    pub move_limit: u32,
+    /// what reaching the move limit means
+    pub move_limit_end: EndRule,
 }
 
 impl Game {

@@ -239,6 +239,11 @@ impl Checker<'_> {
     /// Lowers an expression that must have type `want` (sets are not accepted here).
     pub(crate) fn expect(&mut self, e: &ast::Expr, want: Ty) -> Expr {
         let (x, ty) = self.expr(e);
+        if ty == Ty::Null && crate::check::none_type::nullable(want) {
+            // `none`, or a variable made from it: now known to be `want`
+            self.determine(&x, want);
+            return x;
+        }
         if ty != want && ty != Ty::Error {
             self.type_error(want, ty, e.span);
         }
@@ -406,6 +411,10 @@ impl Checker<'_> {
         match ty {
             Ty::Site => SetExpr::One(x),
             Ty::Error => SetExpr::Empty,
+            Ty::Null => {
+                self.determine(&x, Ty::Site);
+                SetExpr::One(x)
+            }
             t => {
                 self.type_error(Ty::Set, t, e.span);
                 SetExpr::Empty
@@ -512,25 +521,34 @@ impl Checker<'_> {
             return None;
         }
         let mut frame = vec![];
+        let mut origins = vec![];
         for (p, a) in d.params.iter().zip(args) {
             let l = self.bound_argument(a);
             frame.push((p.name.clone(), l));
+            origins.push(self.origin_of(a));
         }
         let saved = std::mem::replace(&mut self.scopes, vec![frame]);
+        self.enter_params(&d.name.name, &d.params, origins);
         self.def_stack.push(d.name.name.clone());
         self.use_spans.push(span);
         let out = f(self, &d.body);
         self.use_spans.pop();
         self.def_stack.pop();
+        self.leave_params();
         self.scopes = saved;
         Some(out)
     }
 
     fn name(&mut self, id: &ast::Ident, span: Span) -> (Expr, Ty) {
         match self.lookup_local(&id.name) {
-            Some(Local::Var(v, t)) => return (Expr::Var(*v), *t),
+            Some(Local::Var(v, t)) => {
+                let x = Expr::Var(*v);
+                let t = self.known_type(&x, *t);
+                return (x, t);
+            }
             Some(Local::Bound(x, t, cost)) => {
                 let (x, t, cost) = (x.clone(), *t, *cost);
+                let t = self.known_type(&x, t);
                 return if self.expand(cost, span) {
                     (x, t)
                 } else {
@@ -621,7 +639,21 @@ impl Checker<'_> {
                 "first_player" => (Expr::FirstPlayer, Ty::Player),
                 "mover" => (Expr::Mover, Ty::Player),
                 "opponent" => (Expr::Opponent, Ty::Player),
-                "none" => (Expr::Const(-1), Ty::Player),
+                "none" => (Expr::Const(-1), Ty::Null),
+                "sown" => match self.sown_vars.last() {
+                    Some(&v) => (Expr::Var(v), Ty::Num),
+                    None => {
+                        self.error_hint(
+                            ErrorKind::Misplaced {
+                                what: "sown",
+                                place: "inside the block of a `sow`",
+                            },
+                            span,
+                            "`sown` is the number of pieces the lap just sown dropped",
+                        );
+                        (Expr::Const(0), Ty::Error)
+                    }
+                },
                 "hole" => (Expr::Const(0), Ty::SiteKind),
                 "store" => (Expr::Const(1), Ty::SiteKind),
                 "cell" => (Expr::Const(2), Ty::SiteKind),
@@ -768,6 +800,18 @@ impl Checker<'_> {
                 match t {
                     Ty::Token => (Expr::TokOwner(b(x)), Ty::Player),
                     Ty::Site | Ty::Error => (Expr::Owner(b(x)), Ty::Player),
+                    Ty::Null if self.is_undetermined(&x) => {
+                        self.error_hint(
+                            ErrorKind::UnknownType {
+                                name: self.text_of(args[0].span),
+                            },
+                            args[0].span,
+                            "`owner` of a site and of a token differ: say which it is where it is made, `let x: site = none` (or `token`)",
+                        );
+                        self.give_up(&x);
+                        err
+                    }
+                    Ty::Null => (Expr::Const(-1), Ty::Player),
                     t => {
                         self.type_error(Ty::Site, t, args[0].span);
                         err
@@ -1032,6 +1076,7 @@ impl Checker<'_> {
                 let c = self.expect(c, Ty::Bool);
                 let (x, tx) = self.expr(x);
                 let (y, ty) = self.expr(y);
+                let (tx, ty) = self.meet_none(&x, tx, &y, ty);
                 let t = if tx == Ty::Error { ty } else { tx };
                 if tx != ty && tx != Ty::Error && ty != Ty::Error {
                     self.type_error(tx, ty, span);
@@ -1095,6 +1140,32 @@ impl Checker<'_> {
                 (Expr::Agg(op, *token, id, b(c), b(x)), Ty::Num)
             }
             ExprKind::Line(v, site, cond, false) => self.in_line(v, site, cond, span),
+            ExprKind::SomeAlong {
+                var,
+                token,
+                from,
+                dir,
+                cond,
+            } => {
+                if *token {
+                    self.error_hint(
+                        ErrorKind::Misplaced {
+                            what: "some token … from",
+                            place: "for sites: `some h from s toward d where …` follows the ring",
+                        },
+                        span,
+                        "tokens have no order along the ring: `some token x where site(x) == …`",
+                    );
+                }
+                self.need_ring(span);
+                let f = self.expect(from, Ty::Site);
+                let d = self.expect(dir, Ty::Dir);
+                self.scopes.push(vec![]);
+                let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
+                let c = self.expect(cond, Ty::Bool);
+                self.scopes.pop();
+                (Expr::SomeAlong(id, b(f), b(d), b(c)), Ty::Site)
+            }
             ExprKind::Forall(v, set, cond) => {
                 let s = self.set_expr(set);
                 self.scopes.push(vec![]);
@@ -1148,13 +1219,21 @@ impl Checker<'_> {
                 };
                 let nullable = |t: Ty| matches!(t, Ty::Player | Ty::Site | Ty::Token | Ty::Area);
                 let none_ok = (is_none(l) && nullable(ty)) || (is_none(r) && nullable(tx));
+                let (tx, ty) = self.meet_none(&x, tx, &y, ty);
                 if tx != ty && tx != Ty::Error && ty != Ty::Error && !none_ok {
+                    // a parameter compared with a value written in its `def`: the argument is
+                    // what has the wrong type (reported at the call)
+                    let (expected, found, at) = if self.is_param_use(l) && !self.is_param_use(r) {
+                        (ty, tx, l.span)
+                    } else {
+                        (tx, ty, r.span)
+                    };
                     self.error_hint(
                         ErrorKind::Type {
-                            expected: tx.words().into(),
-                            found: ty.words().into(),
+                            expected: expected.words().into(),
+                            found: found.words().into(),
                         },
-                        r.span,
+                        at,
                         "both sides of a comparison must be of the same kind",
                     );
                 }
@@ -1242,7 +1321,9 @@ impl Checker<'_> {
                 tests_from = None;
             }
         }
-        self.scopes.pop();
+        if let Some(scope) = self.scopes.pop() {
+            self.undetermined_in(&scope);
+        }
     }
 
     fn stmt(&mut self, s: &ast::Stmt) {
@@ -1295,13 +1376,17 @@ impl Checker<'_> {
                 self.lap_stack.push(lap);
                 let skip = skip.as_ref().map(|e| self.set_expr(e));
                 let last_var = self.new_var(&last.name, Ty::Site);
+                let sown = self.slot_for_var();
                 let at = self.emit(Instr::SowLap {
                     orders: *orders,
                     skip,
                     last: last_var,
                     on_cycle: 0,
+                    sown,
                 });
+                self.sown_vars.push(sown);
                 self.block(body);
+                self.sown_vars.pop();
                 self.lap_stack.pop();
                 self.scopes.pop();
                 let j = self.emit(Instr::Jump(0));
@@ -1318,12 +1403,51 @@ impl Checker<'_> {
                 }
                 let (x, t) = self.expr(value);
                 let v = self.new_var(&name.name, t);
+                if t == Ty::Null {
+                    // `let x = none`: its type comes from its uses
+                    self.null_var(v, name, span, &x);
+                }
                 self.emit(Instr::SetVar(v, x));
+            }
+            StmtKind::LetTyped { name, ty, value } => {
+                let want = self.type_word(ty);
+                let x = self.expect(value, want);
+                let v = self.new_var(&name.name, want);
+                self.emit(Instr::SetVar(v, x));
+            }
+            StmtKind::AnotherTurn => {
+                if self.in_between || self.in_start {
+                    self.error_hint(
+                        ErrorKind::Misplaced { what: "another turn", place: "in the `turn` block" },
+                        span,
+                        "`another turn` gives the player to move another turn when this one ends",
+                    );
+                }
+                self.emit(Instr::AnotherTurn);
             }
             StmtKind::Set { target, value } => match &target.kind {
                 ExprKind::Name(id) => match self.lookup_local(&id.name).cloned() {
                     Some(Local::Var(v, t)) => {
-                        let x = self.expect(value, t);
+                        let t = self.known_type(&Expr::Var(v), t);
+                        let x = if t == Ty::Null {
+                            // a variable made from `none`: the value says what it stands for
+                            let (x, vt) = self.expr(value);
+                            let vt = self.known_type(&x, vt);
+                            if crate::check::none_type::nullable(vt) {
+                                self.determine(&Expr::Var(v), vt);
+                            } else if vt != Ty::Null && vt != Ty::Error {
+                                self.error(
+                                    ErrorKind::Type {
+                                        expected: "a site, a player, a token or an area (it was made from `none`)".into(),
+                                        found: vt.words().into(),
+                                    },
+                                    value.span,
+                                );
+                            }
+                            x
+                        } else {
+                            self.expect(value, t)
+                        };
                         self.emit(Instr::SetVar(v, x));
                     }
                     None if id.name == "mover" => {
@@ -1661,7 +1785,9 @@ impl Checker<'_> {
             return;
         }
         let mut frame = vec![];
+        let mut origins = vec![];
         for (p, arg) in a.params.iter().zip(args) {
+            origins.push(self.origin_of(arg));
             let (x, t) = self.expr(arg);
             if let Expr::Const(_) = x {
                 // A constant argument is folded into the action's statements.
@@ -1670,15 +1796,20 @@ impl Checker<'_> {
             }
             // The argument is computed once, when the action starts.
             let v = self.slot_for_var();
+            if t == Ty::Null {
+                self.null_var(v, p, arg.span, &x);
+            }
             self.emit(Instr::SetVar(v, x));
             frame.push((p.name.clone(), Local::Var(v, t)));
         }
         let saved = std::mem::replace(&mut self.scopes, vec![frame]);
+        self.enter_params(&a.name.name, &a.params, origins);
         self.def_stack.push(a.name.name.clone());
         self.use_spans.push(span);
         self.block(&a.body);
         self.use_spans.pop();
         self.def_stack.pop();
+        self.leave_params();
         self.scopes = saved;
     }
 
@@ -1921,7 +2052,7 @@ impl Checker<'_> {
 /// `else` whose block makes no decision and ends with `end turn`, `end round` or `end game`.
 fn is_test(s: &ast::Stmt) -> bool {
     match &s.kind {
-        StmtKind::Let(..) => true,
+        StmtKind::Let(..) | StmtKind::LetTyped { .. } => true,
         StmtKind::If {
             then,
             otherwise: None,

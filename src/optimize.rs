@@ -200,6 +200,7 @@ fn hoist(
             | Expr::CountSet(..)
             | Expr::Size(..)
             | Expr::Some(..)
+            | Expr::SomeAlong(..)
     );
     if costly && !uses(e, v) && !bound.iter().any(|&b| uses(e, b)) {
         let tmp = g.nvars as VarId;
@@ -212,7 +213,8 @@ fn hoist(
         | Expr::TokExists(x, _)
         | Expr::Exists(x, ..)
         | Expr::Forall(x, ..)
-        | Expr::Some(_, x, _) => Some(*x),
+        | Expr::Some(_, x, _)
+        | Expr::SomeAlong(x, ..) => Some(*x),
         _ => None,
     };
     if let Some(x) = binder {
@@ -294,7 +296,9 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::OriginalOwner(a)
         | Expr::TallyAt(_, a)
         | Expr::CoordY(a) => kids.push(a),
-        Expr::Next(a, b, c) | Expr::If(a, b, c) => kids.extend([&**a, &**b, &**c]),
+        Expr::Next(a, b, c) | Expr::If(a, b, c) | Expr::SomeAlong(_, a, b, c) => {
+            kids.extend([&**a, &**b, &**c])
+        }
         Expr::Bin(_, a, b)
         | Expr::And(a, b)
         | Expr::Or(a, b)
@@ -505,6 +509,9 @@ fn expr(g: &Game, e: Expr) -> Expr {
             }
         }
         Expr::Forall(v, st, c) => Expr::Forall(v, Box::new(set(g, *st)), b(expr(g, *c))),
+        Expr::SomeAlong(v, f, d, c) => {
+            Expr::SomeAlong(v, b(expr(g, *f)), b(expr(g, *d)), b(expr(g, *c)))
+        }
         other => other,
     }
 }

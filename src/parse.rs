@@ -240,9 +240,27 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
                 g.sides.push(inner(item).map(ident).collect());
                 g.sides_spans.push(span);
             }
-            Rule::limit_decl => g
-                .limits
-                .push(expr(inner(item).next().expect("limit: expr"))),
+            Rule::limit_decl => {
+                let mut it = inner(item);
+                let count = expr(it.next().expect("limit: expr"));
+                let mut moves = false;
+                let mut then = None;
+                for x in it {
+                    match x.as_rule() {
+                        Rule::moves_kw => moves = true,
+                        Rule::limit_then => {
+                            then = inner(x).next().map(|e| end_game_rule(e));
+                        }
+                        _ => {}
+                    }
+                }
+                g.limits.push(LimitDecl {
+                    count,
+                    moves,
+                    then,
+                    span,
+                });
+            }
             Rule::board_block => g.boards.push(board(item)),
             Rule::pieces_block => g.pieces.push(
                 inner(item)
@@ -499,6 +517,13 @@ fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::relay_stmt => "`relay`",
         Rule::end_stmt => "`end`",
         Rule::again_stmt => "`again`",
+        Rule::another_stmt | Rule::another_kw => "`another turn`",
+        Rule::let_type | Rule::type_word => {
+            "a type (`site`, `player`, `token`, `area`, `number`, …)"
+        }
+        Rule::moves_kw => "`moves`",
+        Rule::limit_then => "`then end game`",
+        Rule::some_along => "`from`",
         Rule::first_stmt => "`first`",
         Rule::alternative | Rule::alt_label | Rule::alt_label_var | Rule::alt_var_only => {
             "a choice"
@@ -956,6 +981,15 @@ fn block(p: Pair<Rule>) -> Vec<Stmt> {
     stmts(inner(p))
 }
 
+/// `game`, `game draw`, `game winner P` after `end`.
+fn end_game_rule(e: Pair<Rule>) -> EndGame {
+    match inner(e).next() {
+        None => EndGame::Score,
+        Some(x) if x.as_rule() == Rule::draw_kw => EndGame::Draw,
+        Some(x) => EndGame::Winner(expr(x)),
+    }
+}
+
 fn stmt(p: Pair<Rule>) -> Stmt {
     let span = span_of(&p);
     let rule = p.as_rule();
@@ -1024,8 +1058,20 @@ fn stmt(p: Pair<Rule>) -> Stmt {
         }
         Rule::let_stmt => {
             let name = ident(it.next().expect("let name"));
-            StmtKind::Let(name, expr(it.next().expect("let value")))
+            let x = it.next().expect("let value");
+            if x.as_rule() == Rule::let_type {
+                let w = inner(x).next().expect("let type");
+                let ty = Ident {
+                    name: w.as_str().to_string(),
+                    span: span_of(&w),
+                };
+                let value = expr(it.next().expect("let value"));
+                StmtKind::LetTyped { name, ty, value }
+            } else {
+                StmtKind::Let(name, expr(x))
+            }
         }
+        Rule::another_stmt => StmtKind::AnotherTurn,
         Rule::set_stmt => {
             let t = it.next().expect("set target");
             let target = match t.as_rule() {
@@ -1141,11 +1187,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             match e.as_rule() {
                 Rule::end_turn => StmtKind::EndTurn,
                 Rule::end_round => StmtKind::EndRound,
-                _ => match inner(e).next() {
-                    None => StmtKind::EndGame(EndGame::Score),
-                    Some(x) if x.as_rule() == Rule::draw_kw => StmtKind::EndGame(EndGame::Draw),
-                    Some(x) => StmtKind::EndGame(EndGame::Winner(expr(x))),
-                },
+                _ => StmtKind::EndGame(end_game_rule(e)),
             }
         }
         Rule::again_stmt => StmtKind::Again,
@@ -1414,7 +1456,22 @@ fn primary(p: Pair<Rule>) -> Expr {
         Rule::some_expr => {
             let (tok, mut it) = token_flag(p);
             let v = ident(it.next().expect("some var"));
-            ExprKind::Some(v, Box::new(expr(it.next().expect("some cond"))), tok)
+            let x = it.next().expect("some cond");
+            if x.as_rule() == Rule::some_along {
+                let mut along = inner(x).map(expr);
+                let from = along.next().expect("some from");
+                let dir = along.next().expect("some toward");
+                let cond = expr(it.next().expect("some cond"));
+                ExprKind::SomeAlong {
+                    var: v,
+                    token: tok,
+                    from: Box::new(from),
+                    dir: Box::new(dir),
+                    cond: Box::new(cond),
+                }
+            } else {
+                ExprKind::Some(v, Box::new(expr(x)), tok)
+            }
         }
         Rule::filter_expr => {
             let (tok, mut it) = token_flag(p);

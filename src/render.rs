@@ -557,6 +557,7 @@ pub fn outcome_text(g: &Game, o: Outcome) -> String {
             crate::engine::ROUND_LIMIT
         ),
         EndReason::Fault(f) => format!("{who} (the game was stopped: {f})"),
+        EndReason::MoveLimit => format!("{who} (the move limit of {} was reached)", g.move_limit),
     }
 }
 

@@ -76,6 +76,7 @@ fn every_error_kind_has_its_message_pinned() {
         "empty-description",
         "unclosed",
         "line-repeat",
+        "unknown-type",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");

@@ -14,7 +14,7 @@ fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Va
             .map(|x| {
                 let (line, column) = index.line_col(x.span.start);
                 let (end_line, end_column) = index.line_col(x.span.end);
-                json!({
+                let mut item = json!({
                     "file": path,
                     "code": x.code(),
                     "message": x.to_string(),
@@ -23,7 +23,20 @@ fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Va
                     "end_line": end_line,
                     "end_column": end_column,
                     "hint": x.hint,
-                })
+                });
+                if !x.notes.is_empty() {
+                    // the places that explain the error (where a `def` uses an argument)
+                    let notes: Vec<serde_json::Value> = x
+                        .notes
+                        .iter()
+                        .map(|n| {
+                            let (line, column) = index.line_col(n.span.start);
+                            json!({"message": n.text, "line": line, "column": column})
+                        })
+                        .collect();
+                    item["notes"] = json!(notes);
+                }
+                item
             })
             .collect();
     json!(items)

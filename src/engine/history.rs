@@ -210,9 +210,10 @@ impl Positions {
     /// The hash of the position with `mover` to move.
     #[inline]
     pub(crate) fn position(&self, mover: u8) -> u64 {
-        let k = self.keys.as_ref().map_or(0, |k| {
-            k.mover.get(mover as usize).copied().unwrap_or(0)
-        });
+        let k = self
+            .keys
+            .as_ref()
+            .map_or(0, |k| k.mover.get(mover as usize).copied().unwrap_or(0));
         mix(self.hash.wrapping_add(k))
     }
 

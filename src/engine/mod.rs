@@ -14,9 +14,9 @@
 pub(crate) mod bits;
 pub(crate) mod compile;
 mod enumerate;
+pub mod events;
 pub(crate) mod history;
 pub(crate) mod lookahead;
-pub mod events;
 mod run;
 mod sow;
 pub(crate) mod state;
@@ -138,6 +138,8 @@ impl Game {
             turn_decisions: 0,
             log: events::Log::default(),
             look: lookahead::Look::default(),
+            another_turn: false,
+            round_moves: 0,
         }
     }
 
@@ -171,6 +173,7 @@ impl Game {
     pub fn play_unchecked(&self, st: &mut State, d: Decision) {
         st.r.work = 0;
         st.turn_decisions += 1;
+        st.round_moves = st.round_moves.saturating_add(1);
         if st.turn_decisions > DECISION_LIMIT {
             self.finish(st, None, EndReason::DecisionLimit);
             return;

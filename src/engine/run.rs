@@ -12,12 +12,15 @@ const NONE: u16 = u16::MAX;
 
 impl Game {
     pub(crate) fn end_turn(&self, st: &mut State) {
-        let next = st.b.mover as usize + 1;
-        st.b.mover = if next == self.players.len() {
-            0
-        } else {
-            next as u8
-        };
+        // `another turn`: the same player plays the next turn
+        if !std::mem::take(&mut st.another_turn) {
+            let next = st.b.mover as usize + 1;
+            st.b.mover = if next == self.players.len() {
+                0
+            } else {
+                next as u8
+            };
+        }
         st.turn += 1;
         st.turn_decisions = 0;
         st.b.seen.turn_begins(st.b.mover);
@@ -30,13 +33,26 @@ impl Game {
         }
     }
 
-    /// At a decision or a chance event: true (and the game ends as a draw) when the round's
-    /// last allowed turn is over.
+    /// At a decision or a chance event: true (and the game ends as a draw, or scored as the
+    /// limit says) when the round's last allowed turn, or its last allowed decision, is over.
     fn stops_at_limit(&self, st: &mut State) -> bool {
-        if st.limit_reached {
-            self.finish(st, None, EndReason::TurnLimit);
-        }
-        st.limit_reached
+        let (reason, end) = if st.limit_reached {
+            (EndReason::TurnLimit, &self.prog.limit_ends[0])
+        } else if st.round_moves >= self.move_limit {
+            (EndReason::MoveLimit, &self.prog.limit_ends[1])
+        } else {
+            return false;
+        };
+        let winner = match end {
+            EndOp::Draw => None,
+            EndOp::Score => self.score_winner(st),
+            EndOp::Winner(p) => {
+                let p = p(&st.b, &mut st.r);
+                self.player_index(p).map(|p| self.side_of(Player(p as u8)))
+            }
+        };
+        self.finish(st, winner, reason);
+        true
     }
 
     /// The side with the highest score (the value of its captures), or none on equal scores.
@@ -283,6 +299,7 @@ impl Game {
                     skip,
                     last,
                     on_cycle,
+                    sown,
                 } => {
                     if !st.planning {
                         if self.lap_repeats(st) {
@@ -308,8 +325,9 @@ impl Game {
                         let pieces = st.hand.iter().sum::<u32>();
                         (SiteId(st.cursor), pieces, st.lap_keys.len() > 1)
                     });
-                    let last_site = self.sow_lap(st, skip.as_ref());
+                    let (last_site, dropped) = self.sow_lap(st, skip.as_ref());
                     st.r.set(*last, last_site);
+                    st.r.set(*sown, dropped as i64);
                     if let Some((from, pieces, relay)) = lap {
                         st.log.push(|| Event::Lap {
                             from,
@@ -341,6 +359,8 @@ impl Game {
                     Some(at) => {
                         st.planning = false;
                         st.limit_reached = false;
+                        st.another_turn = false;
+                        st.round_moves = 0;
                         st.pc = at;
                     }
                     None => {
@@ -359,6 +379,8 @@ impl Game {
                     st.b.seen.round_begins(st.b.mover);
                     st.round_turn0 = st.turn;
                     st.limit_reached = false;
+                    st.another_turn = false;
+                    st.round_moves = 0;
                     st.planning = false;
                     st.pc = self.turn_start;
                     if !self.checkpoint(st) {
@@ -524,6 +546,10 @@ impl Game {
                     if !self.checkpoint(st) {
                         return;
                     }
+                }
+                Op::AnotherTurn => {
+                    st.another_turn = true;
+                    st.pc += 1;
                 }
                 Op::First(p) => match p {
                     Some(p) => {

@@ -143,8 +143,10 @@ impl Game {
     }
 
     /// Sows the hand along the ring, one piece a site, from the site after the cursor.
-    /// Returns the site of the last drop (-1 if nothing was dropped).
-    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> i64 {
+    /// Returns the site of the last drop (-1 if nothing was dropped) and the pieces dropped.
+    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> (i64, u32) {
+        let in_hand = |st: &State| st.hand.iter().sum::<u32>();
+        let before = in_hand(st);
         let mut last = -1i64;
         let mut ok = st.cursor != NONE;
         let mut mask = 0;
@@ -183,11 +185,12 @@ impl Game {
             st.plan = plan;
             st.plan.clear();
         }
+        let dropped = before - in_hand(st);
         // Anything left in hand (the ring ended) stays where the sowing stopped.
         if !ok && st.hand.iter().any(|&c| c > 0) {
             self.put_back(st);
         }
-        last
+        (last, dropped)
     }
 
     /// Drops every piece of kind `k` in hand, one a site (no sites skipped): the common case.

@@ -22,6 +22,8 @@ pub enum EndReason {
     /// the rules asked for something the engine cannot do with game numbers (a division by
     /// zero, a number too large, more pieces than a player holds): the game stops, a draw
     Fault(Fault),
+    /// `limit … moves` was reached: a draw, or scored (`then end game`)
+    MoveLimit,
 }
 
 impl EndReason {
@@ -34,6 +36,7 @@ impl EndReason {
             EndReason::DecisionLimit => "decision_limit",
             EndReason::RoundLimit => "round_limit",
             EndReason::Fault(_) => "fault",
+            EndReason::MoveLimit => "move_limit",
         }
     }
 }
@@ -221,6 +224,10 @@ pub struct State {
     pub(crate) log: super::events::Log,
     /// the scratch copy on which `leaving` conditions play a decision
     pub(crate) look: super::lookahead::Look,
+    /// `another turn` was said in this turn: the same player plays the next one
+    pub(crate) another_turn: bool,
+    /// decisions taken in this round (the move limit counts them)
+    pub(crate) round_moves: u32,
 }
 
 /// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
@@ -289,6 +296,8 @@ clone_by_fields!(State {
     turn_decisions,
     log,
     look,
+    another_turn,
+    round_moves,
 });
 
 impl State {

@@ -269,7 +269,7 @@ impl<const FULL: bool> Observer<FULL> {
             None => s.draws += 1,
         }
         match o.reason {
-            EndReason::TurnLimit => s.turn_limit += 1,
+            EndReason::TurnLimit | EndReason::MoveLimit => s.turn_limit += 1,
             EndReason::StepLimit | EndReason::DecisionLimit | EndReason::RoundLimit => {
                 s.other_limit += 1
             }

@@ -428,6 +428,33 @@ impl Compiler {
             Expr::Repeated => num(|b, _| b.seen.repeated(b.mover) as i64),
             Expr::InLine(v, s, c) => self.in_line(*v, s, c),
             Expr::FirstPlayer => num(|b, _| b.round_first as i64),
+            Expr::SomeAlong(v, from, dir, c) => {
+                let v = *v;
+                let (from, dir, c) = (self.num(from), self.num(dir), self.num(c));
+                num(move |b, r| {
+                    let Some(start) = t.site(from(b, r)) else {
+                        return -1;
+                    };
+                    let next = &t.next[usize::from(dir(b, r) != 0)];
+                    if next[start] == u16::MAX {
+                        return -1; // not on the ring
+                    }
+                    let mut s = start;
+                    // each site of the ring once, from `start` (a visit is work)
+                    for _ in 0..t.nsites {
+                        r.work += 1;
+                        r.set(v, s as i64);
+                        if c(b, r) != 0 {
+                            return s as i64;
+                        }
+                        s = next[s] as usize;
+                        if s == start || s >= t.nsites {
+                            break;
+                        }
+                    }
+                    -1
+                })
+            }
         }
     }
 

@@ -50,6 +50,7 @@ pub(crate) enum Op {
         skip: Option<Skip>,
         last: VarId,
         on_cycle: u32,
+        sown: VarId,
     },
     Relay {
         site: Num,
@@ -112,6 +113,7 @@ pub(crate) enum Op {
         value: Num,
     },
     ForgetPositions,
+    AnotherTurn,
 }
 
 /// The sites a sowing skips.
@@ -191,6 +193,8 @@ pub(crate) struct Program {
     pub(crate) first: Chance,
     /// words of scratch the queries need
     pub(crate) scratch: usize,
+    /// what reaching the turn limit and the move limit mean
+    pub(crate) limit_ends: [EndOp; 2],
 }
 
 /// Compiles expressions and statements of one game.
@@ -258,6 +262,7 @@ pub(crate) fn compile(g: &Game) -> Program {
     let mut code: Vec<Op> = g.code.iter().map(|i| c.instr(i)).collect();
     thread_jumps(&mut code);
     let choices = g.choices.iter().map(|ch| c.choice(ch)).collect();
+    let limit_ends = [c.end_op(&g.turn_limit_end), c.end_op(&g.move_limit_end)];
     let n = g.players.len();
     Program {
         t,
@@ -270,6 +275,7 @@ pub(crate) fn compile(g: &Game) -> Program {
             .collect(),
         first: cumulative((0..n).map(|_| 1.0 / n as f64)),
         scratch: c.scratch,
+        limit_ends,
     }
 }
 
@@ -307,6 +313,7 @@ impl Compiler {
                 skip,
                 last,
                 on_cycle,
+                sown,
             } => Op::SowLap {
                 orders: *orders,
                 skip: skip.as_ref().map(|s| match self.set(s) {
@@ -318,17 +325,14 @@ impl Compiler {
                 }),
                 last: *last,
                 on_cycle: *on_cycle,
+                sown: *sown,
             },
             Instr::Relay { site, lap } => Op::Relay {
                 site: self.num(site),
                 lap: *lap,
             },
             Instr::EndTurn => Op::EndTurn,
-            Instr::EndGame(rule) => Op::EndGame(match rule {
-                EndRule::Score => EndOp::Score,
-                EndRule::Draw => EndOp::Draw,
-                EndRule::Winner(p) => EndOp::Winner(self.num(p)),
-            }),
+            Instr::EndGame(rule) => Op::EndGame(self.end_op(rule)),
             Instr::First(p) => Op::First(p.as_ref().map(|p| self.num(p))),
             Instr::SetMover(p) => Op::SetMover(self.num(p)),
             Instr::SetTally {
@@ -415,6 +419,15 @@ impl Compiler {
                 value: self.num(value),
             },
             Instr::ForgetPositions => Op::ForgetPositions,
+            Instr::AnotherTurn => Op::AnotherTurn,
+        }
+    }
+
+    fn end_op(&mut self, rule: &EndRule) -> EndOp {
+        match rule {
+            EndRule::Score => EndOp::Score,
+            EndRule::Draw => EndOp::Draw,
+            EndRule::Winner(p) => EndOp::Winner(self.num(p)),
         }
     }
 
