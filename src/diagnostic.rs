@@ -91,8 +91,9 @@ pub struct Diagnostic {
     pub span: Span,
     pub hint: Option<String>,
     /// other places that explain the problem (a type error at a call: where the `def` uses
-    /// the argument), each shown with its own source line
-    pub notes: Vec<Note>,
+    /// the argument), each shown with its own source line (boxed: most diagnostics have none,
+    /// and a diagnostic stays small to return)
+    pub notes: Box<Vec<Note>>,
 }
 
 /// A secondary place of a diagnostic, with what it says there.
@@ -108,7 +109,7 @@ impl Diagnostic {
             kind,
             span,
             hint: None,
-            notes: vec![],
+            notes: Box::default(),
         }
     }
     pub fn with_note(mut self, span: Span, text: impl Into<String>) -> Self {
@@ -295,7 +296,7 @@ fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
         " ".repeat(caret_at),
         "^".repeat(carets)
     );
-    for n in &d.notes {
+    for n in d.notes.iter() {
         let (line, col, shown, caret_at, carets) = snippet(index, n.span);
         let width = line.to_string().len();
         let pad = " ".repeat(width);

@@ -101,12 +101,12 @@ impl Checker<'_> {
             span: d.span,
             text: format!("in `{frame}`, `{name}` is used as {expected} here"),
         });
-        notes.extend(d.notes);
+        notes.extend(*d.notes);
         Diagnostic {
             kind: d.kind,
             span: o.span,
             hint: d.hint,
-            notes,
+            notes: Box::new(notes),
         }
     }
 }
