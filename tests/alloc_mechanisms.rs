@@ -30,12 +30,17 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn playouts_of_the_mechanism_fixtures_allocate_nothing_once_warm() {
-    let repetition =
-        std::fs::read_to_string("tests/fixtures/mechanisms/repetition.game").unwrap();
+    let repetition = std::fs::read_to_string("tests/fixtures/mechanisms/repetition.game").unwrap();
     let sources = [
-        ("mill", std::fs::read_to_string("tests/fixtures/mechanisms/mill.game").unwrap()),
+        (
+            "mill",
+            std::fs::read_to_string("tests/fixtures/mechanisms/mill.game").unwrap(),
+        ),
         ("repetition", repetition.clone()),
-        ("feed", std::fs::read_to_string("tests/fixtures/mechanisms/feed.game").unwrap()),
+        (
+            "feed",
+            std::fs::read_to_string("tests/fixtures/mechanisms/feed.game").unwrap(),
+        ),
         // the history and a look-ahead together
         (
             "repetition, no position twice",

@@ -208,11 +208,11 @@ turn {
     );
     play(&g, &mut st, &["at b1"]);
     // Through b1: a1 b1 c1 and b1 b2 b3, b1 once.
+    assert_eq!(site_tallies(&g, &st, "hit"), "a1 1, b1 1, c1 1, b2 1, b3 1");
     assert_eq!(
-        site_tallies(&g, &st, "hit"),
-        "a1 1, b1 1, c1 1, b2 1, b3 1"
+        board(&g, &st, &["a1", "b1", "b2", "c3", "a2"]),
+        "a1=2 b1=2 b2=2 c3=1 a2=0"
     );
-    assert_eq!(board(&g, &st, &["a1", "b1", "b2", "c3", "a2"]), "a1=2 b1=2 b2=2 c3=1 a2=0");
 }
 
 // ------------------------------------------------------------------ the history of positions
@@ -221,11 +221,7 @@ turn {
 fn a_position_that_comes_back_ends_the_game_as_a_draw() {
     let g = fixture("repetition");
     let mut st = g.start();
-    play(
-        &g,
-        &mut st,
-        &["step c2 c3", "step c5 c4", "step c3 c2"],
-    );
+    play(&g, &mut st, &["step c2 c3", "step c5 c4", "step c3 c2"]);
     assert!(!st.is_over());
     assert_eq!(st.positions_seen(), 3);
     // Back to the start, White to move: a draw.
@@ -239,11 +235,7 @@ fn a_position_that_comes_back_ends_the_game_as_a_draw() {
 fn a_capture_forgets_the_positions_before_it() {
     let g = fixture("repetition");
     let mut st = g.start();
-    play(
-        &g,
-        &mut st,
-        &["step c2 c3", "step c5 c4", "step c3 c4"],
-    );
+    play(&g, &mut st, &["step c2 c3", "step c5 c4", "step c3 c4"]);
     // White took on c4: the history starts again.
     assert_eq!(st.positions_seen(), 0);
     play(&g, &mut st, &["step c6 c5", "step c4 c3", "step c5 c6"]);
@@ -273,7 +265,10 @@ fn the_player_to_move_is_part_of_the_position() {
     assert_eq!(w.position_hash(), at("White").position_hash());
     // A game whose rules never ask `repeated` hashes nothing.
     assert_eq!(game("puluc").start().position_hash(), None);
-    assert_eq!(game("puluc").position_hash_from_scratch(&game("puluc").start()), None);
+    assert_eq!(
+        game("puluc").position_hash_from_scratch(&game("puluc").start()),
+        None
+    );
 }
 
 #[test]
@@ -340,7 +335,11 @@ fn the_hash_kept_by_every_change_equals_the_hash_from_scratch() {
     for name in ["mill", "feed"] {
         let src = std::fs::read_to_string(format!("tests/fixtures/mechanisms/{name}.game"))
             .unwrap()
-            .replacen("\nturn {", "\nturn {\n  if repeated and round < 0 { end game }", 1);
+            .replacen(
+                "\nturn {",
+                "\nturn {\n  if repeated and round < 0 { end game }",
+                1,
+            );
         hashes_agree(&source(&src), 100, 12);
     }
     // Every built-in game: sowing, stores, captures, holdings given and placed, kinds and
@@ -368,7 +367,13 @@ fn the_hash_kept_by_every_change_equals_the_hash_from_scratch() {
 #[test]
 fn asking_repeated_changes_nothing_else_in_play() {
     // The same random decisions give the same games with and without the history kept.
-    for name in ["pallankuzhi", "ceelkoqyuqkoqiji", "puluc", "kuilichi-chanakua", "tuknanavuhpi"] {
+    for name in [
+        "pallankuzhi",
+        "ceelkoqyuqkoqiji",
+        "puluc",
+        "kuilichi-chanakua",
+        "tuknanavuhpi",
+    ] {
         let plain = game(name);
         let hashed = load_game(&with_history(name), &Settings::default()).unwrap();
         for seed in 0..5u64 {
@@ -443,7 +448,10 @@ fn a_player_who_cannot_feed_takes_the_rest_and_the_game_ends() {
     // s1 and s2 both stay in South's row.
     let o = st.outcome().expect("over");
     assert_eq!(o.reason, EndReason::Rules);
-    assert_eq!(o.winner.map(|p| g.player_name(p).to_string()), Some("South".into()));
+    assert_eq!(
+        o.winner.map(|p| g.player_name(p).to_string()),
+        Some("South".into())
+    );
     assert_eq!(captured(&g, &st, "South", "seed"), 2);
 }
 
@@ -555,7 +563,8 @@ fn checked_game(g: &Game, rng: &mut Lcg) -> (State, Vec<Step>) {
                     player: g.player_name(st.mover()).to_string(),
                     notation: g.notation_of(&st, d),
                 });
-                g.play(&mut st, d).expect("every generated decision is legal");
+                g.play(&mut st, d)
+                    .expect("every generated decision is legal");
                 assert_eq!(st.totals(g), totals, "counters conserved");
             }
         }
@@ -581,6 +590,9 @@ fn random_playouts_of_each_fixture_keep_the_invariants() {
                 assert_eq!(replay(&g, &steps).expect("replays"), st, "{name}");
             }
         }
-        assert!(by_rules > n / 2, "{name}: {by_rules} of {n} end by the rules");
+        assert!(
+            by_rules > n / 2,
+            "{name}: {by_rules} of {n} end by the rules"
+        );
     }
 }

@@ -107,17 +107,36 @@ pub(crate) struct Positions {
     pub(crate) to_move: Option<u8>,
 }
 
-super::state::clone_by_fields!(Positions {
-    keys,
-    hash,
-    stacks,
-    list,
-    table,
-    gens,
-    epoch,
-    start,
-    to_move,
-});
+impl Clone for Positions {
+    fn clone(&self) -> Self {
+        Positions {
+            keys: self.keys.clone(),
+            hash: self.hash,
+            stacks: self.stacks.clone(),
+            list: self.list.clone(),
+            table: self.table.clone(),
+            gens: self.gens.clone(),
+            epoch: self.epoch,
+            start: self.start,
+            to_move: self.to_move,
+        }
+    }
+    /// Reuses the buffers it overwrites; nothing to copy in a game that keeps no hash.
+    fn clone_from(&mut self, o: &Self) {
+        if self.keys.is_none() && o.keys.is_none() {
+            return;
+        }
+        self.keys.clone_from(&o.keys);
+        self.hash = o.hash;
+        self.stacks.clone_from(&o.stacks);
+        self.list.clone_from(&o.list);
+        self.table.clone_from(&o.table);
+        self.gens.clone_from(&o.gens);
+        self.epoch = o.epoch;
+        self.start = o.start;
+        self.to_move = o.to_move;
+    }
+}
 
 impl PartialEq for Positions {
     fn eq(&self, o: &Self) -> bool {
@@ -210,9 +229,10 @@ impl Positions {
     /// The hash of the position with `mover` to move.
     #[inline]
     pub(crate) fn position(&self, mover: u8) -> u64 {
-        let k = self.keys.as_ref().map_or(0, |k| {
-            k.mover.get(mover as usize).copied().unwrap_or(0)
-        });
+        let k = self
+            .keys
+            .as_ref()
+            .map_or(0, |k| k.mover.get(mover as usize).copied().unwrap_or(0));
         mix(self.hash.wrapping_add(k))
     }
 
@@ -425,6 +445,15 @@ impl super::Game {
 }
 
 impl Board {
+    /// The pieces of site `s` are picked up (before they leave it).
+    #[inline(never)]
+    pub(crate) fn hash_pick_up(&mut self, s: usize) {
+        for k in 0..self.nk {
+            let c = self.counts[s * self.nk + k];
+            self.seen.count(s * self.nk + k, -(c as i64));
+        }
+    }
+
     /// `n` pieces of kind `k` dropped on site `s` by a sowing, as `deposit` drops them (a store
     /// with an owner sends them to the owner).
     #[inline]

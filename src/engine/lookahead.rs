@@ -91,14 +91,12 @@ impl Game {
         for i in 0..moves.len() {
             let d = moves[i];
             let keep = match d {
-                Decision::Alt { alt, value } => match ch
-                    .alts
-                    .get(alt as usize)
-                    .and_then(|a| a.leaving.as_ref())
-                {
-                    Some(cond) => self.leads_to(st, &mut scratch, id, alt, value, cond),
-                    None => true,
-                },
+                Decision::Alt { alt, value } => {
+                    match ch.alts.get(alt as usize).and_then(|a| a.leaving.as_ref()) {
+                        Some(cond) => self.leads_to(st, &mut scratch, id, alt, value, cond),
+                        None => true,
+                    }
+                }
                 Decision::Drop { .. } => true,
             };
             if keep {

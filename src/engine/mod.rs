@@ -14,9 +14,9 @@
 pub(crate) mod bits;
 pub(crate) mod compile;
 mod enumerate;
+pub mod events;
 pub(crate) mod history;
 pub(crate) mod lookahead;
-pub mod events;
 mod run;
 mod sow;
 pub(crate) mod state;

@@ -12,9 +12,7 @@ impl Game {
     pub(crate) fn pick_up(&self, st: &mut State, s: usize) {
         let nk = st.b.nk;
         if st.b.seen.keys.is_some() {
-            for k in 0..nk {
-                st.b.seen.count(s * nk + k, -(st.b.counts[s * nk + k] as i64));
-            }
+            st.b.hash_pick_up(s);
         }
         for k in 0..nk {
             st.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);

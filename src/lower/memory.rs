@@ -73,7 +73,10 @@ impl Checker<'_> {
                     found: args.len(),
                 },
                 span,
-                format!("a `per site` tally is set at a site: `set {}(h) = …`", t.name),
+                format!(
+                    "a `per site` tally is set at a site: `set {}(h) = …`",
+                    t.name
+                ),
             );
             return;
         }

@@ -28,9 +28,7 @@ impl Compiler {
             let Some(s) = t.site(s(b, r)) else {
                 return 0;
             };
-            t.lines_through(s)
-                .iter()
-                .any(|&l| full(&t, l, v, &c, b, r)) as i64
+            t.lines_through(s).iter().any(|&l| full(&t, l, v, &c, b, r)) as i64
         })
     }
 }
