@@ -107,17 +107,36 @@ pub(crate) struct Positions {
     pub(crate) to_move: Option<u8>,
 }
 
-super::state::clone_by_fields!(Positions {
-    keys,
-    hash,
-    stacks,
-    list,
-    table,
-    gens,
-    epoch,
-    start,
-    to_move,
-});
+impl Clone for Positions {
+    fn clone(&self) -> Self {
+        Positions {
+            keys: self.keys.clone(),
+            hash: self.hash,
+            stacks: self.stacks.clone(),
+            list: self.list.clone(),
+            table: self.table.clone(),
+            gens: self.gens.clone(),
+            epoch: self.epoch,
+            start: self.start,
+            to_move: self.to_move,
+        }
+    }
+    /// Reuses the buffers it overwrites; nothing to copy in a game that keeps no hash.
+    fn clone_from(&mut self, o: &Self) {
+        if self.keys.is_none() && o.keys.is_none() {
+            return;
+        }
+        self.keys.clone_from(&o.keys);
+        self.hash = o.hash;
+        self.stacks.clone_from(&o.stacks);
+        self.list.clone_from(&o.list);
+        self.table.clone_from(&o.table);
+        self.gens.clone_from(&o.gens);
+        self.epoch = o.epoch;
+        self.start = o.start;
+        self.to_move = o.to_move;
+    }
+}
 
 impl PartialEq for Positions {
     fn eq(&self, o: &Self) -> bool {
@@ -225,11 +244,15 @@ impl Positions {
     }
 
     /// A turn starts with `mover` to move: the start of the last one joins the history.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn turn_begins(&mut self, mover: u8) {
-        if self.keys.is_none() {
-            return;
+        if self.keys.is_some() {
+            self.record_start(mover);
         }
+    }
+
+    #[inline(never)]
+    fn record_start(&mut self, mover: u8) {
         if let Some(h) = self.start.take() {
             self.insert(h);
         }
@@ -246,6 +269,7 @@ impl Positions {
     }
 
     /// `forget positions`: no position seen so far counts, the start of this turn included.
+    #[inline(never)]
     pub(crate) fn forget(&mut self) {
         self.start = None;
         self.list.clear();
@@ -417,5 +441,89 @@ impl super::Game {
         let k = st.b.seen.keys.as_ref()?;
         let mover = k.mover.get(st.b.mover as usize).copied().unwrap_or(0);
         Some(mix(st.b.hash_from_scratch(self).wrapping_add(mover)))
+    }
+}
+
+impl Board {
+    /// The pieces of site `s` are picked up (before they leave it).
+    #[inline(never)]
+    pub(crate) fn hash_pick_up(&mut self, s: usize) {
+        for k in 0..self.nk {
+            let c = self.counts[s * self.nk + k];
+            self.seen.count(s * self.nk + k, -(c as i64));
+        }
+    }
+
+    /// `n` pieces of kind `k` dropped on site `s` by a sowing, as `deposit` drops them (a store
+    /// with an owner sends them to the owner).
+    #[inline]
+    pub(crate) fn hash_drops(&mut self, s: usize, k: usize, n: u32) {
+        if self.seen.keys.is_none() {
+            return;
+        }
+        if self.kinds[s] == crate::ir::SiteKind::Store && self.owners[s] >= 0 {
+            let owner = self.owners[s] as usize;
+            self.seen.bank(owner * self.nk + k, n as i64);
+        } else {
+            self.seen.count(s * self.nk + k, n as i64);
+        }
+    }
+}
+
+impl super::Game {
+    /// The hash of a run of `dropped` drops of kind `k` from site `from` (past the sites of the
+    /// skipping mask at `mask`): the drops are walked again once the run is over, so that a run
+    /// costs nothing more in a game that keeps no hash (kinds and owners do not change during a
+    /// run). Whole laps of a ring are counted at once, as the sowing drops them.
+    #[inline(never)]
+    pub(crate) fn hash_run(
+        &self,
+        st: &mut super::State,
+        k: usize,
+        from: u16,
+        dropped: u32,
+        mask: Option<usize>,
+    ) {
+        let t = &*self.prog.t;
+        let next = &t.next[st.b.sow_dir as usize];
+        let step = |st: &super::State, c: u16| {
+            let mut c = next[c as usize];
+            if let Some(m) = mask {
+                while c != u16::MAX && st.r.scratch[m + c as usize / 64] >> (c % 64) & 1 != 0 {
+                    c = next[c as usize];
+                }
+            }
+            c
+        };
+        let mut left = dropped;
+        if mask.is_none() && dropped as usize > t.nsites {
+            // the length of the ring from `from`, if it comes back there
+            let mut len = 0u32;
+            let mut c = from;
+            loop {
+                c = next[c as usize];
+                len += 1;
+                if c == u16::MAX || c == from || len as usize > t.nsites {
+                    break;
+                }
+            }
+            if c == from {
+                let laps = left / len;
+                let mut c = from;
+                for _ in 0..len {
+                    c = next[c as usize];
+                    st.b.hash_drops(c as usize, k, laps);
+                }
+                left -= laps * len;
+            }
+        }
+        let mut c = from;
+        for _ in 0..left {
+            c = step(st, c);
+            if c == u16::MAX {
+                break;
+            }
+            st.b.hash_drops(c as usize, k, 1);
+        }
     }
 }

@@ -39,15 +39,49 @@ impl PartialEq for Look {
 impl Eq for Look {}
 
 impl Game {
-    /// Keeps, of the legal decisions just listed for choice `id`, those whose `leaving`
-    /// condition holds after them.
-    pub(crate) fn keep_leaving(&self, st: &mut State, id: u32) {
-        let Some(ch) = self.prog.choices.get(id as usize) else {
-            return;
-        };
-        if !ch.looks || st.moves.is_empty() {
-            return;
+    /// A look-ahead has reached choice `id`: it stops there (unless the rules faulted or ran
+    /// past the work allowed).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn look_stops(&self, st: &mut State, id: u32) {
+        if st.r.work > WORK_LIMIT {
+            self.finish(st, None, super::EndReason::StepLimit);
+        } else if let Some(f) = st.b.fault.get() {
+            self.finish(st, None, super::EndReason::Fault(f));
+        } else {
+            st.pending = Pending::Choice(id);
         }
+    }
+
+    /// `set marked(h) = n`.
+    #[inline(never)]
+    pub(crate) fn set_tally_at(&self, st: &mut State, at: &(usize, Num, Num)) {
+        let (slot, site, value) = at;
+        let x = value(&st.b, &mut st.r);
+        let s = site(&st.b, &mut st.r);
+        if let Some(v) = self
+            .prog
+            .t
+            .site(s)
+            .and_then(|s| st.b.tallies.get_mut(*slot + s))
+        {
+            *v = x;
+        }
+        st.pc += 1;
+    }
+
+    /// Keeps, of the legal decisions just listed for choice `id`, those whose `leaving`
+    /// condition holds after them (a choice without `leaving` costs one test).
+    #[inline(always)]
+    pub(crate) fn keep_leaving(&self, st: &mut State, id: u32) {
+        if self.prog.choices[id as usize].looks && !st.moves.is_empty() {
+            self.filter_leaving(st, id);
+        }
+    }
+
+    #[inline(never)]
+    fn filter_leaving(&self, st: &mut State, id: u32) {
+        let ch = &self.prog.choices[id as usize];
         let mut scratch = match st.look.scratch.take() {
             Some(s) => s,
             None => Box::new(self.empty()),

@@ -248,10 +248,7 @@ impl Game {
                     if st.look.active {
                         // A look-ahead stops where the next choice is reached, before its
                         // decisions are listed (see `lookahead`).
-                        if self.checkpoint(st) {
-                            st.pending = super::Pending::Choice(*id);
-                        }
-                        return;
+                        return self.look_stops(st, *id);
                     }
                     self.enumerate(st, *id);
                     let otherwise = prog.choices[*id as usize].otherwise;
@@ -521,14 +518,7 @@ impl Game {
                     st.loop_at[*slot as usize] = 0;
                     st.pc += 1;
                 }
-                Op::SetTallyAt { slot, site, value } => {
-                    let x = value(&st.b, &mut st.r);
-                    let s = site(&st.b, &mut st.r);
-                    if let Some(v) = prog.t.site(s).and_then(|s| st.b.tallies.get_mut(*slot + s)) {
-                        *v = x;
-                    }
-                    st.pc += 1;
-                }
+                Op::SetTallyAt(at) => self.set_tally_at(st, at),
                 Op::ForgetPositions => {
                     st.b.seen.forget();
                     st.pc += 1;

@@ -11,10 +11,11 @@ const NONE: u16 = u16::MAX;
 impl Game {
     pub(crate) fn pick_up(&self, st: &mut State, s: usize) {
         let nk = st.b.nk;
+        if st.b.seen.keys.is_some() {
+            st.b.hash_pick_up(s);
+        }
         for k in 0..nk {
-            let c = std::mem::take(&mut st.b.counts[s * nk + k]);
-            st.b.seen.count(s * nk + k, -(c as i64));
-            st.hand[k] += c;
+            st.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
         }
         let l = &self.prog.t.layout;
         st.b.total[s] = st.b.toks.count_at[s];
@@ -162,6 +163,7 @@ impl Game {
         if st.plan.is_empty() {
             for k in 0..self.pieces.len() {
                 if ok && st.hand[k] > 0 {
+                    let (from, held) = (st.cursor, st.hand[k]);
                     ok = match skip {
                         None => self.drop_run(st, k, &mut last),
                         Some(Skip::Stable(..)) => self.drop_run_skipping(st, k, mask, &mut last),
@@ -173,6 +175,10 @@ impl Game {
                             ok && st.hand[k] == 0
                         }
                     };
+                    if st.b.seen.keys.is_some() && !matches!(skip, Some(Skip::Dynamic(_))) {
+                        let mask = matches!(skip, Some(Skip::Stable(..))).then_some(mask);
+                        self.hash_run(st, k, from, held - st.hand[k], mask);
+                    }
                 }
             }
         } else {
@@ -310,10 +316,8 @@ impl Game {
         if st.b.kinds[s] == SiteKind::Store && st.b.owners[s] >= 0 {
             let owner = st.b.owners[s] as usize;
             st.b.bank[owner * st.b.nk + k] += 1;
-            st.b.seen.bank(owner * st.b.nk + k, 1);
         } else {
             st.b.counts[s * st.b.nk + k] += 1;
-            st.b.seen.count(s * st.b.nk + k, 1);
             st.b.total[s] += 1;
             marks.mark(&mut st.b.bits, s);
         }
@@ -324,10 +328,8 @@ impl Game {
         if st.b.kinds[s] == SiteKind::Store && st.b.owners[s] >= 0 {
             let owner = st.b.owners[s] as usize;
             st.b.bank[owner * st.b.nk + k] += n;
-            st.b.seen.bank(owner * st.b.nk + k, n as i64);
         } else {
             st.b.counts[s * st.b.nk + k] += n;
-            st.b.seen.count(s * st.b.nk + k, n as i64);
             st.b.total[s] += n;
             marks.mark(&mut st.b.bits, s);
         }
@@ -367,6 +369,7 @@ impl Game {
         let mut marks = Marks::new(t.layout.nonempty());
         self.deposit(st, &mut marks, c as usize, k);
         marks.flush(&mut st.b.bits);
+        st.b.hash_drops(c as usize, k, 1);
         *last = c as i64;
         true
     }

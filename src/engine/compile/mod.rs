@@ -107,11 +107,8 @@ pub(crate) enum Op {
         var: VarId,
         end: u32,
     },
-    SetTallyAt {
-        slot: usize,
-        site: Num,
-        value: Num,
-    },
+    /// (boxed: the variant adds nothing to the size of every instruction)
+    SetTallyAt(Box<(usize, Num, Num)>),
     ForgetPositions,
     AnotherTurn,
 }
@@ -413,11 +410,9 @@ impl Compiler {
                 var: *var,
                 end: *end,
             },
-            Instr::SetTallyAt { slot, site, value } => Op::SetTallyAt {
-                slot: *slot as usize,
-                site: self.num(site),
-                value: self.num(value),
-            },
+            Instr::SetTallyAt { slot, site, value } => {
+                Op::SetTallyAt(Box::new((*slot as usize, self.num(site), self.num(value))))
+            }
             Instr::ForgetPositions => Op::ForgetPositions,
             Instr::AnotherTurn => Op::AnotherTurn,
         }

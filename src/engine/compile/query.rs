@@ -552,7 +552,8 @@ pub(crate) enum CSet {
     Near(Num, bool, Arc<Tables>),
     Empty,
     /// `(line v through s: c)`: the sites of the lines through s with c at each site, each once
-    Line(VarId, Num, Num, Arc<Tables>),
+    /// (boxed: the variant adds nothing to the size of every set)
+    Line(Box<(VarId, Num, Num, Arc<Tables>)>),
 }
 
 impl CSet {
@@ -619,7 +620,7 @@ impl CSet {
                 true
             }
             CSet::Empty => true,
-            CSet::Line(v, s, c, t) => super::memory::line_sites(t, *v, s, c, b, r, f),
+            CSet::Line(l) => super::memory::line_sites(&l.3, l.0, &l.1, &l.2, b, r, f),
         }
     }
 
@@ -1155,7 +1156,9 @@ impl Compiler {
             }
             SetExpr::Neighbours(x) => CSet::Near(self.num(x), false, self.t.clone()),
             SetExpr::Jumps(x) => CSet::Near(self.num(x), true, self.t.clone()),
-            SetExpr::Line(v, s, c) => CSet::Line(*v, self.num(s), self.num(c), self.t.clone()),
+            SetExpr::Line(v, s, c) => {
+                CSet::Line(Box::new((*v, self.num(s), self.num(c), self.t.clone())))
+            }
             SetExpr::All | SetExpr::Region(_) | SetExpr::Empty => CSet::Empty,
         }
     }
