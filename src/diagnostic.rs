@@ -88,7 +88,33 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// other places that explain the problem (a type error at a call: where the `def` uses
     /// the argument), each shown with its own source line
-    pub notes: Vec<Note>,
+    pub notes: Notes,
+}
+
+/// The notes of a diagnostic: none, most often (one pointer: a diagnostic is passed by value).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes(Option<Box<NoteList>>);
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct NoteList(Vec<Note>);
+
+impl Notes {
+    pub fn push(&mut self, n: Note) {
+        self.0.get_or_insert_with(Box::default).0.push(n);
+    }
+}
+
+impl From<Vec<Note>> for Notes {
+    fn from(v: Vec<Note>) -> Self {
+        Notes((!v.is_empty()).then(|| Box::new(NoteList(v))))
+    }
+}
+
+impl std::ops::Deref for Notes {
+    type Target = [Note];
+    fn deref(&self) -> &[Note] {
+        self.0.as_deref().map_or(&[], |l| l.0.as_slice())
+    }
 }
 
 /// A secondary place of a diagnostic, with what it says there.
@@ -104,7 +130,7 @@ impl Diagnostic {
             kind,
             span,
             hint: None,
-            notes: vec![],
+            notes: Notes::default(),
         }
     }
     pub fn with_note(mut self, span: Span, text: impl Into<String>) -> Self {
@@ -289,7 +315,7 @@ fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
         " ".repeat(caret_at),
         "^".repeat(carets)
     );
-    for n in &d.notes {
+    for n in d.notes.iter() {
         let (line, col, shown, caret_at, carets) = snippet(index, n.span);
         let width = line.to_string().len();
         let pad = " ".repeat(width);
