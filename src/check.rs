@@ -200,8 +200,9 @@ pub(crate) struct Checker<'a> {
     pub(crate) param_frames: Vec<ParamFrame>,
     /// variables made from `none` (`let x = none`) and the type their uses gave them
     pub(crate) null_vars: HashMap<VarId, NullVar>,
-    /// the variable that holds the pieces sown by the lap of each `sow` being lowered (`sown`)
-    pub(crate) sown_vars: Vec<VarId>,
+    /// the variable that holds the pieces sown by the lap of each `sow` being lowered (`sown`),
+    /// and whether its block reads it
+    pub(crate) sown_vars: Vec<(VarId, bool)>,
 }
 
 const BUILTINS: [&str; 13] = [

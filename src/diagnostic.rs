@@ -91,9 +91,34 @@ pub struct Diagnostic {
     pub span: Span,
     pub hint: Option<String>,
     /// other places that explain the problem (a type error at a call: where the `def` uses
-    /// the argument), each shown with its own source line (boxed: most diagnostics have none,
-    /// and a diagnostic stays small to return)
-    pub notes: Box<Vec<Note>>,
+    /// the argument), each shown with its own source line
+    pub notes: Notes,
+}
+
+/// The notes of a diagnostic: none, most often (one pointer: a diagnostic is passed by value).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes(Option<Box<NoteList>>);
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct NoteList(Vec<Note>);
+
+impl Notes {
+    pub fn push(&mut self, n: Note) {
+        self.0.get_or_insert_with(Box::default).0.push(n);
+    }
+}
+
+impl From<Vec<Note>> for Notes {
+    fn from(v: Vec<Note>) -> Self {
+        Notes((!v.is_empty()).then(|| Box::new(NoteList(v))))
+    }
+}
+
+impl std::ops::Deref for Notes {
+    type Target = [Note];
+    fn deref(&self) -> &[Note] {
+        self.0.as_deref().map_or(&[], |l| l.0.as_slice())
+    }
 }
 
 /// A secondary place of a diagnostic, with what it says there.
@@ -109,7 +134,7 @@ impl Diagnostic {
             kind,
             span,
             hint: None,
-            notes: Box::default(),
+            notes: Notes::default(),
         }
     }
     pub fn with_note(mut self, span: Span, text: impl Into<String>) -> Self {

@@ -468,8 +468,8 @@ pub enum Instr {
         skip: Option<SetExpr>,
         last: VarId,
         on_cycle: u32,
-        /// receives the number of pieces the lap dropped (`sown`)
-        sown: VarId,
+        /// receives the number of pieces the lap dropped, when the block reads `sown`
+        sown: Option<VarId>,
     },
     /// `relay h`: pick up h and sow on from the site after it (jump back to the lap)
     Relay {

@@ -640,8 +640,11 @@ impl Checker<'_> {
                 "mover" => (Expr::Mover, Ty::Player),
                 "opponent" => (Expr::Opponent, Ty::Player),
                 "none" => (Expr::Const(-1), Ty::Null),
-                "sown" => match self.sown_vars.last() {
-                    Some(&v) => (Expr::Var(v), Ty::Num),
+                "sown" => match self.sown_vars.last_mut() {
+                    Some((v, used)) => {
+                        *used = true;
+                        (Expr::Var(*v), Ty::Num)
+                    }
                     None => {
                         self.error_hint(
                             ErrorKind::Misplaced {
@@ -1382,11 +1385,16 @@ impl Checker<'_> {
                     skip,
                     last: last_var,
                     on_cycle: 0,
-                    sown,
+                    sown: Some(sown),
                 });
-                self.sown_vars.push(sown);
+                self.sown_vars.push((sown, false));
                 self.block(body);
-                self.sown_vars.pop();
+                // the pieces of a lap are counted only for a block that reads `sown`
+                if let Some((_, false)) = self.sown_vars.pop()
+                    && let Instr::SowLap { sown, .. } = &mut self.code[at as usize]
+                {
+                    *sown = None;
+                }
                 self.lap_stack.pop();
                 self.scopes.pop();
                 let j = self.emit(Instr::Jump(0));

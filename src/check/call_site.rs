@@ -96,17 +96,17 @@ impl Checker<'_> {
         let Some((frame, o)) = self.param_origin(name) else {
             return d;
         };
-        let mut notes = o.notes.clone();
+        let mut notes: Vec<Note> = o.notes.clone();
         notes.push(Note {
             span: d.span,
             text: format!("in `{frame}`, `{name}` is used as {expected} here"),
         });
-        notes.extend(*d.notes);
+        notes.extend(d.notes.iter().cloned());
         Diagnostic {
             kind: d.kind,
             span: o.span,
             hint: d.hint,
-            notes: Box::new(notes),
+            notes: notes.into(),
         }
     }
 }

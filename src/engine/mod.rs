@@ -173,7 +173,12 @@ impl Game {
     pub fn play_unchecked(&self, st: &mut State, d: Decision) {
         st.r.work = 0;
         st.turn_decisions += 1;
-        st.round_moves = st.round_moves.saturating_add(1);
+        st.round_moves += 1;
+        if st.round_moves >= self.prog.move_limit {
+            // the round's last allowed decision: the game ends at the next decision or chance
+            // event, unless the rules end it (or the round) first
+            st.limit_reached = true;
+        }
         if st.turn_decisions > DECISION_LIMIT {
             self.finish(st, None, EndReason::DecisionLimit);
             return;

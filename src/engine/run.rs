@@ -36,12 +36,21 @@ impl Game {
     /// At a decision or a chance event: true (and the game ends as a draw, or scored as the
     /// limit says) when the round's last allowed turn, or its last allowed decision, is over.
     fn stops_at_limit(&self, st: &mut State) -> bool {
-        let (reason, end) = if st.limit_reached {
+        if st.limit_reached {
+            self.end_at_limit(st);
+        }
+        st.limit_reached
+    }
+
+    /// The end of a game at a limit: the turn limit's when it is reached (also when the move
+    /// limit is reached at once), else the move limit's.
+    #[cold]
+    #[inline(never)]
+    fn end_at_limit(&self, st: &mut State) {
+        let (reason, end) = if st.turn - st.round_turn0 >= self.turn_limit {
             (EndReason::TurnLimit, &self.prog.limit_ends[0])
-        } else if st.round_moves >= self.move_limit {
-            (EndReason::MoveLimit, &self.prog.limit_ends[1])
         } else {
-            return false;
+            (EndReason::MoveLimit, &self.prog.limit_ends[1])
         };
         let winner = match end {
             EndOp::Draw => None,
@@ -52,7 +61,6 @@ impl Game {
             }
         };
         self.finish(st, winner, reason);
-        true
     }
 
     /// The side with the highest score (the value of its captures), or none on equal scores.
@@ -322,9 +330,16 @@ impl Game {
                         let pieces = st.hand.iter().sum::<u32>();
                         (SiteId(st.cursor), pieces, st.lap_keys.len() > 1)
                     });
-                    let (last_site, dropped) = self.sow_lap(st, skip.as_ref());
+                    let last_site = match sown {
+                        None => self.sow_lap(st, skip.as_ref()),
+                        // `sown` is read: the pieces the lap dropped
+                        Some(v) => {
+                            let (last_site, dropped) = self.sow_lap_counted(st, skip.as_ref());
+                            st.r.set(*v, dropped as i64);
+                            last_site
+                        }
+                    };
                     st.r.set(*last, last_site);
-                    st.r.set(*sown, dropped as i64);
                     if let Some((from, pieces, relay)) = lap {
                         st.log.push(|| Event::Lap {
                             from,

@@ -144,10 +144,8 @@ impl Game {
     }
 
     /// Sows the hand along the ring, one piece a site, from the site after the cursor.
-    /// Returns the site of the last drop (-1 if nothing was dropped) and the pieces dropped.
-    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> (i64, u32) {
-        let in_hand = |st: &State| st.hand.iter().sum::<u32>();
-        let before = in_hand(st);
+    /// Returns the site of the last drop (-1 if nothing was dropped).
+    pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> i64 {
         let mut last = -1i64;
         let mut ok = st.cursor != NONE;
         let mut mask = 0;
@@ -191,7 +189,59 @@ impl Game {
             st.plan = plan;
             st.plan.clear();
         }
-        let dropped = before - in_hand(st);
+        // Anything left in hand (the ring ended) stays where the sowing stopped.
+        if !ok && st.hand.iter().any(|&c| c > 0) {
+            self.put_back(st);
+        }
+        last
+    }
+
+    /// `sow_lap`, and the number of pieces the lap dropped (for a block that reads `sown`).
+    /// A copy of it rather than a part of it: `sow_lap`, in the loop of every sowing, stays as
+    /// it is without `sown`.
+    #[inline(never)]
+    pub(crate) fn sow_lap_counted(&self, st: &mut State, skip: Option<&Skip>) -> (i64, u32) {
+        let held = |st: &State| st.hand.iter().sum::<u32>();
+        let before = held(st);
+        let mut last = -1i64;
+        let mut ok = st.cursor != NONE;
+        let mut mask = 0;
+        if let Some(Skip::Stable(q, at)) = skip {
+            // The mover's set, built again only when kinds or owners changed since.
+            let w = self.prog.t.layout.w;
+            mask = at + st.b.mover as usize * (w + 1);
+            if st.r.scratch[mask + w] != st.b.shape + 1 {
+                q.candidates(&st.b, &mut st.r, mask);
+                st.r.scratch[mask + w] = st.b.shape + 1;
+            }
+        }
+        if st.plan.is_empty() {
+            for k in 0..self.pieces.len() {
+                if ok && st.hand[k] > 0 {
+                    ok = match skip {
+                        None => self.drop_run(st, k, &mut last),
+                        Some(Skip::Stable(..)) => self.drop_run_skipping(st, k, mask, &mut last),
+                        Some(_) => {
+                            let mut ok = true;
+                            while ok && st.hand[k] > 0 && st.r.work <= WORK_LIMIT {
+                                ok = self.drop_one(st, k, skip, &mut last);
+                            }
+                            ok && st.hand[k] == 0
+                        }
+                    };
+                }
+            }
+        } else {
+            let plan = std::mem::take(&mut st.plan);
+            for &k in &plan {
+                if ok && st.hand[k as usize] > 0 {
+                    ok = self.drop_one(st, k as usize, skip, &mut last);
+                }
+            }
+            st.plan = plan;
+            st.plan.clear();
+        }
+        let dropped = before - held(st);
         // Anything left in hand (the ring ended) stays where the sowing stopped.
         if !ok && st.hand.iter().any(|&c| c > 0) {
             self.put_back(st);

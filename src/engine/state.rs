@@ -215,8 +215,8 @@ pub struct State {
     pub(crate) last_throw: Option<(u16, u16)>,
     /// the turns completed when this round began (the turn limit counts the round's turns)
     pub(crate) round_turn0: u32,
-    /// the round's last allowed turn is over: the game ends as a draw at the next decision or
-    /// chance event, unless the rules end it (or the round) first
+    /// the round's last allowed turn (or decision, `limit … moves`) is over: the game ends at
+    /// the next decision or chance event, unless the rules end it (or the round) first
     pub(crate) limit_reached: bool,
     /// decisions taken in the turn being played
     pub(crate) turn_decisions: u32,
@@ -227,7 +227,7 @@ pub struct State {
     /// `another turn` was said in this turn: the same player plays the next one
     pub(crate) another_turn: bool,
     /// decisions taken in this round (the move limit counts them)
-    pub(crate) round_moves: u32,
+    pub(crate) round_moves: u64,
 }
 
 /// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying

@@ -50,7 +50,7 @@ pub(crate) enum Op {
         skip: Option<Skip>,
         last: VarId,
         on_cycle: u32,
-        sown: VarId,
+        sown: Option<VarId>,
     },
     Relay {
         site: Num,
@@ -192,6 +192,8 @@ pub(crate) struct Program {
     pub(crate) scratch: usize,
     /// what reaching the turn limit and the move limit mean
     pub(crate) limit_ends: [EndOp; 2],
+    /// decisions allowed in a round (`u64::MAX` without `limit … moves`: never reached)
+    pub(crate) move_limit: u64,
 }
 
 /// Compiles expressions and statements of one game.
@@ -273,6 +275,11 @@ pub(crate) fn compile(g: &Game) -> Program {
         first: cumulative((0..n).map(|_| 1.0 / n as f64)),
         scratch: c.scratch,
         limit_ends,
+        move_limit: if g.move_limit == u32::MAX {
+            u64::MAX
+        } else {
+            g.move_limit as u64
+        },
     }
 }
 
