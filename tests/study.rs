@@ -1,6 +1,6 @@
 //! Studies (`simulate`, `compare`, `merge`) through the binary: the same results for any number
 //! of threads, shards that merge into exactly the whole run, each metric on small games whose
-//! values are known by hand (tests/fixtures/study/), Ctrl-C, and the refusals of `merge`.
+//! values are known by hand (tests/study/: outside tests/fixtures/, which the fuzz run mutates), Ctrl-C, and the refusals of `merge`.
 
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -34,7 +34,7 @@ fn games_only(mut v: Value) -> Value {
 }
 
 fn fixture(name: &str) -> String {
-    format!("tests/fixtures/study/{name}.game")
+    format!("tests/study/{name}.game")
 }
 
 fn metric(v: &Value, key: &str) -> f64 {

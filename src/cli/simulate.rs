@@ -120,11 +120,14 @@ pub(crate) fn play_study(
         ProgressBar::hidden()
     };
     if let Ok(style) = ProgressStyle::with_template(
-        "{prefix} [{bar:30}] {human_pos}/{human_len} games, {per_sec}, {elapsed} (ETA {eta})",
+        "{prefix} [{bar:24}] {human_pos}/{human_len} games, {rate}, ETA {eta}",
     ) {
-        bar.set_style(style.progress_chars("=> "));
+        let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0}/s", s.per_sec());
+        };
+        bar.set_style(style.progress_chars("=> ").with_key("rate", rate));
     }
-    bar.set_prefix(label.to_string());
+    bar.set_prefix(label.chars().take(24).collect::<String>());
     catch_ctrl_c();
     let ctl = Control::default();
     let t0 = Instant::now();

@@ -160,20 +160,22 @@ pub fn write_comparison(
                 .iter()
                 .map(|c| c.name.chars().count())
                 .max()
-                .unwrap_or(0)
-                .clamp(12, 24);
+                .map_or(0, |w| w + 4)
+                .clamp(12, 28);
             let mut head = format!("  {:<44}", "metric");
             for (j, c) in cols.iter().enumerate() {
                 let name: String = c.name.chars().take(width - 4).collect();
                 head.push_str(&format!(" {:>width$}", format!("[{}] {name}", j + 1)));
             }
             writeln!(out, "{}", paint(&bold, &head))?;
-            let rounds = cols.iter().any(|c| c.study.rounds_game);
+            let rounds = cols
+                .iter()
+                .any(|c| c.study.rounds_game && c.study.stats.rounds.max() > Some(1));
             for (m, cells) in &rows {
                 if m.key.starts_with("rounds.") && !rounds {
                     continue;
                 }
-                write!(out, "  {:<44}", m.label)?;
+                let mut line = format!("  {:<44}", m.label);
                 for (j, c) in cells.iter().enumerate() {
                     let (text, sig) = match c {
                         Some(c) => {
@@ -191,12 +193,12 @@ pub fn write_comparison(
                     };
                     let cell = format!(" {text:>width$}");
                     if sig {
-                        write!(out, "{}", paint(&mark, &cell))?;
+                        line.push_str(&paint(&mark, &cell));
                     } else {
-                        write!(out, "{cell}")?;
+                        line.push_str(&cell);
                     }
                 }
-                writeln!(out)?;
+                writeln!(out, "{}", line.trim_end())?;
             }
             writeln!(
                 out,
