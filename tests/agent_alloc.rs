@@ -5,30 +5,9 @@
 mod common;
 use common::*;
 use ludic::agents::{Budget, Mcts, MctsConfig};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-/// The system allocator, counting allocations and reallocations.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations_all;
 
 /// Allocations made by one search of `playouts` from `st` with an agent already warmed up.
 fn allocations(g: &ludic::Game, st: &ludic::State, playouts: u64) -> u64 {
@@ -40,9 +19,9 @@ fn allocations(g: &ludic::Game, st: &ludic::State, playouts: u64) -> u64 {
     });
     // The first search allocates the arena and grows the scratch state's buffers.
     agent.search(g, st, 1, &mut |_| {});
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = allocations_all();
     agent.search(g, st, 2, &mut |_| {});
-    ALLOCS.load(Ordering::Relaxed) - before
+    allocations_all() - before
 }
 
 #[test]

@@ -5,28 +5,9 @@
 use ludic::cli::random_playout;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-struct Counting;
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(p, l, size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations_here;
 
 #[test]
 fn playouts_allocate_nothing_once_warm() {
@@ -50,16 +31,24 @@ fn playouts_allocate_nothing_once_warm() {
         for _ in 0..200 {
             random_playout(&g, &start, &mut st, &mut rng, |_| {});
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations_here();
         let mut decisions = 0;
         for _ in 0..300 {
             decisions += random_playout(&g, &start, &mut st, &mut rng, |_| {});
         }
-        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let allocations = allocations_here() - before;
         assert!(decisions > 1000, "{name}: {decisions} decisions");
         assert_eq!(
             allocations, 0,
             "{name} {variant:?}: {allocations} allocations in {decisions} decisions"
         );
     }
+}
+
+#[test]
+fn the_counter_sees_the_allocations_of_this_thread() {
+    let before = allocations_here();
+    let v: Vec<u64> = std::hint::black_box(Vec::with_capacity(10));
+    assert!(allocations_here() > before);
+    drop(v);
 }

@@ -5,28 +5,9 @@
 use ludic::cli::random_playout;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-struct Counting;
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(p, l, size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations_here;
 
 /// The same for the fixture games of `another turn`, limits in moves, typed `none`, `sown` and
 /// `some x from s toward d` (issue 14).
@@ -54,12 +35,12 @@ fn playouts_of_the_new_forms_allocate_nothing_once_warm() {
         for _ in 0..200 {
             random_playout(&g, &start, &mut st, &mut rng, |_| {});
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations_here();
         let mut decisions = 0;
         for _ in 0..300 {
             decisions += random_playout(&g, &start, &mut st, &mut rng, |_| {});
         }
-        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let allocations = allocations_here() - before;
         assert!(decisions > 1000, "{name}: {decisions} decisions");
         assert_eq!(
             allocations, 0,

@@ -6,28 +6,9 @@ use ludic::study::metrics::{Observer, Stats};
 use ludic::study::run::observed_playout;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-struct Counting;
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(p, l, size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations_here;
 
 #[test]
 fn observed_playouts_allocate_nothing_once_warm() {
@@ -42,12 +23,12 @@ fn observed_playouts_allocate_nothing_once_warm() {
         for _ in 0..500 {
             observed_playout(&g, &start, &mut st, &mut rng, &mut obs, &mut stats);
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations_here();
         let decisions_before = stats.choices.n;
         for _ in 0..300 {
             observed_playout(&g, &start, &mut st, &mut rng, &mut obs, &mut stats);
         }
-        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let allocations = allocations_here() - before;
         let decisions = stats.choices.n - decisions_before;
         assert!(decisions > 1000, "{name}: {decisions} decisions");
         assert_eq!(
