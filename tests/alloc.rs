@@ -2,12 +2,9 @@
 //! random playouts of every built-in game and variant (decisions, chance events, the copy of
 //! the start position into a reused state).
 
-use ludic::cli::random_playout;
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
-use counting_alloc::allocations_here;
+use counting_alloc::{allocations_here, warm_playout_allocations};
 
 #[test]
 fn playouts_allocate_nothing_once_warm() {
@@ -23,20 +20,8 @@ fn playouts_allocate_nothing_once_warm() {
             sets: vec![],
         };
         let g = ludic::load_game(src, &settings).unwrap();
-        let start = g.start();
-        // A state of its own (not a clone of the start: that would drop its reserved room).
-        let mut st = g.start();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        // Warm up: the buffers of the state grow to what the game needs.
-        for _ in 0..200 {
-            random_playout(&g, &start, &mut st, &mut rng, |_| {});
-        }
-        let before = allocations_here();
-        let mut decisions = 0;
-        for _ in 0..300 {
-            decisions += random_playout(&g, &start, &mut st, &mut rng, |_| {});
-        }
-        let allocations = allocations_here() - before;
+        // 200 playouts let the buffers of the state grow to what the game needs; 300 are counted
+        let (decisions, allocations) = warm_playout_allocations(&g, 3, 200);
         assert!(decisions > 1000, "{name}: {decisions} decisions");
         assert_eq!(
             allocations, 0,

@@ -2,12 +2,9 @@
 //! of issue 14 (part B): the history of positions (`repeated`), `leaving` conditions (their
 //! scratch copy of the state is reused), lines and tallies per site.
 
-use ludic::cli::random_playout;
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
-use counting_alloc::allocations_here;
+use counting_alloc::warm_playout_allocations;
 
 #[test]
 fn playouts_of_the_mechanism_fixtures_allocate_nothing_once_warm() {
@@ -33,18 +30,8 @@ fn playouts_of_the_mechanism_fixtures_allocate_nothing_once_warm() {
     ];
     for (name, src) in sources {
         let g = ludic::load_game(&src, &ludic::Settings::default()).unwrap();
-        let start = g.start();
-        let mut st = g.start();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        for _ in 0..300 {
-            random_playout(&g, &start, &mut st, &mut rng, |_| {});
-        }
-        let before = allocations_here();
-        let mut decisions = 0;
-        for _ in 0..300 {
-            decisions += random_playout(&g, &start, &mut st, &mut rng, |_| {});
-        }
-        let allocations = allocations_here() - before;
+        // 300 playouts let the buffers of the state grow to what the game needs; 300 are counted
+        let (decisions, allocations) = warm_playout_allocations(&g, 3, 300);
         assert!(decisions > 1000, "{name}: {decisions} decisions");
         assert_eq!(
             allocations, 0,

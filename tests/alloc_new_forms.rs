@@ -2,12 +2,9 @@
 //! built-in games), for the fixture games of the forms of issue 14. A test file of its own: the
 //! counting allocator is global to the test binary, and tests run side by side.
 
-use ludic::cli::random_playout;
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
-use counting_alloc::allocations_here;
+use counting_alloc::warm_playout_allocations;
 
 /// The same for the fixture games of `another turn`, limits in moves, typed `none`, `sown` and
 /// `some x from s toward d` (issue 14).
@@ -29,18 +26,8 @@ fn playouts_of_the_new_forms_allocate_nothing_once_warm() {
             sets,
         };
         let g = ludic::load_game(&src, &settings).unwrap();
-        let start = g.start();
-        let mut st = g.start();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
-        for _ in 0..200 {
-            random_playout(&g, &start, &mut st, &mut rng, |_| {});
-        }
-        let before = allocations_here();
-        let mut decisions = 0;
-        for _ in 0..300 {
-            decisions += random_playout(&g, &start, &mut st, &mut rng, |_| {});
-        }
-        let allocations = allocations_here() - before;
+        // 200 playouts let the buffers of the state grow to what the game needs; 300 are counted
+        let (decisions, allocations) = warm_playout_allocations(&g, 4, 200);
         assert!(decisions > 1000, "{name}: {decisions} decisions");
         assert_eq!(
             allocations, 0,

@@ -52,3 +52,23 @@ pub fn allocations_here() -> u64 {
 pub fn allocations_all() -> u64 {
     ALL.load(Ordering::Relaxed)
 }
+
+/// Random playouts of `g` (seeded with `seed`): `warm` of them to let the state's buffers grow,
+/// then 300 counted. Returns (decisions, allocations) of the counted ones, on this thread.
+#[allow(dead_code)]
+pub fn warm_playout_allocations(g: &ludic::Game, seed: u64, warm: usize) -> (u64, u64) {
+    use rand::SeedableRng;
+    let start = g.start();
+    // A state of its own (not a clone of the start: that would drop its reserved room).
+    let mut st = g.start();
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..warm {
+        ludic::cli::random_playout(g, &start, &mut st, &mut rng, |_| {});
+    }
+    let before = allocations_here();
+    let mut decisions = 0;
+    for _ in 0..300 {
+        decisions += ludic::cli::random_playout(g, &start, &mut st, &mut rng, |_| {});
+    }
+    (decisions, allocations_here() - before)
+}
