@@ -145,7 +145,42 @@ impl Game {
 
     /// Sows the hand along the ring, one piece a site, from the site after the cursor.
     /// Returns the site of the last drop (-1 if nothing was dropped).
+    #[inline(always)]
     pub(crate) fn sow_lap(&self, st: &mut State, skip: Option<&Skip>) -> i64 {
+        if st.b.seen.keys.is_some() {
+            self.sow_lap_hashed::<false>(st, skip).0
+        } else {
+            self.lap::<false, false>(st, skip).0
+        }
+    }
+
+    /// `sow_lap`, and the number of pieces the lap dropped (for a block that reads `sown`).
+    #[inline(never)]
+    pub(crate) fn sow_lap_counted(&self, st: &mut State, skip: Option<&Skip>) -> (i64, u32) {
+        if st.b.seen.keys.is_some() {
+            self.sow_lap_hashed::<true>(st, skip)
+        } else {
+            self.lap::<false, true>(st, skip)
+        }
+    }
+
+    /// A lap of a game that keeps the hash of its positions: out of the way of the others.
+    #[inline(never)]
+    fn sow_lap_hashed<const COUNT: bool>(&self, st: &mut State, skip: Option<&Skip>) -> (i64, u32) {
+        self.lap::<true, COUNT>(st, skip)
+    }
+
+    /// One body for the three kinds of lap: with the hash of the position kept (`HASH`), with
+    /// the pieces dropped counted (`COUNT`); each compiled on its own, so that the common lap
+    /// pays for neither.
+    #[inline(always)]
+    fn lap<const HASH: bool, const COUNT: bool>(
+        &self,
+        st: &mut State,
+        skip: Option<&Skip>,
+    ) -> (i64, u32) {
+        let held_now = |st: &State| st.hand.iter().sum::<u32>();
+        let before = if COUNT { held_now(st) } else { 0 };
         let mut last = -1i64;
         let mut ok = st.cursor != NONE;
         let mut mask = 0;
@@ -173,7 +208,8 @@ impl Game {
                             ok && st.hand[k] == 0
                         }
                     };
-                    if st.b.seen.keys.is_some() && !matches!(skip, Some(Skip::Dynamic(_))) {
+                    // (dropped one by one, a dynamic skip hashed each drop)
+                    if HASH && !matches!(skip, Some(Skip::Dynamic(_))) {
                         let mask = matches!(skip, Some(Skip::Stable(..))).then_some(mask);
                         self.hash_run(st, k, from, held - st.hand[k], mask);
                     }
@@ -189,59 +225,7 @@ impl Game {
             st.plan = plan;
             st.plan.clear();
         }
-        // Anything left in hand (the ring ended) stays where the sowing stopped.
-        if !ok && st.hand.iter().any(|&c| c > 0) {
-            self.put_back(st);
-        }
-        last
-    }
-
-    /// `sow_lap`, and the number of pieces the lap dropped (for a block that reads `sown`).
-    /// A copy of it rather than a part of it: `sow_lap`, in the loop of every sowing, stays as
-    /// it is without `sown`.
-    #[inline(never)]
-    pub(crate) fn sow_lap_counted(&self, st: &mut State, skip: Option<&Skip>) -> (i64, u32) {
-        let held = |st: &State| st.hand.iter().sum::<u32>();
-        let before = held(st);
-        let mut last = -1i64;
-        let mut ok = st.cursor != NONE;
-        let mut mask = 0;
-        if let Some(Skip::Stable(q, at)) = skip {
-            // The mover's set, built again only when kinds or owners changed since.
-            let w = self.prog.t.layout.w;
-            mask = at + st.b.mover as usize * (w + 1);
-            if st.r.scratch[mask + w] != st.b.shape + 1 {
-                q.candidates(&st.b, &mut st.r, mask);
-                st.r.scratch[mask + w] = st.b.shape + 1;
-            }
-        }
-        if st.plan.is_empty() {
-            for k in 0..self.pieces.len() {
-                if ok && st.hand[k] > 0 {
-                    ok = match skip {
-                        None => self.drop_run(st, k, &mut last),
-                        Some(Skip::Stable(..)) => self.drop_run_skipping(st, k, mask, &mut last),
-                        Some(_) => {
-                            let mut ok = true;
-                            while ok && st.hand[k] > 0 && st.r.work <= WORK_LIMIT {
-                                ok = self.drop_one(st, k, skip, &mut last);
-                            }
-                            ok && st.hand[k] == 0
-                        }
-                    };
-                }
-            }
-        } else {
-            let plan = std::mem::take(&mut st.plan);
-            for &k in &plan {
-                if ok && st.hand[k as usize] > 0 {
-                    ok = self.drop_one(st, k as usize, skip, &mut last);
-                }
-            }
-            st.plan = plan;
-            st.plan.clear();
-        }
-        let dropped = before - held(st);
+        let dropped = if COUNT { before - held_now(st) } else { 0 };
         // Anything left in hand (the ring ended) stays where the sowing stopped.
         if !ok && st.hand.iter().any(|&c| c > 0) {
             self.put_back(st);
@@ -250,6 +234,7 @@ impl Game {
     }
 
     /// Drops every piece of kind `k` in hand, one a site (no sites skipped): the common case.
+    #[inline(always)]
     fn drop_run(&self, st: &mut State, k: usize, last: &mut i64) -> bool {
         let t = &*self.prog.t;
         let next = &t.next[st.b.sow_dir as usize];
