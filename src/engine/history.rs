@@ -188,6 +188,14 @@ impl Positions {
     /// `n` counters more (or fewer) of a kind at a site (`i = site * nk + kind`).
     #[inline(always)]
     pub(crate) fn count(&mut self, i: usize, delta: i64) {
+        if self.keys.is_some() {
+            self.count_hashed(i, delta);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn count_hashed(&mut self, i: usize, delta: i64) {
         if let Some(k) = &self.keys {
             self.hash = self
                 .hash
@@ -198,6 +206,14 @@ impl Positions {
     /// `n` pieces more (or fewer) held (`i = player * nk + kind`).
     #[inline(always)]
     pub(crate) fn bank(&mut self, i: usize, delta: i64) {
+        if self.keys.is_some() {
+            self.bank_hashed(i, delta);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bank_hashed(&mut self, i: usize, delta: i64) {
         if let Some(k) = &self.keys {
             self.hash = self.hash.wrapping_add(k.bank[i].wrapping_mul(delta as u64));
         }

@@ -231,11 +231,7 @@ impl Board {
         l.set(&mut self.bits, l.nonempty(), s, true);
         self.set_top(g, l, s);
         if self.seen.keys.is_some() {
-            if from != NONE {
-                self.stack_changed(g, from as usize);
-            }
-            self.stack_changed(g, s);
-            self.area_changed(g, t, area, ON_BOARD);
+            self.hash_token_moved(g, t, from, s as u16, area, ON_BOARD);
         }
     }
 
@@ -250,11 +246,22 @@ impl Board {
             self.token_left(g, l, from as usize);
         }
         if self.seen.keys.is_some() {
-            if from != NONE {
-                self.stack_changed(g, from as usize);
-            }
-            self.area_changed(g, t, area, a);
+            self.hash_token_moved(g, t, from, NONE, area, a);
         }
+    }
+
+    /// The hash of the position after token `t` went from site `from` to site `to` (either
+    /// may be `NONE`) and from area `old` to area `new`: out of the way of the games that keep
+    /// no hash.
+    #[cold]
+    #[inline(never)]
+    fn hash_token_moved(&mut self, g: &Ir, t: usize, from: u16, to: u16, old: u8, new: u8) {
+        for s in [from, to] {
+            if s != NONE {
+                self.stack_changed(g, s as usize);
+            }
+        }
+        self.area_changed(g, t, old, new);
     }
 
     /// The indexes of a site a token left.
@@ -336,8 +343,8 @@ impl Board {
         l.set(&mut self.bits, l.nonempty(), to as usize, true);
         self.set_top(g, l, to as usize);
         if self.seen.keys.is_some() {
-            self.stack_changed(g, from);
-            self.stack_changed(g, to as usize);
+            let area = self.toks.area[t];
+            self.hash_token_moved(g, t, from as u16, to, area, area);
         }
         n
     }
