@@ -32,7 +32,7 @@ pub(crate) struct Tables {
     pub(crate) x: Vec<i64>,
     pub(crate) y: Vec<i64>,
     pub(crate) original_owner: Vec<i64>,
-    /// each side's track
+    /// the track of each player's side, by player
     pub(crate) tracks: Vec<Option<TrackInfo>>,
     pub(crate) tok_owner: Vec<u8>,
     pub(crate) tok_kind: Vec<u8>,
@@ -132,7 +132,10 @@ impl Tables {
                 .iter()
                 .map(|s| s.owner.map(|p| p.0 as i64).unwrap_or(-1))
                 .collect(),
-            tracks: g.tracks.clone(),
+            // each player's side's track, by player (no division on the way)
+            tracks: (0..g.players.len())
+                .map(|p| g.tracks.get(p % sides).cloned().flatten())
+                .collect(),
             tok_owner: g.tokens.iter().map(|t| t.owner.0).collect(),
             tok_kind: g.tokens.iter().map(|t| t.kind.0).collect(),
             tok_before: g.tokens.iter().map(|t| g.before_track(t.owner)).collect(),
@@ -213,7 +216,7 @@ impl Tables {
     /// The track of a player's side.
     #[inline(always)]
     pub(crate) fn track_of(&self, p: usize) -> Option<&TrackInfo> {
-        self.tracks.get(p % self.sides)?.as_ref()
+        self.tracks.get(p)?.as_ref()
     }
 
     /// The first position of site `s` on the track of player `p` (-1 if it is not on it).
