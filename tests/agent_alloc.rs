@@ -24,6 +24,16 @@ fn allocations(g: &ludic::Game, st: &ludic::State, playouts: u64) -> u64 {
     allocations_all() - before
 }
 
+/// A position with a decision to take, after a few random steps from the start.
+fn some_position(g: &ludic::Game) -> ludic::State {
+    let mut st = g.start();
+    let mut rng = Lcg(7);
+    while st.moves().is_empty() {
+        random_step(g, &mut st, &mut rng);
+    }
+    st
+}
+
 #[test]
 fn no_allocation_per_playout() {
     for (name, variant) in [
@@ -35,11 +45,7 @@ fn no_allocation_per_playout() {
         ("tuknanavuhpi", None),
     ] {
         let g = game_with(name, &[], variant);
-        let mut st = g.start();
-        let mut rng = Lcg(7);
-        while st.moves().is_empty() {
-            random_step(&g, &mut st, &mut rng);
-        }
+        let st = some_position(&g);
         let small = allocations(&g, &st, 100);
         let large = allocations(&g, &st, 1000);
         println!("{name}: {small} allocations for 100 playouts, {large} for 1000");
@@ -48,6 +54,25 @@ fn no_allocation_per_playout() {
         assert!(
             large <= small + 2 && large < 20,
             "{name}: {small} allocations for 100 playouts, {large} for 1000"
+        );
+    }
+    // The games of the mechanisms whose state has more to copy: a `leaving` look-ahead (its
+    // scratch copy), the history of positions (its table), lines. (One test, not two: the
+    // count is of the whole process, and the search runs on its own thread.)
+    for file in ["feed", "repetition", "mill"] {
+        let path = format!(
+            "{}/tests/fixtures/mechanisms/{file}.game",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let src = std::fs::read_to_string(&path).expect("fixture");
+        let g = ludic::load_game(&src, &ludic::Settings::default()).expect("loads");
+        let st = some_position(&g);
+        let small = allocations(&g, &st, 100);
+        let large = allocations(&g, &st, 1000);
+        println!("{file}: {small} allocations for 100 playouts, {large} for 1000");
+        assert!(
+            large <= small + 2 && large < 20,
+            "{file}: {small} allocations for 100 playouts, {large} for 1000"
         );
     }
 }
