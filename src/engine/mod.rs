@@ -139,7 +139,7 @@ impl Game {
             log: events::Log::default(),
             look: lookahead::Look::default(),
             another_turn: false,
-            round_moves: 0,
+            moves_left: self.prog.move_limit,
         }
     }
 
@@ -173,8 +173,8 @@ impl Game {
     pub fn play_unchecked(&self, st: &mut State, d: Decision) {
         st.r.work = 0;
         st.turn_decisions += 1;
-        st.round_moves += 1;
-        if st.round_moves >= self.prog.move_limit {
+        st.moves_left = st.moves_left.saturating_sub(1);
+        if st.moves_left == 0 {
             // the round's last allowed decision: the game ends at the next decision or chance
             // event, unless the rules end it (or the round) first
             st.limit_reached = true;

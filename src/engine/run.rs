@@ -372,7 +372,7 @@ impl Game {
                         st.planning = false;
                         st.limit_reached = false;
                         st.another_turn = false;
-                        st.round_moves = 0;
+                        st.moves_left = self.prog.move_limit;
                         st.pc = at;
                     }
                     None => {
@@ -392,7 +392,7 @@ impl Game {
                     st.round_turn0 = st.turn;
                     st.limit_reached = false;
                     st.another_turn = false;
-                    st.round_moves = 0;
+                    st.moves_left = self.prog.move_limit;
                     st.planning = false;
                     st.pc = self.turn_start;
                     if !self.checkpoint(st) {

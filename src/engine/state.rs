@@ -226,8 +226,8 @@ pub struct State {
     pub(crate) look: super::lookahead::Look,
     /// `another turn` was said in this turn: the same player plays the next one
     pub(crate) another_turn: bool,
-    /// decisions taken in this round (the move limit counts them)
-    pub(crate) round_moves: u64,
+    /// decisions still allowed in this round by the move limit (`u64::MAX` without one)
+    pub(crate) moves_left: u64,
 }
 
 /// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
@@ -297,7 +297,7 @@ clone_by_fields!(State {
     log,
     look,
     another_turn,
-    round_moves,
+    moves_left,
 });
 
 impl State {
