@@ -249,17 +249,45 @@ impl Game {
         let budget = WORK_LIMIT.saturating_sub(st.r.work).min(st.hand[k] as u64) as u32;
         let mut n = budget;
         let mut ok = true;
-        while n > 0 {
-            let c = next[cur as usize];
-            if c == NONE {
-                ok = false;
-                break;
+        if t.layout.w == 1 {
+            // Every site in one word of the indexes (64 sites or fewer): the stores that send
+            // their pieces to an owner, and the sites that received pieces, as one word each.
+            let l = &t.layout;
+            let b = &mut st.b;
+            let banking = b.bits[l.kind(SiteKind::Store)] & !b.bits[l.owner(-1)];
+            let nk = b.nk;
+            let mut marks = 0u64;
+            while n > 0 {
+                let c = next[cur as usize];
+                if c == NONE {
+                    ok = false;
+                    break;
+                }
+                cur = c;
+                n -= 1;
+                let s = c as usize;
+                if banking >> (s % 64) & 1 != 0 {
+                    b.bank[b.owners[s] as usize * nk + k] += 1;
+                } else {
+                    b.counts[s * nk + k] += 1;
+                    b.total[s] += 1;
+                    marks |= 1 << (s % 64);
+                }
             }
-            cur = c;
-            n -= 1;
-            self.deposit(st, &mut marks, c as usize, k);
+            b.bits[l.nonempty()] |= marks;
+        } else {
+            while n > 0 {
+                let c = next[cur as usize];
+                if c == NONE {
+                    ok = false;
+                    break;
+                }
+                cur = c;
+                n -= 1;
+                self.deposit(st, &mut marks, c as usize, k);
+            }
+            marks.flush(&mut st.b.bits);
         }
-        marks.flush(&mut st.b.bits);
         let dropped = budget - n;
         st.r.work += dropped as u64;
         st.hand[k] -= dropped;

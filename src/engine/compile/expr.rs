@@ -693,12 +693,11 @@ pub(crate) fn player_ref(p: PlayerRef, b: &Board, t: &super::Tables) -> i64 {
 /// One step along the ring in the sowing direction (-1 where it stops).
 #[inline(always)]
 pub(crate) fn next1(t: &super::Tables, b: &Board, s: i64) -> i64 {
-    match t.site(s) {
-        Some(s) => match t.next[b.sow_dir as usize][s] {
-            u16::MAX => -1,
-            x => x as i64,
-        },
-        None => -1,
+    // (the direction is 0 or 1; the ring's table has a place for each site, or none at all)
+    let ring = &t.next[(b.sow_dir & 1) as usize];
+    match usize::try_from(s).ok().and_then(|s| ring.get(s)) {
+        Some(&x) if x != u16::MAX => x as i64,
+        _ => -1,
     }
 }
 
