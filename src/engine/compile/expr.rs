@@ -94,7 +94,12 @@ impl Compiler {
                 let n = t.sides as i64;
                 num(move |b, r| {
                     let p = p(b, r);
-                    if p < 0 { -1 } else { p % n }
+                    // a player's side from the table; any other number as the rule says
+                    match usize::try_from(p).ok().and_then(|p| t.side.get(p)) {
+                        Some(&s) => s,
+                        None if p < 0 => -1,
+                        None => p % n,
+                    }
                 })
             }
             Expr::Count(s, mask) => {

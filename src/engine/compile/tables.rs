@@ -49,6 +49,8 @@ pub(crate) struct Tables {
     /// the value of each piece kind
     pub(crate) values: Vec<i64>,
     /// the opponent of each player (the side after his)
+    /// the side of each player (`side_of`), by player
+    pub(crate) side: Vec<i64>,
     pub(crate) opponent: Vec<u8>,
     /// the keys of the position's hash, when the rules ask `repeated`
     pub(crate) keys: Option<std::sync::Arc<crate::engine::history::Keys>>,
@@ -149,6 +151,7 @@ impl Tables {
                 .map(|s| bits::from_fn(nt, |t| g.tokens[t].owner.0 as usize % sides == s))
                 .collect(),
             values: g.pieces.iter().map(|p| p.value).collect(),
+            side: (0..g.players.len()).map(|p| (p % sides) as i64).collect(),
             opponent: (0..g.players.len())
                 .map(|p| ((p % sides + 1) % sides) as u8)
                 .collect(),
