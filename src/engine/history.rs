@@ -84,21 +84,13 @@ impl Keys {
     }
 }
 
-/// The hash of the position and the positions seen at the start of earlier turns. What only a
-/// game that asks `repeated` uses is behind one pointer, so that a state stays as small as it
-/// was for the others.
+/// The hash of the position and the positions seen at the start of earlier turns.
 #[derive(Debug, Default)]
 pub(crate) struct Positions {
     /// `None` when the rules never ask `repeated`
     pub(crate) keys: Option<Arc<Keys>>,
     /// the hash of the board and holdings (without the player to move)
     pub(crate) hash: u64,
-    more: Box<Seen>,
-}
-
-/// The history itself.
-#[derive(Clone, Debug, Default)]
-struct Seen {
     /// the hash of each site's stack of tokens
     stacks: Vec<u64>,
     /// the positions at the start of earlier turns, in order
@@ -112,7 +104,7 @@ struct Seen {
     start: Option<u64>,
     /// in a look-ahead: the player to move in the position (`mover` is then the player who
     /// decides)
-    to_move: Option<u8>,
+    pub(crate) to_move: Option<u8>,
 }
 
 impl Clone for Positions {
@@ -120,7 +112,13 @@ impl Clone for Positions {
         Positions {
             keys: self.keys.clone(),
             hash: self.hash,
-            more: self.more.clone(),
+            stacks: self.stacks.clone(),
+            list: self.list.clone(),
+            table: self.table.clone(),
+            gens: self.gens.clone(),
+            epoch: self.epoch,
+            start: self.start,
+            to_move: self.to_move,
         }
     }
     /// Reuses the buffers it overwrites; nothing to copy in a game that keeps no hash.
@@ -130,24 +128,23 @@ impl Clone for Positions {
         }
         self.keys.clone_from(&o.keys);
         self.hash = o.hash;
-        let (m, om) = (&mut *self.more, &*o.more);
-        m.stacks.clone_from(&om.stacks);
-        m.list.clone_from(&om.list);
-        m.table.clone_from(&om.table);
-        m.gens.clone_from(&om.gens);
-        m.epoch = om.epoch;
-        m.start = om.start;
-        m.to_move = om.to_move;
+        self.stacks.clone_from(&o.stacks);
+        self.list.clone_from(&o.list);
+        self.table.clone_from(&o.table);
+        self.gens.clone_from(&o.gens);
+        self.epoch = o.epoch;
+        self.start = o.start;
+        self.to_move = o.to_move;
     }
 }
 
 impl PartialEq for Positions {
     fn eq(&self, o: &Self) -> bool {
-        let mut a = self.more.list.clone();
-        let mut b = o.more.list.clone();
+        let mut a = self.list.clone();
+        let mut b = o.list.clone();
         a.sort_unstable();
         b.sort_unstable();
-        self.hash == o.hash && self.more.start == o.more.start && a == b
+        self.hash == o.hash && self.start == o.start && a == b
     }
 }
 
@@ -172,21 +169,19 @@ impl Positions {
         let mut gens = Vec::with_capacity(table.capacity());
         gens.resize(slots, 0);
         Positions {
-            more: Box::new(Seen {
-                stacks: if keys.is_some() {
-                    vec![0; g.sites.len()]
-                } else {
-                    vec![]
-                },
-                list: Vec::with_capacity(reserve),
-                table,
-                gens,
-                epoch: 1,
-                start: None,
-                to_move: None,
-            }),
+            stacks: if keys.is_some() {
+                vec![0; g.sites.len()]
+            } else {
+                vec![]
+            },
             keys,
             hash: 0,
+            list: Vec::with_capacity(reserve),
+            table,
+            gens,
+            epoch: 1,
+            start: None,
+            to_move: None,
         }
     }
 
@@ -261,13 +256,7 @@ impl Positions {
     /// cleared.
     #[inline]
     pub(crate) fn repeated(&self, mover: u8) -> bool {
-        self.keys.is_some() && self.contains(self.position(self.more.to_move.unwrap_or(mover)))
-    }
-
-    /// In a look-ahead: `repeated` asks about the position with `p` to move (`mover` is then
-    /// the player who decides).
-    pub(crate) fn set_to_move(&mut self, p: u8) {
-        self.more.to_move = Some(p);
+        self.keys.is_some() && self.contains(self.position(self.to_move.unwrap_or(mover)))
     }
 
     /// A turn starts with `mover` to move: the start of the last one joins the history.
@@ -280,10 +269,10 @@ impl Positions {
 
     #[inline(never)]
     fn record_start(&mut self, mover: u8) {
-        if let Some(h) = self.more.start.take() {
+        if let Some(h) = self.start.take() {
             self.insert(h);
         }
-        self.more.start = Some(self.position(mover));
+        self.start = Some(self.position(mover));
     }
 
     /// A round starts: the history is cleared, and this is the start of its first turn.
@@ -292,37 +281,37 @@ impl Positions {
             return;
         }
         self.forget();
-        self.more.start = Some(self.position(mover));
+        self.start = Some(self.position(mover));
     }
 
     /// `forget positions`: no position seen so far counts, the start of this turn included.
     #[inline(never)]
     pub(crate) fn forget(&mut self) {
-        self.more.start = None;
-        self.more.list.clear();
-        self.more.epoch = self.more.epoch.wrapping_add(1);
-        if self.more.epoch == 0 {
-            self.more.gens.iter_mut().for_each(|g| *g = 0);
-            self.more.epoch = 1;
+        self.start = None;
+        self.list.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.gens.iter_mut().for_each(|g| *g = 0);
+            self.epoch = 1;
         }
     }
 
     /// Positions in the history (the start of the turn being played not counted).
     pub(crate) fn len(&self) -> usize {
-        self.more.list.len()
+        self.list.len()
     }
 
     fn contains(&self, h: u64) -> bool {
-        if self.more.list.is_empty() || self.more.table.is_empty() {
+        if self.list.is_empty() || self.table.is_empty() {
             return false;
         }
-        let mask = self.more.table.len() - 1;
+        let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
         loop {
-            if self.more.gens[i] != self.more.epoch {
+            if self.gens[i] != self.epoch {
                 return false;
             }
-            if self.more.table[i] == h {
+            if self.table[i] == h {
                 return true;
             }
             i = (i + 1) & mask;
@@ -333,20 +322,20 @@ impl Positions {
         if self.contains(h) {
             return;
         }
-        self.more.list.push(h);
-        if self.more.list.len() * 2 > self.more.table.len() {
+        self.list.push(h);
+        if self.list.len() * 2 > self.table.len() {
             // Twice the room (within what was reserved, nothing is allocated), and every
             // position of the history put in again.
-            let n = (self.more.table.len() * 2).max(64);
-            self.more.table.resize(n, 0);
-            self.more.gens.resize(n, 0);
-            self.more.epoch = self.more.epoch.wrapping_add(1);
-            if self.more.epoch == 0 {
-                self.more.gens.iter_mut().for_each(|g| *g = 0);
-                self.more.epoch = 1;
+            let n = (self.table.len() * 2).max(64);
+            self.table.resize(n, 0);
+            self.gens.resize(n, 0);
+            self.epoch = self.epoch.wrapping_add(1);
+            if self.epoch == 0 {
+                self.gens.iter_mut().for_each(|g| *g = 0);
+                self.epoch = 1;
             }
-            for i in 0..self.more.list.len() {
-                let x = self.more.list[i];
+            for i in 0..self.list.len() {
+                let x = self.list[i];
                 self.place(x);
             }
         } else {
@@ -355,16 +344,16 @@ impl Positions {
     }
 
     fn place(&mut self, h: u64) {
-        let mask = self.more.table.len() - 1;
+        let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
-        while self.more.gens[i] == self.more.epoch {
-            if self.more.table[i] == h {
+        while self.gens[i] == self.epoch {
+            if self.table[i] == h {
                 return;
             }
             i = (i + 1) & mask;
         }
-        self.more.gens[i] = self.more.epoch;
-        self.more.table[i] = h;
+        self.gens[i] = self.epoch;
+        self.table[i] = h;
     }
 }
 
@@ -387,7 +376,7 @@ impl Board {
             return;
         };
         let new = self.stack_hash(g, k, s);
-        let old = std::mem::replace(&mut self.seen.more.stacks[s], new);
+        let old = std::mem::replace(&mut self.seen.stacks[s], new);
         self.seen.hash = self.seen.hash.wrapping_sub(old).wrapping_add(new);
     }
 
@@ -440,7 +429,7 @@ impl Board {
             return;
         };
         for s in 0..k.nsites {
-            self.seen.more.stacks[s] = self.stack_hash(g, &k, s);
+            self.seen.stacks[s] = self.stack_hash(g, &k, s);
         }
         self.seen.hash = self.hash_from_scratch(g);
     }

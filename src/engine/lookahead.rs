@@ -146,7 +146,7 @@ impl Game {
         // The condition reads the position after the decision, with the choice's variables
         // as decided and `mover` the player who decided.
         set_values(sc);
-        sc.b.seen.set_to_move(sc.b.mover);
+        sc.b.seen.to_move = Some(sc.b.mover);
         sc.b.mover = decider;
         cond(&sc.b, &mut sc.r) != 0
     }
