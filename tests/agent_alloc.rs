@@ -34,6 +34,18 @@ fn some_position(g: &ludic::Game) -> ludic::State {
     st
 }
 
+/// The search's own allocations (its statistics of the root) do not grow with the playouts.
+fn assert_no_growth(label: &str, g: &ludic::Game) {
+    let st = some_position(g);
+    let small = allocations(g, &st, 100);
+    let large = allocations(g, &st, 1000);
+    println!("{label}: {small} allocations for 100 playouts, {large} for 1000");
+    assert!(
+        large <= small + 2 && large < 20,
+        "{label}: {small} allocations for 100 playouts, {large} for 1000"
+    );
+}
+
 #[test]
 fn no_allocation_per_playout() {
     for (name, variant) in [
@@ -44,17 +56,7 @@ fn no_allocation_per_playout() {
         ("kuilichi-chanakua", None),
         ("tuknanavuhpi", None),
     ] {
-        let g = game_with(name, &[], variant);
-        let st = some_position(&g);
-        let small = allocations(&g, &st, 100);
-        let large = allocations(&g, &st, 1000);
-        println!("{name}: {small} allocations for 100 playouts, {large} for 1000");
-        // The search's own allocations (its statistics of the root) do not grow with the
-        // playouts.
-        assert!(
-            large <= small + 2 && large < 20,
-            "{name}: {small} allocations for 100 playouts, {large} for 1000"
-        );
+        assert_no_growth(name, &game_with(name, &[], variant));
     }
     // The games of the mechanisms whose state has more to copy: a `leaving` look-ahead (its
     // scratch copy), the history of positions (its table), lines. (One test, not two: the
@@ -65,14 +67,9 @@ fn no_allocation_per_playout() {
             env!("CARGO_MANIFEST_DIR")
         );
         let src = std::fs::read_to_string(&path).expect("fixture");
-        let g = ludic::load_game(&src, &ludic::Settings::default()).expect("loads");
-        let st = some_position(&g);
-        let small = allocations(&g, &st, 100);
-        let large = allocations(&g, &st, 1000);
-        println!("{file}: {small} allocations for 100 playouts, {large} for 1000");
-        assert!(
-            large <= small + 2 && large < 20,
-            "{file}: {small} allocations for 100 playouts, {large} for 1000"
+        assert_no_growth(
+            file,
+            &ludic::load_game(&src, &ludic::Settings::default()).expect("loads"),
         );
     }
 }

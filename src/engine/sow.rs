@@ -288,14 +288,20 @@ impl Game {
             }
             marks.flush(&mut st.b.bits);
         }
-        let dropped = budget - n;
+        self.end_run(st, k, budget - n, cur, last) && ok
+    }
+
+    /// The end of a run of drops of kind `k`: `dropped` pieces left the hand, the last on
+    /// site `cur`. True when the hand of that kind is empty.
+    #[inline(always)]
+    fn end_run(&self, st: &mut State, k: usize, dropped: u32, cur: u16, last: &mut i64) -> bool {
         st.r.work += dropped as u64;
         st.hand[k] -= dropped;
         if dropped > 0 {
             *last = cur as i64;
         }
         st.cursor = cur;
-        ok && st.hand[k] == 0
+        st.hand[k] == 0
     }
 
     /// Drops the whole laps of a hand of kind `k` larger than the ring (no sites skipped): the
@@ -362,14 +368,7 @@ impl Game {
             self.deposit(st, &mut marks, c as usize, k);
         }
         marks.flush(&mut st.b.bits);
-        let dropped = budget - n;
-        st.r.work += dropped as u64;
-        st.hand[k] -= dropped;
-        if dropped > 0 {
-            *last = cur as i64;
-        }
-        st.cursor = cur;
-        ok && st.hand[k] == 0
+        self.end_run(st, k, budget - n, cur, last) && ok
     }
 
     /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the
