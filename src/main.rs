@@ -291,7 +291,7 @@ enum Command {
     },
     /// Time random playouts of games on one thread: the speed of the engine
     #[command(
-        after_help = "Without GAME: every built-in game, each of its variants, and a match of each game with an\noption that takes the value `match`. Options and a variant given apply to every GAME.\n\nExamples:\n  ludic bench\n  ludic bench GAME --seconds 5\n  ludic bench my.game --variant NAME --format json"
+        after_help = "Without GAME: every built-in game, each of its variants, and a match of each game with an\noption that takes the value `match`. Options and a variant given apply to every GAME.\nWith --playouts N, each game plays exactly N playouts (the same ones on any machine): for\ncomparing two builds by counts that do not depend on the load, e.g. instructions under\n`valgrind --tool=callgrind`.\n\nExamples:\n  ludic bench\n  ludic bench GAME --seconds 5\n  ludic bench my.game --variant NAME --format json\n  valgrind --tool=callgrind ludic bench GAME --playouts 2000"
     )]
     Bench {
         /// Built-in games or .game files (default: every built-in game)
@@ -299,6 +299,9 @@ enum Command {
         /// Seconds of playouts for each game
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// Play exactly this many playouts for each game instead of timing --seconds
+        #[arg(long, value_name = "N", conflicts_with = "seconds")]
+        playouts: Option<u64>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
@@ -482,12 +485,16 @@ fn main() -> ExitCode {
         Command::Bench {
             games,
             seconds,
+            playouts,
             seed,
             opts,
             format,
         } => cli::bench(
             &games,
-            seconds,
+            match playouts {
+                Some(n) => cli::BenchFor::Playouts(n),
+                None => cli::BenchFor::Seconds(seconds),
+            },
             seed,
             &opts.options,
             opts.variant.as_deref(),

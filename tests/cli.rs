@@ -453,6 +453,31 @@ fn bench_times_games_and_reports_in_json() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+#[test]
+fn bench_plays_a_fixed_number_of_playouts() {
+    let run = |n: &str| {
+        let out = ludic(&["bench", "puluc", "--playouts", n, "--format", "json"], "");
+        assert!(out.status.success(), "{}", text(&out).1);
+        let v: serde_json::Value = serde_json::from_str(&text(&out).0).unwrap();
+        (
+            v[0]["playouts"].as_u64().unwrap(),
+            v[0]["decisions"].as_u64().unwrap(),
+        )
+    };
+    let (playouts, decisions) = run("7");
+    assert_eq!(playouts, 7);
+    assert!(decisions > 7);
+    // the same playouts (same seed) on every run
+    assert_eq!(run("7"), (7, decisions));
+    for bad in [
+        vec!["bench", "puluc", "--playouts", "0"],
+        vec!["bench", "puluc", "--playouts", "5", "--seconds", "1"],
+    ] {
+        let out = ludic(&bad, "");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}
+
 // ------------------------------------------------------------ replay --at and --step, narration
 
 /// A record of a built-in game with these options and steps (`South: sow s7` is a decision,

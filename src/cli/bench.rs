@@ -61,23 +61,39 @@ fn default_cases() -> Vec<Case> {
     cases
 }
 
-/// `ludic bench [GAME...] [--seconds S]`
+/// How long each game of `bench` plays.
+#[derive(Clone, Copy, Debug)]
+pub enum BenchFor {
+    /// playouts for this many seconds (at least one)
+    Seconds(f64),
+    /// exactly this many playouts
+    Playouts(u64),
+}
+
+/// `ludic bench [GAME...] [--seconds S | --playouts N]`
 pub fn bench(
     games: &[String],
-    seconds: f64,
+    time: BenchFor,
     seed: u64,
     options: &[String],
     variant: Option<&str>,
     format: Format,
 ) -> u8 {
-    if !(seconds > 0.0 && seconds.is_finite()) {
-        to_stderr!("error: --seconds must be a positive number of seconds");
-        return USAGE;
+    match time {
+        BenchFor::Seconds(s) if !(s > 0.0 && s.is_finite()) => {
+            to_stderr!("error: --seconds must be a positive number of seconds");
+            return USAGE;
+        }
+        BenchFor::Playouts(0) => {
+            to_stderr!("error: --playouts must be at least 1");
+            return USAGE;
+        }
+        _ => {}
     }
     super::finish(bench_to(
         &mut std::io::stdout().lock(),
         games,
-        seconds,
+        time,
         seed,
         options,
         variant,
@@ -88,7 +104,7 @@ pub fn bench(
 fn bench_to(
     w: &mut impl Write,
     games: &[String],
-    seconds: f64,
+    time: BenchFor,
     seed: u64,
     options: &[String],
     variant: Option<&str>,
@@ -125,7 +141,10 @@ fn bench_to(
         let mut st = g.start();
         let (mut playouts, mut decisions) = (0u64, 0u64);
         let t0 = Instant::now();
-        while playouts == 0 || t0.elapsed().as_secs_f64() < seconds {
+        while match time {
+            BenchFor::Seconds(s) => playouts == 0 || t0.elapsed().as_secs_f64() < s,
+            BenchFor::Playouts(n) => playouts < n,
+        } {
             decisions += random_playout(&g, &start, &mut st, &mut rng, |_| {});
             playouts += 1;
         }

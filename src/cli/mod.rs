@@ -26,7 +26,7 @@ mod simulate;
 mod validate;
 
 pub use crate::study::random_playout;
-pub use bench::bench;
+pub use bench::{BenchFor, bench};
 pub use compare::{CompareArgs, compare};
 pub use draw::{DrawArgs, draw};
 pub use help::{LANGUAGE, finish_output, help_language};
