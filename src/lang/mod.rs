@@ -1,0 +1,16 @@
+//! The language: from the text of a `.game` file to the checked game.
+//!
+//! `grammar/ludic.pest` → [`parse`] (the only module that sees pest) → [`ast`] (what the
+//! author wrote, with spans) → [`check`] (names, types, the board, options: every error at
+//! once, as data rendered by [`diagnostic`]) → [`lower`] (statements and expressions into the
+//! game's program, with [`optimize`] rewriting conditions into direct tests) →
+//! [`crate::ir::Game`], which the engine compiles and plays. `chart` works out what a
+//! definition's parameters must be, for the checker.
+
+pub mod ast;
+pub(crate) mod chart;
+pub mod check;
+pub mod diagnostic;
+pub(crate) mod lower;
+pub(crate) mod optimize;
+pub mod parse;
