@@ -1,0 +1,736 @@
+//! The board: sites, rows, regions, rings, tracks, points and links, and the constant numbers
+//! they are made of.
+
+use super::*;
+
+impl Checker<'_> {
+    /// A coordinate within the board's bounds (`MAX_COORD`), or the error.
+    pub(crate) fn coordinate(&mut self, v: i64, span: Span) -> Option<i64> {
+        if v.abs_diff(0) > MAX_COORD as u64 {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: v,
+                    what: "coordinates from -1000000 to 1000000",
+                },
+                span,
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    /// Evaluates an expression that must be a constant number (options and arithmetic only).
+    pub(crate) fn const_int(&mut self, e: &ast::Expr) -> Option<i64> {
+        let (x, ty) = self.expr(e);
+        match (x, ty) {
+            (_, Ty::Error) => None,
+            (Expr::Const(n), Ty::Num) => Some(n),
+            (_, Ty::Num) => {
+                self.error_hint(
+                    ErrorKind::Type {
+                        expected: "a constant number".into(),
+                        found: "a number that depends on the position".into(),
+                    },
+                    e.span,
+                    "only options and arithmetic can be used here",
+                );
+                None
+            }
+            (_, t) => {
+                self.error(
+                    ErrorKind::Type {
+                        expected: "a number".into(),
+                        found: t.words().into(),
+                    },
+                    e.span,
+                );
+                None
+            }
+        }
+    }
+
+    /// The site at some coordinates, reporting when there is none.
+    pub(crate) fn site_at(&mut self, x: i64, y: i64, span: Span) -> Option<SiteId> {
+        match self.at_coord.get(&(x, y)) {
+            Some(&i) => Some(SiteId(i)),
+            None => {
+                self.error_hint(
+                    ErrorKind::Unknown {
+                        what: "site at",
+                        name: format!("({x}, {y})"),
+                    },
+                    span,
+                    "sites get coordinates from `row`, `site` and `points`",
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn expand_sites(&mut self, items: &[SiteItem]) -> Vec<(String, Span)> {
+        let mut out = vec![];
+        for it in items {
+            match it {
+                SiteItem::Name(id) => out.push((id.name.clone(), id.span)),
+                SiteItem::Coord(x, y, span) => {
+                    if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y))
+                        && let Some(s) = self.site_at(x, y, *span)
+                    {
+                        out.push((self.sites[s.0 as usize].name.clone(), *span));
+                    }
+                }
+                SiteItem::CoordRange(x1, y1, x2, y2, span) => {
+                    let (Some(x1), Some(y1), Some(x2), Some(y2)) = (
+                        self.const_int(x1),
+                        self.const_int(y1),
+                        self.const_int(x2),
+                        self.const_int(y2),
+                    ) else {
+                        continue;
+                    };
+                    let (Some(dx), Some(dy)) = (x2.checked_sub(x1), y2.checked_sub(y1)) else {
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: format!("({x1}, {y1})..({x2}, {y2})"),
+                            },
+                            *span,
+                        );
+                        continue;
+                    };
+                    if !(dx == 0 || dy == 0 || dx.abs_diff(0) == dy.abs_diff(0))
+                        || dx.abs_diff(0).max(dy.abs_diff(0)) > MAX_SITES as u64
+                    {
+                        self.error_hint(
+                            ErrorKind::BadRange {
+                                name: format!("({x1}, {y1})..({x2}, {y2})"),
+                            },
+                            *span,
+                            "a range of points goes along a row, a column or a diagonal",
+                        );
+                        continue;
+                    }
+                    let steps = dx.abs().max(dy.abs()); // at most MAX_SITES here
+                    for i in 0..=steps {
+                        let (x, y) = (x1 + dx.signum() * i, y1 + dy.signum() * i);
+                        match self.site_at(x, y, *span) {
+                            Some(s) => out.push((self.sites[s.0 as usize].name.clone(), *span)),
+                            None => break,
+                        }
+                    }
+                }
+                SiteItem::Range {
+                    prefix,
+                    from,
+                    to,
+                    span,
+                } => {
+                    let (Some(a), Some(b)) = (self.const_int(from), self.const_int(to)) else {
+                        self.poisoned.push(prefix.name.clone());
+                        continue;
+                    };
+                    if a < 0 || b < 0 || a.abs_diff(b) >= MAX_SITES as u64 {
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: format!("{}[{a}..{b}]", prefix.name),
+                            },
+                            *span,
+                        );
+                        self.poisoned.push(prefix.name.clone());
+                        continue;
+                    }
+                    let step: i64 = if a <= b { 1 } else { -1 };
+                    let mut i = a;
+                    loop {
+                        out.push((format!("{}{i}", prefix.name), *span));
+                        if i == b {
+                            break;
+                        }
+                        i += step;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn site_attrs(&mut self, attrs: &[SiteAttr]) -> (SiteKind, Option<Player>) {
+        let mut kind = SiteKind::Hole;
+        let mut owner = None;
+        for a in attrs {
+            match a {
+                SiteAttr::Kind(id) => match SiteKind::ALL.iter().find(|k| k.name() == id.name) {
+                    Some(k) => kind = *k,
+                    None => {
+                        let hint = suggest(&id.name, SiteKind::ALL.iter().map(|k| k.name()))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| "site kinds are hole, store, cell and point".into());
+                        self.error_hint(
+                            ErrorKind::Unknown {
+                                what: "site kind",
+                                name: id.name.clone(),
+                            },
+                            id.span,
+                            hint,
+                        );
+                    }
+                },
+                SiteAttr::Owner(id) => match self.sides.iter().position(|p| *p == id.name) {
+                    Some(i) => owner = Some(Player(i as u8)),
+                    None => {
+                        let hint = suggest(&id.name, self.sides.iter().map(String::as_str))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| "owners are the sides named in `sides`".into());
+                        self.error_hint(
+                            ErrorKind::Unknown {
+                                what: "side",
+                                name: id.name.clone(),
+                            },
+                            id.span,
+                            hint,
+                        );
+                    }
+                },
+            }
+        }
+        (kind, owner)
+    }
+
+    pub(super) fn add_site(
+        &mut self,
+        name: String,
+        span: Span,
+        x: i64,
+        y: i64,
+        kind: SiteKind,
+        owner: Option<Player>,
+    ) {
+        if self.sites.len() as i64 >= MAX_SITES {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: MAX_SITES + 1,
+                    what: "at most 4096 sites",
+                },
+                span,
+            );
+            return;
+        }
+        // A site out of bounds is reported, and declared all the same (without a place),
+        // so that its uses are not reported as unknown.
+        let (x, y, placed) = match (self.coordinate(x, span), self.coordinate(y, span)) {
+            (Some(x), Some(y)) => (x, y, true),
+            _ => (0, 0, false),
+        };
+        let id = SiteId(self.sites.len() as u16);
+        if self.declare(&name, Global::Site(id), span, "site") {
+            if placed {
+                self.at_coord.entry((x, y)).or_insert(id.0);
+            }
+            self.sites.push(SiteInfo {
+                name,
+                x,
+                y,
+                kind,
+                owner,
+            });
+        }
+    }
+
+    pub(super) fn board(&mut self) {
+        let f = self.file;
+        let Some(b) = self.one_of(&f.boards, |b| b.span, "`board` block", true) else {
+            return;
+        };
+        for row in &b.rows {
+            let names = self.expand_sites(&row.sites);
+            let y = self.const_int(&row.y).unwrap_or(0);
+            let x0 = match &row.x {
+                Some(x) => self.const_int(x).unwrap_or(1),
+                None => 1,
+            };
+            let (kind, owner) = self.site_attrs(&row.attrs);
+            for (i, (name, span)) in names.into_iter().enumerate() {
+                // (a row has at most MAX_SITES names: out of bounds, add_site reports it)
+                let x = x0.saturating_add(i as i64);
+                self.add_site(name, span, x, y, kind, owner);
+            }
+        }
+        for s in &b.sites {
+            let x = self.const_int(&s.x).unwrap_or(0);
+            let y = self.const_int(&s.y).unwrap_or(0);
+            let (kind, owner) = self.site_attrs(&s.attrs);
+            self.add_site(s.name.name.clone(), s.name.span, x, y, kind, owner);
+        }
+        self.points(&b.points);
+        self.links(&b.links);
+        let n = self.sites.len();
+        self.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
+        self.opposite = vec![u16::MAX; n];
+        for r in &b.regions {
+            let mut members = vec![false; n];
+            for item in &r.items {
+                let set = self.set_expr(item);
+                if !self.static_members(&set, &mut members, true) {
+                    self.error_hint(
+                        ErrorKind::Type {
+                            expected: "sites, ranges or regions".into(),
+                            found: "a set that depends on the position".into(),
+                        },
+                        item.span,
+                        "a region is fixed when the board is built",
+                    );
+                }
+            }
+            if self.regions.len() >= MAX_REGIONS {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: MAX_REGIONS as i64 + 1,
+                        what: "at most 1024 regions",
+                    },
+                    r.name.span,
+                );
+                break;
+            }
+            let id = RegionId(self.regions.len() as u16);
+            if self.declare(&r.name.name, Global::Region(id), r.name.span, "region") {
+                self.regions.push((r.name.name.clone(), members));
+            }
+        }
+        if let Some(ring) = self.one_of(&b.rings, |r| r.span, "`ring`", false) {
+            let seq = self.resolve_sites(&ring.sites);
+            let mut seen = vec![false; n];
+            let mut ok = true;
+            for (s, span) in &seq {
+                if std::mem::replace(&mut seen[s.0 as usize], true) {
+                    self.error(
+                        ErrorKind::RingRepeat {
+                            name: self.sites[s.0 as usize].name.clone(),
+                        },
+                        *span,
+                    );
+                    ok = false;
+                }
+            }
+            if ok && !seq.is_empty() {
+                let len = seq.len();
+                for i in 0..len {
+                    let a = seq[i].0.0;
+                    let b2 = seq[(i + 1) % len].0.0;
+                    self.next[0][a as usize] = b2;
+                    self.next[1][b2 as usize] = a;
+                }
+            }
+            if self.declare(
+                &ring.forward.name,
+                Global::Dir(0),
+                ring.forward.span,
+                "direction",
+            ) & self.declare(
+                &ring.backward.name,
+                Global::Dir(1),
+                ring.backward.span,
+                "direction",
+            ) {
+                self.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
+            }
+        }
+        self.tracks = vec![None; self.sides.len()];
+        for t in &b.tracks {
+            let sites: Vec<u16> = match &t.turned {
+                None => self
+                    .resolve_sites(&t.sites)
+                    .into_iter()
+                    .map(|(s, _)| s.0)
+                    .collect(),
+                Some((other, deg, cx, cy)) => {
+                    let (Some(cx), Some(cy)) = (self.const_int(cx), self.const_int(cy)) else {
+                        continue;
+                    };
+                    let (Some(cx), Some(cy)) =
+                        (self.coordinate(cx, t.span), self.coordinate(cy, t.span))
+                    else {
+                        continue;
+                    };
+                    let Some(o) = self.sides.iter().position(|p| *p == other.name) else {
+                        self.error(
+                            ErrorKind::Unknown {
+                                what: "side",
+                                name: other.name.clone(),
+                            },
+                            other.span,
+                        );
+                        continue;
+                    };
+                    let Some(base) = self.tracks.get(o).cloned().flatten() else {
+                        self.error_hint(
+                            ErrorKind::Missing {
+                                what: "track to turn",
+                            },
+                            other.span,
+                            format!("declare the track of {} before this one", other.name),
+                        );
+                        continue;
+                    };
+                    if deg.rem_euclid(90) != 0 {
+                        self.error_hint(
+                            ErrorKind::BadRange {
+                                name: format!("{deg} degrees"),
+                            },
+                            t.span,
+                            "a track turns by 90, 180 or 270 degrees",
+                        );
+                        continue;
+                    }
+                    let mut out = vec![];
+                    for s in base.sites {
+                        let (x, y) = (self.sites[s as usize].x - cx, self.sites[s as usize].y - cy);
+                        let (rx, ry) = match deg.rem_euclid(360) {
+                            0 => (x, y),
+                            90 => (-y, x),
+                            180 => (-x, -y),
+                            _ => (y, -x),
+                        };
+                        match self.site_at(cx + rx, cy + ry, t.span) {
+                            Some(site) => out.push(site.0),
+                            None => break,
+                        }
+                    }
+                    out
+                }
+            };
+            match self.sides.iter().position(|p| *p == t.side.name) {
+                Some(p) => {
+                    if self.tracks[p].is_some() {
+                        self.error(
+                            ErrorKind::Duplicate {
+                                what: "track of side",
+                                name: t.side.name.clone(),
+                            },
+                            t.side.span,
+                        );
+                    }
+                    let first = t.from.unwrap_or(1);
+                    if first.abs_diff(0) > MAX_COORD as u64 || sites.len() > i32::MAX as usize / 2 {
+                        self.error(
+                            ErrorKind::TooLarge {
+                                value: first,
+                                what: "a track's first position from -1000000 to 1000000",
+                            },
+                            t.span,
+                        );
+                        continue;
+                    }
+                    let mut pos_of = vec![-1i32; self.sites.len()];
+                    for (i, &s) in sites.iter().enumerate().rev() {
+                        pos_of[s as usize] = (first + i as i64) as i32;
+                    }
+                    self.tracks[p] = Some(TrackInfo {
+                        first,
+                        sites,
+                        pos_of,
+                    });
+                }
+                None => {
+                    let hint = suggest(&t.side.name, self.sides.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| "a track belongs to a side named in `sides`".into());
+                    self.error_hint(
+                        ErrorKind::Unknown {
+                            what: "side",
+                            name: t.side.name.clone(),
+                        },
+                        t.side.span,
+                        hint,
+                    );
+                }
+            }
+        }
+        for a in &b.areas {
+            if self.areas.len() >= MAX_AREAS {
+                self.error(
+                    ErrorKind::TooLarge {
+                        value: MAX_AREAS as i64 + 1,
+                        what: "at most 64 areas",
+                    },
+                    a.span,
+                );
+                break;
+            }
+            let i = self.areas.len() as u8;
+            if self.declare(&a.name, Global::Area(i), a.span, "area") {
+                self.areas.push(a.name.clone());
+            }
+        }
+        for o in &b.opposites {
+            let before = (self.diags.len(), self.poison_hits);
+            let l = self.resolve_sites(&o.left);
+            let r = self.resolve_sites(&o.right);
+            if (self.diags.len(), self.poison_hits) != before {
+                continue; // already reported
+            }
+            if l.len() != r.len() {
+                self.error(
+                    ErrorKind::Length {
+                        left: l.len(),
+                        right: r.len(),
+                    },
+                    o.span,
+                );
+                continue;
+            }
+            for ((a, _), (b2, _)) in l.iter().zip(&r) {
+                self.opposite[a.0 as usize] = b2.0;
+                self.opposite[b2.0 as usize] = a.0;
+            }
+        }
+        self.board_lines(&b.lines);
+    }
+
+    /// `points …`: generated sites of kind `point`, named by file and rank (`a1` is the
+    /// smallest x and y of all generated points).
+    pub(super) fn points(&mut self, decls: &[ast::PointsDecl]) {
+        let mut made: Vec<(i64, i64, SiteKind, Option<Player>, Span)> = vec![];
+        for d in decls {
+            let (mut kind, owner) = self.site_attrs(&d.attrs);
+            if !d.attrs.iter().any(|a| matches!(a, SiteAttr::Kind(_))) {
+                kind = SiteKind::Point;
+            }
+            for (x, y, span) in &d.coords {
+                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y))
+                    && let (Some(x), Some(y)) =
+                        (self.coordinate(x, *span), self.coordinate(y, *span))
+                {
+                    made.push((x, y, kind, owner, *span));
+                }
+            }
+            if let Some((xn, x1, x2, yn, y1, y2, cond)) = &d.generator {
+                let bounds = (
+                    self.const_int(x1),
+                    self.const_int(x2),
+                    self.const_int(y1),
+                    self.const_int(y2),
+                );
+                let (Some(x1), Some(x2), Some(y1), Some(y2)) = bounds else {
+                    continue;
+                };
+                // counted before anything is made, in a width that cannot overflow
+                let width = (x2 as i128 - x1 as i128 + 1).max(0);
+                let height = (y2 as i128 - y1 as i128 + 1).max(0);
+                let points = width.saturating_mul(height);
+                if points > MAX_SITES as i128 {
+                    self.error(
+                        ErrorKind::TooLarge {
+                            value: points.min(i64::MAX as i128) as i64,
+                            what: "at most 4096 sites",
+                        },
+                        d.span,
+                    );
+                    continue;
+                }
+                if points > 0
+                    && [x1, x2, y1, y2]
+                        .iter()
+                        .any(|&v| self.coordinate(v, d.span).is_none())
+                {
+                    continue;
+                }
+                let before = self.diags.len();
+                'grid: for y in y1..=y2 {
+                    for x in x1..=x2 {
+                        let keep = match cond {
+                            None => true,
+                            Some(c) => {
+                                self.scopes.push(vec![
+                                    (
+                                        xn.name.clone(),
+                                        crate::check::Local::Bound(
+                                            Expr::Const(x),
+                                            Ty::Num,
+                                            Cost::ONE,
+                                        ),
+                                    ),
+                                    (
+                                        yn.name.clone(),
+                                        crate::check::Local::Bound(
+                                            Expr::Const(y),
+                                            Ty::Num,
+                                            Cost::ONE,
+                                        ),
+                                    ),
+                                ]);
+                                let (e, t) = self.expr(c);
+                                self.scopes.pop();
+                                match (e, t) {
+                                    (Expr::Const(v), Ty::Bool) => v != 0,
+                                    (_, Ty::Error) => break 'grid,
+                                    (_, t) => {
+                                        self.type_error_at(Ty::Bool, t, c.span);
+                                        break 'grid;
+                                    }
+                                }
+                            }
+                        };
+                        if self.diags.len() > before {
+                            break 'grid;
+                        }
+                        if keep {
+                            made.push((x, y, kind, owner, d.span));
+                        }
+                    }
+                }
+            }
+        }
+        let (Some(min_x), Some(min_y)) = (
+            made.iter().map(|m| m.0).min(),
+            made.iter().map(|m| m.1).min(),
+        ) else {
+            return;
+        };
+        let wide = made.iter().map(|m| m.0 - min_x).max().unwrap_or(0) >= 26;
+        for (x, y, kind, owner, span) in made {
+            if self.at_coord.contains_key(&(x, y)) {
+                self.error(
+                    ErrorKind::Duplicate {
+                        what: "point",
+                        name: format!("({x}, {y})"),
+                    },
+                    span,
+                );
+                continue;
+            }
+            let name = if wide {
+                format!("x{}y{}", x - min_x, y - min_y + 1)
+            } else {
+                format!("{}{}", (b'a' + (x - min_x) as u8) as char, y - min_y + 1)
+            };
+            self.add_site(name, span, x, y, kind, owner);
+        }
+    }
+
+    /// `links …`: each point is joined to the point at each offset (when the condition holds
+    /// at the first point), and back.
+    pub(super) fn links(&mut self, decls: &[ast::LinksDecl]) {
+        for (offsets, cond, _) in decls {
+            let mut offs = vec![];
+            for (x, y, sp) in offsets {
+                if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y))
+                    && let (Some(x), Some(y)) = (self.coordinate(x, *sp), self.coordinate(y, *sp))
+                {
+                    if (x, y) == (0, 0) {
+                        self.error(
+                            ErrorKind::BadRange {
+                                name: "(0, 0)".into(),
+                            },
+                            *sp,
+                        );
+                    } else {
+                        offs.push((x, y));
+                    }
+                }
+            }
+            let mut seen = std::collections::HashSet::new();
+            offs.retain(|o| seen.insert(*o));
+            for (dx, dy) in offs {
+                for o in [(dx, dy), (-dx, -dy)] {
+                    if !self.dirs.contains(&o) {
+                        if self.dirs.len() >= MAX_DIRECTIONS {
+                            self.error(
+                                ErrorKind::TooLarge {
+                                    value: MAX_DIRECTIONS as i64 + 1,
+                                    what: "at most 64 directions of links",
+                                },
+                                offsets.first().map(|o| o.2).unwrap_or_default(),
+                            );
+                            return;
+                        }
+                        self.dirs.push(o);
+                        self.step.push(vec![u16::MAX; self.sites.len()]);
+                    }
+                }
+                let fwd = self.dirs.iter().position(|&o| o == (dx, dy)).unwrap_or(0);
+                let back = self.dirs.iter().position(|&o| o == (-dx, -dy)).unwrap_or(0);
+                for s in 0..self.sites.len() {
+                    let (x, y) = (self.sites[s].x, self.sites[s].y);
+                    if let Some(c) = cond {
+                        self.scopes.push(vec![
+                            (
+                                "x".to_string(),
+                                Local::Bound(Expr::Const(x), Ty::Num, Cost::ONE),
+                            ),
+                            (
+                                "y".to_string(),
+                                Local::Bound(Expr::Const(y), Ty::Num, Cost::ONE),
+                            ),
+                        ]);
+                        let (e, t) = self.expr(c);
+                        self.scopes.pop();
+                        match (e, t) {
+                            (Expr::Const(0), Ty::Bool) => continue,
+                            (Expr::Const(_), Ty::Bool) => {}
+                            (_, Ty::Error) => return,
+                            (_, t) => {
+                                self.type_error_at(Ty::Bool, t, c.span);
+                                return;
+                            }
+                        }
+                    }
+                    // (coordinates and offsets are within ±MAX_COORD: no overflow)
+                    if let Some(&t) = self.at_coord.get(&(x + dx, y + dy)) {
+                        self.step[fwd][s] = t;
+                        self.step[back][t as usize] = s as u16;
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn resolve_sites(&mut self, items: &[SiteItem]) -> Vec<(SiteId, Span)> {
+        let names = self.expand_sites(items);
+        let mut out = vec![];
+        for (name, span) in names {
+            match self.globals.get(&name) {
+                Some((Global::Site(s), _)) => out.push((*s, span)),
+                _ if self.is_poisoned(&name) => self.poison_hits += 1,
+                _ => {
+                    let hint = self
+                        .suggest_among(&name, self.sites.iter().map(|s| s.name.as_str()))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| {
+                            "sites are declared with `row` or `site` in the board".into()
+                        });
+                    self.error_hint(ErrorKind::Unknown { what: "site", name }, span, hint);
+                }
+            }
+        }
+        out
+    }
+
+    /// Adds (or removes) the members of a fixed set; false when the set is not fixed.
+    pub(super) fn static_members(&self, set: &SetExpr, members: &mut [bool], add: bool) -> bool {
+        match set {
+            SetExpr::All => {
+                members.iter_mut().for_each(|m| *m = add);
+                true
+            }
+            SetExpr::Empty => true,
+            SetExpr::Region(r) => {
+                for (m, &inr) in members.iter_mut().zip(&self.regions[r.0 as usize].1) {
+                    if inr {
+                        *m = add;
+                    }
+                }
+                true
+            }
+            SetExpr::One(Expr::Const(s)) => {
+                if let Some(m) = members.get_mut(*s as usize) {
+                    *m = add;
+                }
+                true
+            }
+            SetExpr::Union(items) => items.iter().all(|i| self.static_members(i, members, add)),
+            SetExpr::Diff(a, b) => {
+                self.static_members(a, members, add) && self.static_members(b, members, !add)
+            }
+            _ => false,
+        }
+    }
+}
