@@ -1,0 +1,504 @@
+//! Names and calls: a name's meaning, the built-in functions, and the inlining of `def`s.
+
+use super::*;
+
+impl Checker<'_> {
+    /// Inlines a `def`: binds its parameters to the argument expressions, then lowers the body.
+    pub(super) fn with_def<T>(
+        &mut self,
+        i: usize,
+        args: &[ast::Expr],
+        span: Span,
+        f: impl FnOnce(&mut Self, &ast::Expr) -> T,
+    ) -> Option<T> {
+        let d = &self.file.defs[i];
+        if self.def_stack.contains(&d.name.name) {
+            self.error(
+                ErrorKind::Recursive {
+                    name: d.name.name.clone(),
+                },
+                span,
+            );
+            return None;
+        }
+        if d.params.len() != args.len() {
+            self.error(
+                ErrorKind::Arity {
+                    name: d.name.name.clone(),
+                    expected: d.params.len(),
+                    found: args.len(),
+                },
+                span,
+            );
+            return None;
+        }
+        let mut frame = vec![];
+        let mut origins = vec![];
+        for (p, a) in d.params.iter().zip(args) {
+            let l = self.bound_argument(a);
+            frame.push((p.name.clone(), l));
+            origins.push(self.origin_of(a));
+        }
+        let saved = std::mem::replace(&mut self.scopes, vec![frame]);
+        self.enter_params(&d.name.name, &d.params, origins);
+        self.def_stack.push(d.name.name.clone());
+        self.use_spans.push(span);
+        let out = f(self, &d.body);
+        self.use_spans.pop();
+        self.def_stack.pop();
+        self.leave_params();
+        self.scopes = saved;
+        Some(out)
+    }
+
+    pub(super) fn name(&mut self, id: &ast::Ident, span: Span) -> (Expr, Ty) {
+        match self.lookup_local(&id.name) {
+            Some(Local::Var(v, t)) => {
+                let x = Expr::Var(*v);
+                let t = self.known_type(&x, *t);
+                return (x, t);
+            }
+            Some(Local::Bound(x, t, cost)) => {
+                let (x, t, cost) = (x.clone(), *t, *cost);
+                let t = self.known_type(&x, t);
+                return if self.expand(cost, span) {
+                    (x, t)
+                } else {
+                    (Expr::Const(0), Ty::Error)
+                };
+            }
+            Some(Local::BoundSet(..)) => {
+                self.error(
+                    ErrorKind::Type {
+                        expected: "a single value".into(),
+                        found: "a set of sites".into(),
+                    },
+                    span,
+                );
+                return (Expr::Const(0), Ty::Error);
+            }
+            None => {}
+        }
+        match self.globals.get(&id.name).map(|g| g.0) {
+            Some(Global::Option(i)) => match &self.options[i].value {
+                OptValue::Int(n) => (Expr::Const(*n), Ty::Num),
+                OptValue::Bool(v) => (Expr::Const(*v as i64), Ty::Bool),
+                OptValue::Word(w) => {
+                    let idx = self.words.iter().position(|x| x == w).unwrap_or(0);
+                    (Expr::Const(idx as i64), Ty::Word)
+                }
+            },
+            Some(Global::Word(i)) => (Expr::Const(i), Ty::Word),
+            Some(Global::Site(s)) => (Expr::Const(s.0 as i64), Ty::Site),
+            Some(Global::Player(p)) => (Expr::Const(p.0 as i64), Ty::Player),
+            Some(Global::Piece(k)) => (Expr::Const(k.0 as i64), Ty::Piece),
+            Some(Global::Dir(d)) => (Expr::Const(d as i64), Ty::Dir),
+            Some(Global::Area(a)) => (Expr::Const(a as i64), Ty::Area),
+            Some(Global::Dice(_)) | Some(Global::Action(_)) => {
+                self.error_hint(
+                    ErrorKind::Type {
+                        expected: "a value".into(),
+                        found: format!("`{}`", id.name),
+                    },
+                    span,
+                    "dice are used with `throw`, actions with `do`",
+                );
+                (Expr::Const(0), Ty::Error)
+            }
+            Some(Global::Region(_)) => {
+                self.error_hint(
+                    ErrorKind::Type {
+                        expected: "a single value".into(),
+                        found: "a region".into(),
+                    },
+                    span,
+                    format!("to test membership write `h in {}`", id.name),
+                );
+                (Expr::Const(0), Ty::Error)
+            }
+            Some(Global::Def(i)) => self
+                .with_def(i, &[], span, |c, body| c.expr(body))
+                .unwrap_or((Expr::Const(0), Ty::Error)),
+            Some(Global::Tally(i)) => match self.tallies.get(i) {
+                Some(t) if t.per_site => {
+                    let name = t.name.clone();
+                    self.site_tally_alone(&name, span)
+                }
+                Some(t) if t.per_player => {
+                    let hint = format!(
+                        "a `per player` tally is read for a player: `{}(mover)`",
+                        t.name
+                    );
+                    self.error_hint(
+                        ErrorKind::Type {
+                            expected: "a single value".into(),
+                            found: "a number for each player".into(),
+                        },
+                        span,
+                        hint,
+                    );
+                    (Expr::Const(0), Ty::Error)
+                }
+                Some(t) => (Expr::Tally(t.slot), Ty::Num),
+                None => (Expr::Const(0), Ty::Error),
+            },
+            Some(Global::Builtin) => match id.name.as_str() {
+                "round" => (Expr::Round, Ty::Num),
+                "repeated" => {
+                    self.history = true;
+                    (Expr::Repeated, Ty::Bool)
+                }
+                "first_player" => (Expr::FirstPlayer, Ty::Player),
+                "mover" => (Expr::Mover, Ty::Player),
+                "opponent" => (Expr::Opponent, Ty::Player),
+                "none" => (Expr::Const(-1), Ty::Null),
+                "sown" => match self.sown_vars.last_mut() {
+                    Some((v, used)) => {
+                        *used = true;
+                        (Expr::Var(*v), Ty::Num)
+                    }
+                    None => {
+                        self.error_hint(
+                            ErrorKind::Misplaced {
+                                what: "sown",
+                                place: "inside the block of a `sow`",
+                            },
+                            span,
+                            "`sown` is the number of pieces the lap just sown dropped",
+                        );
+                        (Expr::Const(0), Ty::Error)
+                    }
+                },
+                "hole" => (Expr::Const(0), Ty::SiteKind),
+                "store" => (Expr::Const(1), Ty::SiteKind),
+                "cell" => (Expr::Const(2), Ty::SiteKind),
+                "point" => (Expr::Const(3), Ty::SiteKind),
+                "void" => (Expr::Const(4), Ty::SiteKind),
+                _ => {
+                    self.error(
+                        ErrorKind::Type {
+                            expected: "a single value".into(),
+                            found: "a set of sites".into(),
+                        },
+                        span,
+                    );
+                    (Expr::Const(0), Ty::Error)
+                }
+            },
+            None => {
+                let hint = self.did_you_mean(&id.name);
+                let kind = ErrorKind::Unknown {
+                    what: "name",
+                    name: id.name.clone(),
+                };
+                match hint {
+                    Some(h) => self.error_hint(kind, span, h),
+                    None => self.error(kind, span),
+                }
+                (Expr::Const(0), Ty::Error)
+            }
+        }
+    }
+
+    pub(super) fn kinds_mask(&mut self, args: &[ast::Expr]) -> KindMask {
+        if args.is_empty() {
+            return all_kinds();
+        }
+        let mut m = 0u32;
+        for a in args {
+            let (x, t) = self.expr(a);
+            match (x, t) {
+                (Expr::Const(k), Ty::Piece) => m |= 1 << k,
+                (_, Ty::Error) => {}
+                (_, t) => self.type_error(Ty::Piece, t, a.span),
+            }
+        }
+        KindMask(m)
+    }
+
+    pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
+        let arity = |c: &mut Self, n: std::ops::RangeInclusive<usize>| {
+            if !n.contains(&args.len()) {
+                c.error(
+                    ErrorKind::Arity {
+                        name: name.name.clone(),
+                        expected: *n.start(),
+                        found: args.len(),
+                    },
+                    span,
+                );
+                false
+            } else {
+                true
+            }
+        };
+        if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied() {
+            return self
+                .with_def(i, args, span, |c, body| c.expr(body))
+                .unwrap_or((Expr::Const(0), Ty::Error));
+        }
+        let err = (Expr::Const(0), Ty::Error);
+        if let Some(t) = self.tally(&name.name) {
+            if t.per_site {
+                return self.site_tally_call(&t, args, span);
+            }
+            if !t.per_player {
+                let hint = format!(
+                    "`{}` is one number for the game: write it without `(…)`",
+                    t.name
+                );
+                self.error_hint(
+                    ErrorKind::Arity {
+                        name: t.name.clone(),
+                        expected: 0,
+                        found: args.len(),
+                    },
+                    span,
+                    hint,
+                );
+                return err;
+            }
+            if !arity(self, 1..=1) {
+                return err;
+            }
+            let p = self.expect(&args[0], Ty::Player);
+            return (Expr::TallyOf(t.slot, b(p)), Ty::Num);
+        }
+        match name.name.as_str() {
+            "original_owner" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (Expr::OriginalOwner(b(s)), Ty::Player)
+            }
+            "count" => {
+                if !arity(self, 1..=33) {
+                    return err;
+                }
+                let mask = self.kinds_mask(&args[1..]);
+                if self.peek_is_set(&args[0]) {
+                    let s = self.set_expr(&args[0]);
+                    (Expr::CountSet(Box::new(s), mask), Ty::Num)
+                } else {
+                    let s = self.expect(&args[0], Ty::Site);
+                    (Expr::Count(b(s), mask), Ty::Num)
+                }
+            }
+            "captured" => {
+                if !arity(self, 1..=33) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                let mask = self.kinds_mask(&args[1..]);
+                (Expr::Captured(b(p), mask), Ty::Num)
+            }
+            "score" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                (Expr::Score(b(p)), Ty::Num)
+            }
+            "size" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.set_expr(&args[0]);
+                (Expr::Size(Box::new(s)), Ty::Num)
+            }
+            "owner" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let (x, t) = self.expr(&args[0]);
+                match t {
+                    Ty::Token => (Expr::TokOwner(b(x)), Ty::Player),
+                    Ty::Site | Ty::Error => (Expr::Owner(b(x)), Ty::Player),
+                    Ty::Null if self.is_undetermined(&x) => {
+                        self.error_hint(
+                            ErrorKind::UnknownType {
+                                name: self.text_of(args[0].span),
+                            },
+                            args[0].span,
+                            "`owner` of a site and of a token differ: say which it is where it is made, `let x: site = none` (or `token`)",
+                        );
+                        self.give_up(&x);
+                        err
+                    }
+                    Ty::Null => (Expr::Const(-1), Ty::Player),
+                    t => {
+                        self.type_error(Ty::Site, t, args[0].span);
+                        err
+                    }
+                }
+            }
+            "between" => {
+                if !arity(self, 2..=2) {
+                    return err;
+                }
+                let a = self.expect(&args[0], Ty::Site);
+                let c = self.expect(&args[1], Ty::Site);
+                (Expr::Between(b(a), b(c)), Ty::Site)
+            }
+            "x" | "y" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (
+                    if name.name == "x" {
+                        Expr::CoordX(b(s))
+                    } else {
+                        Expr::CoordY(b(s))
+                    },
+                    Ty::Num,
+                )
+            }
+            "neighbours" | "jumps" => {
+                self.error_hint(
+                    ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
+                    span,
+                    "use it where a set is expected: `choose step q in neighbours(p)`, `exists q in jumps(p) where …`",
+                );
+                err
+            }
+            "side" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                (Expr::SideOf(b(p)), Ty::Player)
+            }
+            "top" | "bottom" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                let e = if name.name == "top" {
+                    Expr::Top(b(s))
+                } else {
+                    Expr::Bottom(b(s))
+                };
+                (e, Ty::Token)
+            }
+            "site" | "pos" | "area" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let t = self.expect(&args[0], Ty::Token);
+                match name.name.as_str() {
+                    "site" => (Expr::TokSite(b(t)), Ty::Site),
+                    "pos" => (Expr::TokPos(b(t)), Ty::Num),
+                    _ => (Expr::TokArea(b(t)), Ty::Area),
+                }
+            }
+            "track_site" | "track_pos" => {
+                if !arity(self, 2..=2) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                if name.name == "track_site" {
+                    let n = self.expect(&args[1], Ty::Num);
+                    (Expr::TrackSite(b(p), b(n)), Ty::Site)
+                } else {
+                    let s = self.expect(&args[1], Ty::Site);
+                    (Expr::TrackPos(b(p), b(s)), Ty::Num)
+                }
+            }
+            "track_end" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let p = self.expect(&args[0], Ty::Player);
+                (Expr::TrackEnd(b(p)), Ty::Num)
+            }
+            "kind" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (Expr::KindOf(b(s)), Ty::SiteKind)
+            }
+            "opposite" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                (Expr::Opposite(b(s)), Ty::Site)
+            }
+            "next" => {
+                if !arity(self, 1..=3) {
+                    return err;
+                }
+                self.need_ring(span);
+                let s = self.expect(&args[0], Ty::Site);
+                let d = if args.len() >= 2 {
+                    self.expect(&args[1], Ty::Dir)
+                } else if self.lap_stack.is_empty() {
+                    self.error_hint(
+                        ErrorKind::Misplaced {
+                            what: "next(h) without a direction",
+                            place: "inside `sow`",
+                        },
+                        span,
+                        "give the direction: `next(h, cw)`",
+                    );
+                    Expr::Const(0)
+                } else {
+                    Expr::SowDir
+                };
+                let n = if args.len() == 3 {
+                    self.expect(&args[2], Ty::Num)
+                } else {
+                    Expr::Const(1)
+                };
+                (Expr::Next(b(s), b(d), b(n)), Ty::Site)
+            }
+            "min" | "max" => {
+                if !arity(self, 2..=2) {
+                    return err;
+                }
+                let x = self.expect(&args[0], Ty::Num);
+                let y = self.expect(&args[1], Ty::Num);
+                let op = if name.name == "min" { Op::Min } else { Op::Max };
+                (self.bin(op, x, y, span), Ty::Num)
+            }
+            "abs" => {
+                if !arity(self, 1..=1) {
+                    return err;
+                }
+                match self.expect(&args[0], Ty::Num) {
+                    Expr::Const(n) => (self.checked_const(n.checked_abs(), span), Ty::Num),
+                    x => (Expr::Abs(b(x)), Ty::Num),
+                }
+            }
+            "run" => {
+                self.error_hint(
+                    ErrorKind::Type {
+                        expected: "a single value".into(),
+                        found: "a set of sites".into(),
+                    },
+                    span,
+                    "use a set where sets are expected: `forall x in run(h, d, k): …`",
+                );
+                err
+            }
+            _ => {
+                let hint = self.did_you_mean(&name.name);
+                let kind = ErrorKind::Unknown {
+                    what: "function",
+                    name: name.name.clone(),
+                };
+                match hint {
+                    Some(h) => self.error_hint(kind, name.span, h),
+                    None => self.error(kind, name.span),
+                }
+                for a in args {
+                    let _ = self.expr(a);
+                }
+                err
+            }
+        }
+    }
+}

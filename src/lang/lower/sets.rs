@@ -1,0 +1,246 @@
+//! Sets of sites: the set expressions and whether an expression is one.
+
+use super::*;
+
+impl Checker<'_> {
+    /// Lowers an expression used as a set: a site, a region, a list, a filter, `all`, …
+    pub(crate) fn set_expr(&mut self, e: &ast::Expr) -> SetExpr {
+        if !self.enter(e.span) {
+            return SetExpr::Empty;
+        }
+        let s = self.set_expr_in(e);
+        self.leave();
+        // past a limit, what was built is not the expression: nothing is said of it
+        if self.halted { SetExpr::Empty } else { s }
+    }
+
+    pub(super) fn set_expr_in(&mut self, e: &ast::Expr) -> SetExpr {
+        match &e.kind {
+            ExprKind::Name(id) => {
+                if let Some(Local::BoundSet(s, cost)) = self.lookup_local(&id.name) {
+                    let (s, cost) = (s.clone(), *cost);
+                    return if self.expand(cost, e.span) {
+                        s
+                    } else {
+                        SetExpr::Empty
+                    };
+                }
+                if self.lookup_local(&id.name).is_none() {
+                    match self.globals.get(&id.name).map(|g| g.0) {
+                        Some(Global::Region(r)) => return SetExpr::Region(r),
+                        Some(Global::Builtin) if id.name == "all" => return SetExpr::All,
+                        _ => {}
+                    }
+                }
+            }
+            ExprKind::List(items) => {
+                return SetExpr::Union(items.iter().map(|i| self.set_expr(i)).collect());
+            }
+            ExprKind::Range(prefix, from, to) => {
+                let (Some(a), Some(z)) = (self.const_int(from), self.const_int(to)) else {
+                    return SetExpr::Empty;
+                };
+                if a.abs_diff(z) > 4096 {
+                    self.error(
+                        ErrorKind::BadRange {
+                            name: prefix.name.clone(),
+                        },
+                        e.span,
+                    );
+                    return SetExpr::Empty;
+                }
+                let step = if a <= z { 1 } else { -1 };
+                let mut out = vec![];
+                let mut i = a;
+                loop {
+                    let name = format!("{}{i}", prefix.name);
+                    match self.globals.get(&name).map(|g| g.0) {
+                        Some(Global::Site(s)) => out.push(SetExpr::One(Expr::Const(s.0 as i64))),
+                        _ if self.is_poisoned(&name) => break,
+                        _ => {
+                            self.error_hint(
+                                ErrorKind::Unknown {
+                                    what: "site",
+                                    name: name.clone(),
+                                },
+                                e.span,
+                                format!(
+                                    "the range `{}[{a}..{z}]` names sites that do not exist",
+                                    prefix.name
+                                ),
+                            );
+                            break;
+                        }
+                    }
+                    if i == z {
+                        break;
+                    }
+                    i += step;
+                }
+                return SetExpr::Union(out);
+            }
+            ExprKind::Filter(_, _, true) => {
+                self.error_hint(
+                    ErrorKind::Misplaced { what: "a set of tokens", place: "after `for`, `exists` or `minimum`/`maximum`/`total`" },
+                    e.span,
+                    "write `for token x where …`, `exists token x where …` or `total token x where …: 1`",
+                );
+                return SetExpr::Empty;
+            }
+            ExprKind::Filter(v, cond, false) => {
+                self.scopes.push(vec![]);
+                let id = self.new_var(&v.name, Ty::Site);
+                let c = self.expect(cond, Ty::Bool);
+                self.scopes.pop();
+                return SetExpr::Filter(id, Box::new(SetExpr::All), b(c));
+            }
+            ExprKind::Line(v, site, cond, true) => return self.line_set(v, site, cond, e.span),
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
+                let (lt, rt) = (self.peek_is_set(l), self.peek_is_set(r));
+                if lt || rt {
+                    let a = self.set_expr(l);
+                    let z = self.set_expr(r);
+                    return if *op == BinOp::Add {
+                        SetExpr::Union(vec![a, z])
+                    } else {
+                        SetExpr::Diff(Box::new(a), Box::new(z))
+                    };
+                }
+            }
+            ExprKind::Call(name, args)
+                if (name.name == "neighbours" || name.name == "jumps")
+                    && self.lookup_local(&name.name).is_none() =>
+            {
+                if args.len() != 1 {
+                    self.error(
+                        ErrorKind::Arity {
+                            name: name.name.clone(),
+                            expected: 1,
+                            found: args.len(),
+                        },
+                        e.span,
+                    );
+                    return SetExpr::Empty;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                return if name.name == "neighbours" {
+                    SetExpr::Neighbours(b(s))
+                } else {
+                    SetExpr::Jumps(b(s))
+                };
+            }
+            ExprKind::Call(name, args)
+                if name.name == "run" && self.lookup_local("run").is_none() =>
+            {
+                if args.len() != 3 {
+                    self.error(
+                        ErrorKind::Arity {
+                            name: "run".into(),
+                            expected: 3,
+                            found: args.len(),
+                        },
+                        e.span,
+                    );
+                    return SetExpr::Empty;
+                }
+                let s = self.expect(&args[0], Ty::Site);
+                let d = self.expect(&args[1], Ty::Dir);
+                let n = self.expect(&args[2], Ty::Num);
+                self.need_ring(e.span);
+                return SetExpr::Run(b(s), b(d), b(n));
+            }
+            ExprKind::Call(name, args) => {
+                if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied()
+                    && self.peek_is_set(e)
+                {
+                    return self
+                        .with_def(i, args, e.span, |c, body| c.set_expr(body))
+                        .unwrap_or(SetExpr::Empty);
+                }
+            }
+            _ => {}
+        }
+        let (x, ty) = self.expr(e);
+        match ty {
+            Ty::Site => SetExpr::One(x),
+            Ty::Error => SetExpr::Empty,
+            Ty::Null => {
+                self.determine(&x, Ty::Site);
+                SetExpr::One(x)
+            }
+            t => {
+                self.type_error(Ty::Set, t, e.span);
+                SetExpr::Empty
+            }
+        }
+    }
+
+    /// Whether an expression denotes a set, without reporting anything.
+    pub(super) fn peek_is_set(&self, e: &ast::Expr) -> bool {
+        // A worklist, not recursion: the bodies of `def`s calling `def`s can chain far, and each
+        // `def` is looked into once.
+        let mut todo = vec![e];
+        // the defs looked into, and those being expanded (built at the first call met)
+        let mut seen: Vec<bool> = vec![];
+        let mut expanding: std::collections::HashSet<&str> = Default::default();
+        while let Some(e) = todo.pop() {
+            match &e.kind {
+                ExprKind::Name(id) => match self.lookup_local(&id.name) {
+                    Some(Local::BoundSet(..)) => return true,
+                    Some(_) => {}
+                    None => {
+                        if matches!(
+                            self.globals.get(&id.name).map(|g| g.0),
+                            Some(Global::Region(_))
+                        ) || id.name == "all"
+                        {
+                            return true;
+                        }
+                    }
+                },
+                ExprKind::List(_)
+                | ExprKind::Range(..)
+                | ExprKind::Filter(..)
+                | ExprKind::Line(_, _, _, true) => return true,
+                ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => {
+                    todo.push(r);
+                    todo.push(l);
+                }
+                ExprKind::Call(name, _)
+                    if name.name == "run" || name.name == "neighbours" || name.name == "jumps" =>
+                {
+                    return true;
+                }
+                ExprKind::Call(name, _) => {
+                    if let Some(Global::Def(i)) = self.globals.get(&name.name).map(|g| g.0) {
+                        if seen.is_empty() {
+                            seen = vec![false; self.file.defs.len()];
+                            expanding = self.def_stack.iter().map(String::as_str).collect();
+                        }
+                        let d = &self.file.defs[i];
+                        // A recursive def is reported when it is expanded.
+                        if !expanding.contains(d.name.name.as_str()) && !seen[i] {
+                            // A def is a set when its body is one (parameters are not sets here).
+                            seen[i] = true;
+                            todo.push(&d.body);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    pub(super) fn need_ring(&mut self, span: Span) {
+        if self.dir_names.is_none() {
+            self.error_hint(
+                ErrorKind::Missing {
+                    what: "`ring` (directions need one)",
+                },
+                span,
+                "declare one in the board: `ring s[1..7] n[1..7] forward ccw backward cw`",
+            );
+        }
+    }
+}
