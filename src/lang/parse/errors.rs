@@ -1,0 +1,257 @@
+//! pest's syntax errors in the language's words: what was expected, as a rule author would
+//! name it ("a number", "`track`"), never a generated rule name.
+
+use super::*;
+
+pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    if let ErrorVariant::CustomError { message } = &e.variant
+        && message.contains("limit reached")
+    {
+        // pest's own guard (its stack or its count of calls): the nesting is too deep for it
+        return Diagnostic::new(
+            ErrorKind::TooDeep {
+                what: "brackets, blocks and nested expressions",
+                limit: MAX_NESTING,
+            },
+            Span {
+                start: pos,
+                end: pos + 1,
+            },
+        )
+        .with_hint("split the rule with `def`, `let` or `action`");
+    }
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            // The many ways an expression can start read better as one word.
+            let starts_expr = |r: &Rule| {
+                matches!(
+                    r,
+                    Rule::filter_expr
+                        | Rule::agg_expr
+                        | Rule::agg_kind
+                        | Rule::some_expr
+                        | Rule::coord
+                        | Rule::group
+                        | Rule::list_expr
+                        | Rule::exists_expr
+                        | Rule::forall_expr
+                        | Rule::if_expr
+                        | Rule::kw_if
+                        | Rule::kw_exists
+                        | Rule::kw_forall
+                        | Rule::kw_some
+                        | Rule::bool_lit
+                        | Rule::call
+                        | Rule::call_name
+                        | Rule::ident
+                        | Rule::int
+                        | Rule::op_not
+                        | Rule::op_neg
+                        | Rule::site_range
+                        | Rule::line_expr
+                        | Rule::line_set
+                        | Rule::kw_line
+                )
+            };
+            let n_expr = positives.iter().filter(|r| starts_expr(r)).count();
+            let mut words: Vec<String> = positives
+                .iter()
+                .filter(|r| n_expr < 3 || !starts_expr(r))
+                .filter_map(|r| {
+                    rule_words(*r)
+                        .map(str::to_string)
+                        .or_else(|| keyword_words(*r))
+                })
+                .collect();
+            if n_expr >= 3 {
+                words.push("an expression".into());
+            }
+            words.sort();
+            words.dedup();
+            match words.len() {
+                0 => "something else".to_string(),
+                1 => words[0].clone(),
+                n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    // A reserved word where a name was expected deserves to be named.
+    let word: String = source
+        .get(pos..)
+        .unwrap_or("")
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let reserved = !word.is_empty()
+        && LudicParser::parse(Rule::keyword, &word)
+            .ok()
+            .and_then(|mut p| p.next())
+            .is_some_and(|p| p.as_str() == word);
+    let hint = if reserved && expected.contains("a name") {
+        format!("`{word}` is a reserved word of the language; choose another name")
+    } else {
+        "`ludic help language` shows the syntax of each construct".to_string()
+    };
+    Diagnostic::new(
+        ErrorKind::Syntax { expected },
+        Span {
+            start: pos,
+            end: pos + word.len().max(1),
+        },
+    )
+    .with_hint(hint)
+}
+
+/// A word of the language as a syntax error names it: `kw_row` is "`row`".
+pub(super) fn keyword_words(r: Rule) -> Option<String> {
+    if !is_keyword(r) {
+        return None;
+    }
+    let name = format!("{r:?}");
+    Some(format!("`{}`", name.strip_prefix("kw_").unwrap_or(&name)))
+}
+
+/// Grammar rules in words, for syntax errors.
+pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::EOI => "end of file",
+        Rule::game_block => "`game`",
+        Rule::option_decl => "`option`",
+        Rule::variant_decl => "`variant`",
+        Rule::require_decl => "`require`",
+        Rule::sides_decl => "`sides`",
+        Rule::board_block => "`board`",
+        Rule::pieces_block => "`pieces`",
+        Rule::start_block => "`start`",
+        Rule::def_decl => "`def`",
+        Rule::turn_block => "`turn`",
+        Rule::limit_decl => "`limit`",
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::string => "a string",
+        Rule::expr => "an expression",
+        Rule::meta | Rule::meta_key => "`aliases`, `origin`, `source` or `summary`",
+        Rule::option_value => "an option value (a number, `on`, `off` or a word)",
+        Rule::option_domain => "`in`",
+        Rule::int_range => "a range like `1..10`",
+        Rule::variant_set => "`NAME = VALUE`",
+        Rule::row_decl => "`row`",
+        Rule::site_decl => "`site`",
+        Rule::region_decl => "`region`",
+        Rule::ring_decl => "`ring`",
+        Rule::opposite_decl => "`opposite`",
+        Rule::site_attr | Rule::attr_kind | Rule::attr_owner => "`kind` or `owner`",
+        Rule::site_list | Rule::site_range => "a site",
+        Rule::piece_decl => "a piece name",
+        Rule::block => "`{`",
+        Rule::if_stmt => "`if`",
+        Rule::while_stmt => "`while`",
+        Rule::choose_stmt => "`choose`",
+        Rule::sow_stmt => "`sow`",
+        Rule::let_stmt => "`let`",
+        Rule::set_stmt => "`set`",
+        Rule::capture_stmt => "`capture`",
+        Rule::place_stmt => "`place`",
+        Rule::relay_stmt => "`relay`",
+        Rule::end_stmt => "`end`",
+        Rule::again_stmt => "`again`",
+        Rule::another_stmt | Rule::another_kw => "`another turn`",
+        Rule::let_type | Rule::type_word => {
+            "a type (`site`, `player`, `token`, `area`, `number`, …)"
+        }
+        Rule::moves_kw => "`moves`",
+        Rule::limit_then => "`then end game`",
+        Rule::some_along => "`from`",
+        Rule::first_stmt => "`first`",
+        Rule::alternative | Rule::alt_label | Rule::alt_label_var | Rule::alt_var_only => {
+            "a choice"
+        }
+        Rule::values => "values",
+        Rule::alt_word => "a label",
+        Rule::sow_opt => "`sower orders drops` or `skip`",
+        Rule::sow_orders | Rule::kw_sower => "`sower orders drops`",
+        Rule::sow_skip => "`skip`",
+        Rule::end_turn => "`turn`",
+        Rule::end_round => "`round`",
+        Rule::end_game => "`game`",
+        Rule::between_block | Rule::kw_between => "`between rounds`",
+        Rule::kw_rounds => "`rounds`",
+        Rule::tally_decl => "`tally`",
+        Rule::labels_block | Rule::labels_kw => "`labels`",
+        Rule::label_doc => "a label and its description",
+        Rule::tally_per | Rule::kw_player => "`per player`",
+        Rule::give_stmt => "`give`",
+        Rule::draw_kw => "`draw`",
+        Rule::set_items => "sites",
+        Rule::capture_keep => "`keep`",
+        Rule::dice_block => "`dice`",
+        Rule::links_decl => "`links`",
+        Rule::choose_else => "`else`",
+        Rule::alt_to => "`to`",
+        Rule::alt_set | Rule::exists_set => "a set",
+        Rule::option_word => "a word",
+        Rule::points_decl | Rule::points_for => "`points`",
+        Rule::coord | Rule::coord_range => "coordinates like `(5, 1)`",
+        Rule::group => "`(`",
+        Rule::track_turned => "`turned`",
+        Rule::some_expr => "`some`",
+        Rule::players_decl | Rule::kw_players => "`players per side`",
+        Rule::die_decl => "`die`",
+        Rule::chart_row => "`value`",
+        Rule::chart_when => "`when`",
+        Rule::chart_otherwise => "`otherwise`",
+        Rule::action_decl => "`action`",
+        Rule::track_decl => "`track`",
+        Rule::area_decl => "`area`",
+        Rule::piece_value | Rule::piece_tokens => "`value` or `tokens`",
+        Rule::throw_stmt => "`throw`",
+        Rule::move_stmt => "`move`",
+        Rule::move_to | Rule::move_onto => "`to` or `onto`",
+        Rule::send_stmt => "`send`",
+        Rule::for_stmt | Rule::for_tokens | Rule::for_sites => "`for`",
+        Rule::do_stmt => "`do`",
+        Rule::token_kw => "`token`",
+        Rule::place_on | Rule::place_in => "`on` or `in`",
+        Rule::place_from => "`from`",
+        Rule::place_for => "`for`",
+        Rule::agg_expr | Rule::agg_kind => "`minimum`, `maximum` or `total`",
+        Rule::capture_to => "`to`",
+        Rule::if_expr => "`if`",
+        Rule::exists_expr => "`exists`",
+        Rule::forall_expr => "`forall`",
+        Rule::filter_expr => "`(NAME where …)`",
+        Rule::bool_lit => "`true` or `false`",
+        Rule::call | Rule::call_name => "a call",
+        Rule::list_expr => "`[`",
+        Rule::random_kw => "`random`",
+        Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_le
+        | Rule::op_ge
+        | Rule::op_lt
+        | Rule::op_gt
+        | Rule::op_in
+        | Rule::op_add
+        | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div
+        | Rule::op_mod => "an operator",
+        Rule::op_not | Rule::op_neg => "`not` or `-`",
+        Rule::line_decl | Rule::kw_line => "`line`",
+        Rule::lines_decl | Rule::kw_lines => "`lines`",
+        Rule::alt_leaving | Rule::kw_leaving => "`leaving`",
+        Rule::forget_stmt | Rule::forget_kw => "`forget positions`",
+        Rule::positions_kw => "`positions`",
+        Rule::line_expr | Rule::line_set => "`line NAME through …: …`",
+        Rule::through_kw => "`through`",
+        _ => return None,
+    })
+}
