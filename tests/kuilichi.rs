@@ -270,10 +270,14 @@ fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
 
 #[test]
 fn random_games_of_each_team_size_conserve_chips() {
-    for size in 1..=4 {
+    for size in 1..=8 {
         let g = game_with("kuilichi-chanakua", &[&format!("team_size={size}")], None);
         let mut rng = Lcg(11 + size);
-        let games = if size == 1 { 1000 } else { 300 };
+        let games = match size {
+            1 => 1000,
+            2..=4 => 300,
+            _ => 60,
+        };
         for _ in 0..games {
             let mut st = g.start();
             while !st.is_over() {
@@ -320,4 +324,126 @@ fn a_player_whose_chips_have_all_finished_throws_once_and_passes() {
     );
     assert!(matches!(st.pending(), Pending::Throw(_)));
     assert_eq!(st.passes().0, 1);
+}
+
+#[test]
+fn teams_of_eight_keep_the_order_s1_n1_to_s8_n8() {
+    // Rules file: teams "from one and up to eight members"; inside a team the players take
+    // their turns in a fixed order, the teams alternating.
+    let g = game_with("kuilichi-chanakua", &["team_size=8"], None);
+    let expected: Vec<String> = (1..=8)
+        .flat_map(|i| [format!("South{i}"), format!("North{i}")])
+        .collect();
+    assert_eq!(g.players, expected);
+    assert_eq!(g.tokens.len(), 64, "four chips for each of 16 players");
+    let mut st = g.start();
+    let mut order = vec![];
+    while order.len() < 40 {
+        match st.pending() {
+            Pending::Throw(_) => {
+                if order.last() != Some(&g.player_name(st.mover()).to_string()) {
+                    order.push(g.player_name(st.mover()).to_string());
+                }
+                throw(&g, &mut st, 1);
+            }
+            _ => {
+                let d = st.moves()[0];
+                g.play(&mut st, d).unwrap();
+            }
+        }
+    }
+    let cycle: Vec<String> = expected.iter().cycle().take(40).cloned().collect();
+    assert_eq!(order, cycle);
+}
+
+#[test]
+fn teams_of_eight_burn_only_the_other_team_and_win_together() {
+    let g = game_with("kuilichi-chanakua", &["team_size=8"], None);
+    let (x, y) = at(&g, "South", 30);
+    let north_pos = (1..=76).find(|&p| at(&g, "North", p) == (x, y)).unwrap();
+    // South5 lands on 30, where its teammate South3 and two chips of North7 and North2 are.
+    let mut b = ludic::setup::Setup::new(&g);
+    for (who, pos) in [
+        ("South5", 27),
+        ("South3", 30),
+        ("North7", north_pos),
+        ("North2", north_pos),
+    ] {
+        b = b.token_at(who, "chip", pos).unwrap();
+    }
+    b = b.token_in("South5", "chip", "waiting").unwrap();
+    for who in &g.players {
+        let used = match who.as_str() {
+            "South5" => 2,
+            "South3" | "North7" | "North2" => 1,
+            _ => 0,
+        };
+        for _ in used..4 {
+            b = b.token_in(who, "chip", "finished").unwrap();
+        }
+    }
+    let mut st = b.mover("South5").unwrap().build();
+    assert_eq!(g.player_name(st.mover()), "South5");
+    one_move(&g, &mut st, 10); // the waiting chip is the rearmost: 10
+    one_move(&g, &mut st, 3); // still the rearmost, 10 -> 13
+    assert_eq!(pos_of(&g, &st, "South5"), vec![13, 27]);
+    assert_eq!(g.player_name(st.mover()), "North5", "the teams alternate");
+    // Now South5's 27 + 3 = 30: burns North7 and North2, not its teammate South3.
+    let mut st = {
+        let mut b = ludic::setup::Setup::new(&g);
+        for (who, pos) in [
+            ("South5", 27),
+            ("South3", 30),
+            ("North7", north_pos),
+            ("North2", north_pos),
+        ] {
+            b = b.token_at(who, "chip", pos).unwrap();
+        }
+        for who in &g.players {
+            let used = usize::from(matches!(
+                who.as_str(),
+                "South5" | "South3" | "North7" | "North2"
+            ));
+            for _ in used..4 {
+                b = b.token_in(who, "chip", "finished").unwrap();
+            }
+        }
+        b.mover("South5").unwrap().build()
+    };
+    one_move(&g, &mut st, 3);
+    assert_eq!(in_area(&g, &st, "North7", "waiting"), 1, "burned");
+    assert_eq!(in_area(&g, &st, "North2", "waiting"), 1, "burned");
+    assert_eq!(
+        pos_of(&g, &st, "South3"),
+        vec![30],
+        "a teammate is not burned"
+    );
+    assert_eq!(
+        in_area(&g, &st, "South5", "finished"),
+        4,
+        "the burner finished"
+    );
+    assert!(
+        !st.is_over(),
+        "South3 has not finished: the team has not won"
+    );
+    // South3 finishes: only then does South win (every player of the team has finished).
+    let mut st = {
+        let mut b = ludic::setup::Setup::new(&g);
+        b = b.token_at("South3", "chip", 74).unwrap();
+        b = b.token_at("North1", "chip", 10).unwrap();
+        for who in &g.players {
+            let used = usize::from(matches!(who.as_str(), "South3" | "North1"));
+            for _ in used..4 {
+                b = b.token_in(who, "chip", "finished").unwrap();
+            }
+        }
+        b.mover("South3").unwrap().build()
+    };
+    one_move(&g, &mut st, 3);
+    let o = st.outcome().expect("the game is over");
+    assert_eq!(
+        o.winner.map(|p| g.sides[p.0 as usize].as_str()),
+        Some("South")
+    );
 }

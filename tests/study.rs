@@ -54,6 +54,16 @@ fn one_and_two_threads_give_the_same_results() {
     for extra in [
         &["pallankuzhi", "-n", "3000", "--seed", "5"][..],
         &["puluc", "-n", "2000", "--seed", "9", "--quick"][..],
+        // 16 players in two teams
+        &[
+            "kuilichi-chanakua",
+            "-o",
+            "team_size=8",
+            "-n",
+            "200",
+            "--seed",
+            "3",
+        ][..],
         &["puluc", "-n", "6", "--agent", "mcts:playouts=40"][..],
         &[
             "pallankuzhi",
@@ -195,9 +205,59 @@ fn the_first_player_wins_in_three_decisions() {
     assert_eq!(metric(&v, "winner_leads_at_end"), 0.0);
     assert!(v["metrics"]["decisiveness"]["value"].is_null());
     assert_eq!(metric(&v, "lead_changes"), 0.0);
+    // one decision a turn: the turn's sequences are its decision's choices, 1, 2 and 3
+    assert_eq!(metric(&v, "branching.turn"), 2.0);
     // the Wilson interval of 50 wins in 50
     let lo = v["metrics"]["win.South"]["low"].as_f64().unwrap();
     assert!((lo - 0.928_652).abs() < 1e-5, "{lo}");
+}
+
+#[test]
+fn teams_of_eight_are_studied_by_side() {
+    let v = json(&[
+        "simulate",
+        "kuilichi-chanakua",
+        "-o",
+        "team_size=8",
+        "-n",
+        "100",
+    ]);
+    assert_eq!(v["playouts"], 100);
+    assert_eq!(v["sides"], serde_json::json!(["South", "North"]));
+    let (s, n, d) = (
+        metric(&v, "win.South"),
+        metric(&v, "win.North"),
+        metric(&v, "draw"),
+    );
+    assert!((s + n + d - 1.0).abs() < 1e-9, "{s} {n} {d}");
+    assert!(s > 0.0 && n > 0.0, "both teams win some games: {s} {n}");
+    // every player takes turns: a game is at least 16 players x 76 positions / 35 a throw
+    assert!(metric(&v, "turns.min") >= 16.0);
+}
+
+#[test]
+fn branching_per_turn_multiplies_the_decisions_of_a_turn() {
+    // Two decisions a turn, of 3 and 2 legal choices: 2.5 a decision, 6 sequences a turn.
+    for quick in [false, true] {
+        let mut args = vec!["simulate", "-n", "20"];
+        let f = fixture("two_steps");
+        args.insert(1, &f);
+        if quick {
+            args.push("--quick");
+        }
+        let v = json(&args);
+        assert_eq!(metric(&v, "turns.mean"), 4.0);
+        assert_eq!(metric(&v, "decisions.mean"), 8.0);
+        assert_eq!(metric(&v, "branching"), 2.5, "quick: {quick}");
+        assert_eq!(metric(&v, "branching.turn"), 6.0, "quick: {quick}");
+        assert_eq!(v["stats"]["turn_choices"]["n"], 80);
+        assert_eq!(v["stats"]["turn_choices"]["sum"], 480);
+    }
+    // the table says which is which
+    let out = ludic(&["simulate", &fixture("two_steps"), "-n", "5"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("branching per decision"), "{text}");
+    assert!(text.contains("branching per turn"), "{text}");
 }
 
 #[test]

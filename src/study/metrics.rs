@@ -86,6 +86,11 @@ pub struct Stats {
     /// legal decisions at each decision: their sum and sum of squares (the count is the sum of
     /// the decisions histogram), and the decisions with a single one
     pub choices: Moments,
+    /// legal decision sequences of each turn with a decision, estimated by the product of the
+    /// legal decisions at the turn's decisions (saturating at 2^64 - 1): their count, sum and
+    /// sum of squares (absent from the results of older versions: then empty)
+    #[serde(default)]
+    pub turn_choices: Moments,
     pub forced: u64,
     pub cycles_cut: u64,
     pub score: Option<ScoreStats>,
@@ -107,6 +112,7 @@ impl Stats {
             decisions: Histogram::default(),
             rounds: Histogram::default(),
             choices: Moments::default(),
+            turn_choices: Moments::default(),
             forced: 0,
             cycles_cut: 0,
             score: full.then(ScoreStats::default),
@@ -129,6 +135,7 @@ impl Stats {
         self.decisions.merge(&o.decisions);
         self.rounds.merge(&o.rounds);
         self.choices.merge(&o.choices);
+        self.turn_choices.merge(&o.turn_choices);
         self.forced += o.forced;
         self.cycles_cut += o.cycles_cut;
         if let (Some(a), Some(b)) = (&mut self.score, &o.score) {
@@ -152,6 +159,12 @@ pub struct Observer<const FULL: bool> {
     choices_sq: u64,
     forced: u64,
     first: i16,
+    /// the turn being played (1 + its number; 0 before the first decision) and the product of
+    /// the legal decisions at its decisions so far
+    turn: u64,
+    product: u64,
+    /// the products of the turns ended so far
+    turns: Moments,
     /// legal decisions at each decision of the game (FULL)
     ms: Vec<u32>,
     /// the last side that led, the leader changes, the current run of one leader (NONE: no
@@ -170,6 +183,9 @@ impl<const FULL: bool> Default for Observer<FULL> {
             choices_sq: 0,
             forced: 0,
             first: NONE,
+            turn: 0,
+            product: 1,
+            turns: Moments::default(),
             ms: Vec::with_capacity(if FULL { 1024 } else { 0 }),
             last_leader: NONE,
             changes: 0,
@@ -217,6 +233,9 @@ impl<const FULL: bool> Observer<FULL> {
         self.choices_sq = 0;
         self.forced = 0;
         self.first = NONE;
+        self.turn = 0;
+        self.product = 1;
+        self.turns = Moments::default();
         if FULL {
             self.ms.clear();
             self.last_leader = NONE;
@@ -253,10 +272,25 @@ impl<const FULL: bool> Observer<FULL> {
             self.ms.push(m as u32);
         }
         let m = m as u64;
+        let turn = u64::from(st.turn()) + 1;
+        if turn != self.turn {
+            self.end_turn();
+            self.turn = turn;
+        }
+        self.product = self.product.saturating_mul(m);
         self.decisions += 1;
         self.choices += m;
         self.choices_sq += m * m;
         self.forced += u64::from(m == 1);
+    }
+
+    /// Closes the turn being played, if a decision was taken in it.
+    #[inline]
+    fn end_turn(&mut self) {
+        if self.turn != 0 {
+            self.turns.add(self.product);
+        }
+        self.product = 1;
     }
 
     /// At the end of the game: adds it to `s`. `a_side` is the side agent A played (with two
@@ -306,6 +340,9 @@ impl<const FULL: bool> Observer<FULL> {
         s.choices.sum += self.choices as u128;
         s.choices.sum_sq += self.choices_sq as u128;
         s.forced += self.forced;
+        self.end_turn();
+        self.turn = 0;
+        s.turn_choices.merge(&self.turns);
         s.cycles_cut += st.cycles_cut() as u64;
         if FULL && let Some(sc) = &mut s.score {
             let d = self.decisions;
@@ -498,8 +535,14 @@ impl Stats {
         lengths(&mut out, "rounds", "rounds", &self.rounds);
         out.push(mean(
             "branching",
-            "legal decisions a decision",
+            "branching per decision (legal decisions)",
             &self.choices,
+            1.0,
+        ));
+        out.push(mean(
+            "branching.turn",
+            "branching per turn (decision sequences)",
+            &self.turn_choices,
             1.0,
         ));
         out.push(proportion(

@@ -265,7 +265,10 @@ fn fmt_ci(m: &Metric) -> String {
 fn group_of(key: &str) -> Option<&str> {
     let (head, tail) = key.rsplit_once('.')?;
     let grouped = matches!(tail, "sd" | "min" | "p10" | "p50" | "p90" | "max")
-        || (head == "branching" && tail.starts_with('t'));
+        || (head == "branching"
+            && tail
+                .strip_prefix('t')
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())));
     grouped.then_some(head)
 }
 
