@@ -342,3 +342,37 @@ fn a_description_larger_than_a_file_may_be_is_refused_by_the_loader_too() {
     fits.push_str(&" ".repeat(1 << 19));
     assert_eq!(load_codes(fits).0, Vec::<&str>::new());
 }
+
+/// Loads `src` on a thread and gives up after `limit` (a load that never returns fails the
+/// test instead of hanging it).
+fn load_codes_within(src: String, limit: Duration) -> Vec<&'static str> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = tx.send(load_codes(src).0);
+        })
+        .unwrap();
+    rx.recv_timeout(within(limit))
+        .expect("loading returns within its time")
+}
+
+#[test]
+fn an_empty_range_of_points_is_refused_without_walking_the_other() {
+    // Issue 22: `x in 3..2` made 0 points, passed the site limit, and the y loop then ran
+    // 9e18 times: `validate` never returned.
+    let src = std::fs::read_to_string("tests/fixtures/errors/empty_grid.game").unwrap();
+    assert_eq!(
+        load_codes_within(src.clone(), Duration::from_secs(5)),
+        ["bad-range"]
+    );
+    // the same with y inverted and x huge
+    let swapped = src.replace(
+        "x in 3..2, y in 0..9000000000000000000",
+        "x in 0..9000000000000000000, y in 3..2",
+    );
+    assert_eq!(
+        load_codes_within(swapped, Duration::from_secs(5)),
+        ["bad-range"]
+    );
+}

@@ -516,6 +516,21 @@ impl Checker<'_> {
                 let width = (x2 as i128 - x1 as i128 + 1).max(0);
                 let height = (y2 as i128 - y1 as i128 + 1).max(0);
                 let points = width.saturating_mul(height);
+                if width == 0 || height == 0 {
+                    // an inverted range makes no point (and its other range is not walked)
+                    let (n, a, b) = if width == 0 {
+                        (&xn.name, x1, x2)
+                    } else {
+                        (&yn.name, y1, y2)
+                    };
+                    self.error(
+                        ErrorKind::BadRange {
+                            name: format!("{n} in {a}..{b}"),
+                        },
+                        d.span,
+                    );
+                    continue;
+                }
                 if points > MAX_SITES as i128 {
                     self.error(
                         ErrorKind::TooLarge {
