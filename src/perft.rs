@@ -7,8 +7,9 @@ use crate::engine::{Game, Pending, State};
 /// is reported instead of hanging): about ten seconds of counting.
 pub const PERFT_LIMIT: u64 = 50_000_000;
 /// The engine's work (statements run, sites and tokens visited; see `engine::WORK_LIMIT`)
-/// perft spends at most by default, over all the decisions it plays: a game whose turns run
-/// long (every one stopped at the work limit) is reported instead of taking minutes.
+/// and the decisions it lists, that perft spends at most by default, over all the decisions
+/// it plays: a game whose turns run long (every one stopped at the work limit), or whose
+/// positions have a great many decisions, is reported instead of taking minutes.
 pub const PERFT_WORK_LIMIT: u64 = 20 * crate::engine::WORK_LIMIT;
 /// Decisions of one turn perft follows at most (a turn that never ends is reported).
 pub const PERFT_TURN_LIMIT: u32 = 1_000;
@@ -42,7 +43,7 @@ pub enum PerftError {
     TooMany(u64),
     #[error("a turn of more than {0} decisions: perft stopped")]
     LongTurn(u32),
-    #[error("more than {0} units of work (the turns run long): perft stopped")]
+    #[error("more than {0} units of work (long turns, or many decisions a position): perft stopped")]
     TooMuchWork(u64),
 }
 
@@ -63,59 +64,118 @@ pub fn perft_limited(g: &Game, st: &State, depth: u32, limit: u64) -> Result<u64
     perft_with(g, st, depth, limits)
 }
 
-/// [`perft`] within `limits`. The walk keeps its own stack (no recursion), so a turn of many
-/// decisions cannot overflow the program's stack, and reuses the states it has finished with.
+/// One position on the walk's path: the state, its legal decisions, the next one to try,
+/// and where it stands (complete turns still to play, the turn it is in, decisions taken in
+/// it).
+struct Frame {
+    st: State,
+    moves: Vec<crate::engine::Decision>,
+    next: usize,
+    left: u32,
+    turn: u32,
+    decided: u32,
+}
+
+/// The walk's counters and limits.
+struct Walk {
+    limits: PerftLimits,
+    count: u64,
+    visited: u64,
+    work: u64,
+}
+
+impl Walk {
+    /// Visits a position: counts it, and tells whether its decisions are to be followed.
+    fn visit(&mut self, st: &State, left: u32, decided: u32) -> Result<bool, PerftError> {
+        if decided > PERFT_TURN_LIMIT {
+            return Err(PerftError::LongTurn(PERFT_TURN_LIMIT));
+        }
+        self.visited += 1;
+        if self.visited > self.limits.positions {
+            return Err(PerftError::TooMany(self.limits.positions));
+        }
+        if left == 0 {
+            self.count += 1;
+            return Ok(false);
+        }
+        match st.pending() {
+            Pending::Over(_) => Ok(false),
+            Pending::ChanceFirst | Pending::Throw(_) => Err(PerftError::Chance),
+            Pending::Choice(_) | Pending::Drop(_) => Ok(true),
+        }
+    }
+}
+
+/// [`perft`] within `limits`. The walk is depth first with its own stack (no recursion), so a
+/// turn of many decisions cannot overflow the program's stack, and it keeps one state and one
+/// list of decisions for each position on the current path: its memory grows with the depth,
+/// not with the number of decisions at a position (a start with 79,000 decisions kept every
+/// child as a whole state before).
 pub fn perft_with(
     g: &Game,
     st: &State,
     depth: u32,
     limits: PerftLimits,
 ) -> Result<u64, PerftError> {
-    // (position, complete turns still to play, the turn it is in, decisions taken in it)
-    let mut stack: Vec<(State, u32, u32, u32)> = vec![(st.clone(), depth, st.turn(), 0)];
-    let mut free: Vec<State> = vec![];
-    let mut count = 0;
-    let mut visited = 0u64;
-    let mut work = 0u64;
-    while let Some((st, left, turn, decided)) = stack.pop() {
-        if decided > PERFT_TURN_LIMIT {
-            return Err(PerftError::LongTurn(PERFT_TURN_LIMIT));
-        }
-        visited += 1;
-        if visited > limits.positions {
-            return Err(PerftError::TooMany(limits.positions));
-        }
-        if left > 0 {
-            match st.pending() {
-                Pending::Over(_) => {}
-                Pending::ChanceFirst | Pending::Throw(_) => return Err(PerftError::Chance),
-                Pending::Choice(_) | Pending::Drop(_) => {
-                    for &d in st.moves().iter().rev() {
-                        let mut next = match free.pop() {
-                            Some(mut n) => {
-                                n.clone_from(&st);
-                                n
-                            }
-                            None => st.clone(),
-                        };
-                        g.play_unchecked(&mut next, d);
-                        work += next.r.work.max(1);
-                        if work > limits.work {
-                            return Err(PerftError::TooMuchWork(limits.work));
-                        }
-                        if next.is_over() || next.turn() != turn {
-                            let t = next.turn();
-                            stack.push((next, left - 1, t, 0));
-                        } else {
-                            stack.push((next, left, turn, decided + 1));
-                        }
-                    }
-                }
-            }
-        } else {
-            count += 1;
-        }
-        free.push(st);
+    let mut walk = Walk {
+        limits,
+        count: 0,
+        visited: 0,
+        work: 0,
+    };
+    if !walk.visit(st, depth, 0)? {
+        return Ok(walk.count);
     }
-    Ok(count)
+    // frames[..on] are the path; those past it are kept to be reused
+    let mut frames: Vec<Frame> = vec![Frame {
+        st: st.clone(),
+        moves: st.moves().to_vec(),
+        next: 0,
+        left: depth,
+        turn: st.turn(),
+        decided: 0,
+    }];
+    let mut on = 1;
+    while on > 0 {
+        let top = &mut frames[on - 1];
+        let Some(&d) = top.moves.get(top.next) else {
+            on -= 1;
+            continue;
+        };
+        top.next += 1;
+        let (left, turn, decided) = (top.left, top.turn, top.decided);
+        if frames.len() == on {
+            let st = frames[on - 1].st.clone();
+            frames.push(Frame {
+                st,
+                moves: vec![],
+                next: 0,
+                left: 0,
+                turn: 0,
+                decided: 0,
+            });
+        }
+        let (path, rest) = frames.split_at_mut(on);
+        let child = &mut rest[0];
+        child.st.clone_from(&path[on - 1].st);
+        g.play_unchecked(&mut child.st, d);
+        // the engine's work, and the decisions it listed at the new position
+        walk.work += child.st.r.work.max(1) + child.st.moves().len() as u64;
+        if walk.work > limits.work {
+            return Err(PerftError::TooMuchWork(limits.work));
+        }
+        (child.left, child.turn, child.decided) =
+            if child.st.is_over() || child.st.turn() != turn {
+                (left - 1, child.st.turn(), 0)
+            } else {
+                (left, turn, decided + 1)
+            };
+        if walk.visit(&child.st, child.left, child.decided)? {
+            child.moves.clear();
+            child.moves.extend_from_slice(child.st.moves());
+            child.next = 0;
+            on += 1;
+        }
+    }
+    Ok(walk.count)
 }

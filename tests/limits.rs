@@ -316,3 +316,37 @@ fn perft_of_turns_that_run_to_the_work_limit_is_stopped_at_its_work_limit() {
     };
     assert_eq!(ludic::perft::perft_with(&g, &g.start(), 1, roomy), Ok(2));
 }
+
+#[test]
+fn perft_memory_grows_with_depth_not_with_the_decisions_of_a_position() {
+    // Issue 22: perft 1 on 4,096 points with 32 link directions (124,988 decisions at the
+    // start) kept every child as a whole state: 11.7 GB. Under a 1 GB address-space limit it
+    // now counts until its work limit (the decisions each position lists count as work).
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 1000000 && exec \"$0\" perft tests/fixtures/big_board.game 1 --max-work 20000000",
+            env!("CARGO_BIN_EXE_ludic"),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("more than 20000000 units of work"),
+        "stopped by its work limit, not by memory: {err}"
+    );
+    // and the same walk counts what it can: depth 1 of a small corner of the board
+    let g = load_game(
+        &std::fs::read_to_string("tests/fixtures/big_board.game")
+            .unwrap()
+            .replace("0..63", "0..3"),
+        &Default::default(),
+    )
+    .unwrap();
+    // every decision ends the turn: depth 1 is the decisions at the start
+    let links = g.start().moves().len() as u64;
+    assert!(links > 16);
+    assert_eq!(ludic::perft::perft(&g, &g.start(), 1).unwrap(), links);
+    assert!(ludic::perft::perft(&g, &g.start(), 2).unwrap() > links);
+}
