@@ -350,3 +350,21 @@ fn perft_memory_grows_with_depth_not_with_the_decisions_of_a_position() {
     assert_eq!(ludic::perft::perft(&g, &g.start(), 1).unwrap(), links);
     assert!(ludic::perft::perft(&g, &g.start(), 2).unwrap() > links);
 }
+
+#[test]
+fn a_search_on_many_threads_holds_only_the_nodes_it_uses() {
+    // Issue 22: each search thread reserved 2 x 2^21 nodes (64 MB) up front: 32 threads asked
+    // for 2 GB and aborted under a 1 GB address space. The arenas now grow on demand.
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 1000000 && exec \"$0\" simulate pallankuzhi -n 2 -j 1 --agent mcts:playouts=100,threads=32 --format json",
+            env!("CARGO_BIN_EXE_ludic"),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["playouts"], 2);
+}

@@ -54,9 +54,15 @@ pub struct MctsConfig {
     pub c: f64,
     /// threads, each with its own tree (root parallelism)
     pub threads: usize,
-    /// nodes in each thread's tree at most (the arena is allocated once, at this size)
+    /// nodes in each thread's tree at most (the arena starts at [`ARENA_START`] nodes and
+    /// grows on demand up to this size)
     pub max_nodes: usize,
 }
+
+/// The nodes a tree's arena is allocated with (1 MiB of nodes; each of its two halves grows
+/// on demand, by doubling, up to `max_nodes`): a search that stays small never holds the
+/// whole cap.
+pub const ARENA_START: usize = 1 << 16;
 
 /// The exploration constant unless the spec sets one.
 pub const DEFAULT_C: f64 = 1.0;
@@ -199,8 +205,8 @@ impl Tree {
     fn new(st: &State, max_nodes: usize) -> Tree {
         let max_nodes = max_nodes.clamp(16, u32::MAX as usize / 2);
         Tree {
-            nodes: Vec::with_capacity(max_nodes),
-            spare: Vec::with_capacity(max_nodes),
+            nodes: Vec::with_capacity(ARENA_START.min(max_nodes)),
+            spare: Vec::with_capacity(ARENA_START.min(max_nodes)),
             root: NO_ROOT,
             root_st: st.clone(),
             st: st.clone(),
