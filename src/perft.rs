@@ -43,7 +43,9 @@ pub enum PerftError {
     TooMany(u64),
     #[error("a turn of more than {0} decisions: perft stopped")]
     LongTurn(u32),
-    #[error("more than {0} units of work (long turns, or many decisions a position): perft stopped")]
+    #[error(
+        "more than {0} units of work (long turns, or many decisions a position): perft stopped"
+    )]
     TooMuchWork(u64),
 }
 
@@ -164,12 +166,11 @@ pub fn perft_with(
         if walk.work > limits.work {
             return Err(PerftError::TooMuchWork(limits.work));
         }
-        (child.left, child.turn, child.decided) =
-            if child.st.is_over() || child.st.turn() != turn {
-                (left - 1, child.st.turn(), 0)
-            } else {
-                (left, turn, decided + 1)
-            };
+        (child.left, child.turn, child.decided) = if child.st.is_over() || child.st.turn() != turn {
+            (left - 1, child.st.turn(), 0)
+        } else {
+            (left, turn, decided + 1)
+        };
         if walk.visit(&child.st, child.left, child.decided)? {
             child.moves.clear();
             child.moves.extend_from_slice(child.st.moves());

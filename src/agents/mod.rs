@@ -120,8 +120,29 @@ impl AgentSpec {
                     threads: threads.max(1),
                     ..MctsConfig::default()
                 };
+                // each setting once; a time and a number of playouts are two budgets
+                let mut seen: Vec<(&str, String)> = vec![];
                 for kv in s.into_iter().flat_map(|s| s.split(',')) {
-                    cfg.set(kv.trim())?;
+                    let kv = kv.trim();
+                    cfg.set(kv)?;
+                    let key = kv.split_once('=').map_or(kv, |(k, _)| k).trim();
+                    let group = match key.to_lowercase().as_str() {
+                        "time" | "playouts" => "budget",
+                        "threads" | "j" => "threads",
+                        "c" => "c",
+                        _ => "other",
+                    };
+                    if let Some((_, earlier)) = seen.iter().find(|(g, _)| *g == group) {
+                        let same = earlier.split_once('=').map(|(k, _)| k.trim()) == Some(key);
+                        return Err(if group != "budget" || same {
+                            format!("`{key}` is set twice (`{earlier}` and `{kv}`): keep one")
+                        } else {
+                            format!(
+                                "`{earlier}` and `{kv}` are two budgets of a search: give a time or a number of playouts"
+                            )
+                        });
+                    }
+                    seen.push((group, kv.to_string()));
                 }
                 Ok(AgentSpec::Mcts(cfg))
             }
@@ -163,11 +184,11 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         (s, 1.0)
     };
     match num.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 && x * scale <= 1e6 => {
+        Ok(x) if x.is_finite() && x * scale >= 0.001 && x * scale <= 1e6 => {
             Ok(Duration::from_secs_f64(x * scale))
         }
         _ => Err(format!(
-            "`{s}` is not a duration: write 5s, 500ms, 1.5s or 2m"
+            "`{s}` is not a duration from 1ms to 1000000s: write 5s, 500ms, 1.5s or 2m"
         )),
     }
 }
@@ -182,6 +203,28 @@ pub fn default_threads() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_setting_twice_two_budgets_or_a_zero_time_are_refused() {
+        for (spec, says) in [
+            ("mcts:time=1s,time=5s", "`time` is set twice"),
+            ("mcts:playouts=10,playouts=20", "`playouts` is set twice"),
+            ("mcts:time=1s,playouts=100", "two budgets"),
+            ("mcts:playouts=100,time=1s", "two budgets"),
+            ("mcts:c=1,c=2", "`c` is set twice"),
+            ("mcts:threads=1,j=2", "is set twice (`threads=1` and `j=2`)"),
+            ("mcts:time=0s", "not a duration"),
+            ("mcts:time=0", "not a duration"),
+            ("mcts:time=0.0000001", "not a duration"),
+            ("mcts:time=-1s", "not a duration"),
+            ("mcts:playouts=0", "at least 1"),
+            ("mcts:playouts=-5", "at least 1"),
+        ] {
+            let err = AgentSpec::parse(spec, 1).unwrap_err();
+            assert!(err.contains(says), "{spec}: {err}");
+        }
+        assert!(AgentSpec::parse("mcts:time=1ms", 1).is_ok());
+    }
 
     #[test]
     fn specs_are_read_with_their_settings() {
