@@ -18,7 +18,7 @@ pub mod stats;
 
 pub use metrics::{Metric, Stats};
 pub use report::{Output, Study};
-pub use run::{Control, Plan, random_playout, run, stream_seed};
+pub use run::{Control, Plan, random_playout, run, run_games, stream_seed};
 
 /// The metrics, one line each with how they are computed (for `--help`; the README has them
 /// too). Intervals are 95%: Wilson for proportions, mean ± 1.96·sd/√n for means.
