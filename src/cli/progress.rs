@@ -65,7 +65,7 @@ pub(crate) struct MatchProgress {
 impl MatchProgress {
     pub(crate) fn new(total: u64, jobs: usize, label: &str) -> MatchProgress {
         let bar = games_bar(total);
-        if let Ok(style) = ProgressStyle::with_template("{prefix} [{bar:20}] {pos}/{len} {msg}") {
+        if let Ok(style) = ProgressStyle::with_template("{prefix} [{bar:20}] {msg}") {
             bar.set_style(style.progress_chars(BAR_CHARS));
         }
         bar.set_prefix(label.chars().take(20).collect::<String>());
@@ -118,7 +118,8 @@ impl MatchProgress {
         };
         let msg = if self.done == 0 {
             format!(
-                "games, {} at once: {} so far{rate}",
+                "0/{} games, {} at once: {} so far{rate}",
+                self.total,
                 self.jobs.min(self.total),
                 human_duration(elapsed)
             )
@@ -129,7 +130,9 @@ impl MatchProgress {
             let mean = self.played.as_secs_f64() / self.done as f64;
             let eta = Duration::from_secs_f64(mean * left as f64 / self.jobs.min(left).max(1) as f64);
             format!(
-                "games, A {score:.1}% ({w} wins, {d} draws, {l} losses){rate}, ETA {}",
+                "{}/{} games, A {score:.1}% ({w} wins, {d} draws, {l} losses){rate}, ETA {}",
+                self.done,
+                self.total,
                 human_duration(eta)
             )
         };
