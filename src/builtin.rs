@@ -3,8 +3,8 @@
 //!
 //! A built-in game is found by any of its names ([`lookup`]): its file stem, the title of its
 //! `game "…"` block and each of its `aliases`, compared case-insensitively and ignoring
-//! everything but letters and digits (`K'uilichi Chanakua`, `kuilichi chanakua` and
-//! `kuilichi-chanakua` are one name).
+//! everything but letters and digits (`K'ala Bata`, `kala bata` and
+//! `kala-bata` are one name).
 
 use std::sync::OnceLock;
 
@@ -117,8 +117,14 @@ mod tests {
     #[test]
     fn a_name_of_two_entries_is_ambiguous() {
         let table = vec![
-            ("first", vec!["first".into(), "The Board".into(), "Common".into()]),
-            ("second", vec!["second".into(), "Other".into(), "common".into()]),
+            (
+                "first",
+                vec!["first".into(), "The Board".into(), "Common".into()],
+            ),
+            (
+                "second",
+                vec!["second".into(), "Other".into(), "common".into()],
+            ),
         ];
         assert_eq!(matching("the-board", &table), vec!["first"]);
         assert_eq!(matching("OTHER", &table), vec!["second"]);

@@ -90,8 +90,7 @@ fn every_command_takes_an_alias() {
         let record = dir.join("game.json");
         let record = record.to_str().unwrap();
         let svg = dir.join("board.svg");
-        let players: Vec<String> = json(&ludic(&["rules", &alias, "--format", "json"]))
-            ["players"]
+        let players: Vec<String> = json(&ludic(&["rules", &alias, "--format", "json"]))["players"]
             .as_array()
             .unwrap()
             .iter()
@@ -134,7 +133,10 @@ fn an_unknown_name_suggests_and_lists() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out).1;
     assert!(err.contains("hint: built-in games:"), "{err}");
-    assert!(err.contains("`ludic list` shows their other names"), "{err}");
+    assert!(
+        err.contains("`ludic list` shows their other names"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -170,7 +172,12 @@ fn rules_ends_with_the_guide_and_names_documents() {
         s.trim_end().ends_with(md.to_str().unwrap()),
         "ends with the guide beside the file: {s}"
     );
-    let v = json(&ludic(&["rules", without.to_str().unwrap(), "--format", "json"]));
+    let v = json(&ludic(&[
+        "rules",
+        without.to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
     assert!(v["guide"].is_null(), "{v}");
     let (s, _) = text(&ludic(&["rules", without.to_str().unwrap()]));
     assert!(!s.contains("player's guide"), "no guide: {s}");
@@ -191,11 +198,23 @@ fn old_spellings_work_with_a_note() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     let err = text(&out).1;
-    assert!(err.contains("note: `-j` in play is now `--threads N`"), "{err}");
+    assert!(
+        err.contains("note: `-j` in play is now `--threads N`"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     // simulate and compare --playouts (games) and --threads (games at once)
     for cmd in ["simulate", "compare"] {
-        let mut old = vec![cmd, "puluc", "--playouts", "7", "--threads", "1", "--format", "json"];
+        let mut old = vec![
+            cmd,
+            "puluc",
+            "--playouts",
+            "7",
+            "--threads",
+            "1",
+            "--format",
+            "json",
+        ];
         if cmd == "compare" {
             old.push("puluc");
         }
@@ -209,11 +228,15 @@ fn old_spellings_work_with_a_note() {
         };
         assert_eq!(games, 7, "{cmd}: {v}");
         assert!(
-            err.contains(&format!("note: `--playouts` in {cmd} is the number of games")),
+            err.contains(&format!(
+                "note: `--playouts` in {cmd} is the number of games"
+            )),
             "{err}"
         );
         assert!(
-            err.contains(&format!("note: `--threads` in {cmd} is the number of games played at once")),
+            err.contains(&format!(
+                "note: `--threads` in {cmd} is the number of games played at once"
+            )),
             "{err}"
         );
         // the new spellings say nothing
@@ -255,7 +278,10 @@ fn old_spellings_work_with_a_note() {
         "json",
     ]);
     let v = json(&out);
-    assert_eq!(v["agents"][0]["agent"], "mcts, 50 playouts a move, 2 threads");
+    assert_eq!(
+        v["agents"][0]["agent"],
+        "mcts, 50 playouts a move, 2 threads"
+    );
 }
 
 /// The JSON of a match without what depends on the machine (times, games at once).
@@ -305,4 +331,44 @@ fn a_match_is_the_same_for_any_number_of_games_at_once() {
         let r1 = std::fs::read_to_string(d1.join(&f)).unwrap();
         assert_eq!(r1, std::fs::read_to_string(d2.join(&f)).unwrap(), "{f}");
     }
+}
+
+#[test]
+fn ctrl_c_stops_a_match_and_prints_the_games_played() {
+    let child = Command::new(env!("CARGO_BIN_EXE_ludic"))
+        .args([
+            "match",
+            "puluc",
+            "--agent",
+            "random",
+            "--agent",
+            "random",
+            "-n",
+            "100000000",
+            "--jobs",
+            "1",
+            "--format",
+            "json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ludic");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{:?}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["partial"], true);
+    assert_eq!(v["requested"], 100_000_000u64);
+    let n = v["games"].as_u64().unwrap();
+    assert!(n > 0 && n < 100_000_000, "{n}");
+    let a = &v["agents"][0];
+    let played = ["wins", "draws", "losses"].map(|k| a[k].as_u64().unwrap());
+    assert_eq!(played.iter().sum::<u64>(), n);
+    assert!(text(&out).1.contains("interrupted"), "{:?}", text(&out));
 }

@@ -21,8 +21,8 @@ use crate::study::{Control, run_games, stream_seed};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -329,8 +329,8 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             for s in (0..nsides).filter(|&s| s != p.a_side.0 as usize) {
                 tallies[1].by_side[s].add(1.0 - ra);
             }
-            for k in 0..2 {
-                tallies[k].absorb(&p.tallies[k]);
+            for (t, game) in tallies.iter_mut().zip(&p.tallies) {
+                t.absorb(game);
             }
             *reasons.entry(p.reason.code()).or_default() += 1;
             decisions_total += p.decisions;
@@ -366,9 +366,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             if interrupted() {
                 ctl.stop.store(true, Ordering::Relaxed);
             }
-            progress
-                .borrow_mut()
-                .tick(playouts.load(Ordering::Relaxed));
+            progress.borrow_mut().tick(playouts.load(Ordering::Relaxed));
         },
     );
     progress.borrow().finish();

@@ -36,7 +36,9 @@ pub(crate) fn study_bar(total: u64, label: &str) -> ProgressBar {
 /// A duration as a person reads it: `42 s`, `3 min 05 s`, `2 h 07 min`.
 pub(crate) fn human_duration(d: Duration) -> String {
     let s = d.as_secs();
-    if s < 60 {
+    if s == 0 {
+        "under 1 s".to_string()
+    } else if s < 60 {
         format!("{s} s")
     } else if s < 3600 {
         format!("{} min {:02} s", s / 60, s % 60)
@@ -111,7 +113,9 @@ impl MatchProgress {
         let rate = if self.playouts > 0 && elapsed.as_secs_f64() > 0.0 {
             format!(
                 ", {} playouts/s",
-                crate::agents::mcts::thousands((self.playouts as f64 / elapsed.as_secs_f64()) as u64)
+                crate::agents::mcts::thousands(
+                    (self.playouts as f64 / elapsed.as_secs_f64()) as u64
+                )
             )
         } else {
             String::new()
@@ -128,11 +132,15 @@ impl MatchProgress {
             let score = 100.0 * (w as f64 + 0.5 * d as f64) / self.done as f64;
             let left = self.total.saturating_sub(self.done);
             let mean = self.played.as_secs_f64() / self.done as f64;
-            let eta = Duration::from_secs_f64(mean * left as f64 / self.jobs.min(left).max(1) as f64);
+            let eta =
+                Duration::from_secs_f64(mean * left as f64 / self.jobs.min(left).max(1) as f64);
             format!(
-                "{}/{} games, A {score:.1}% ({w} wins, {d} draws, {l} losses){rate}, ETA {}",
+                "{}/{} games, A {score:.1}% ({w} win{}, {d} draw{}, {l} loss{}){rate}, ETA {}",
                 self.done,
                 self.total,
+                if w == 1 { "" } else { "s" },
+                if d == 1 { "" } else { "s" },
+                if l == 1 { "" } else { "es" },
                 human_duration(eta)
             )
         };

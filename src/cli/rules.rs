@@ -150,7 +150,11 @@ fn rules_to(
     }
     if let Some(s) = &m.source {
         for (i, line) in wrap(s, 88).iter().enumerate() {
-            writeln!(w, "  {}{line}", if i == 0 { "source: " } else { "        " })?;
+            writeln!(
+                w,
+                "  {}{line}",
+                if i == 0 { "source: " } else { "        " }
+            )?;
         }
     }
     if crate::builtin::find(label).is_none() {
