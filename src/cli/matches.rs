@@ -120,7 +120,8 @@ fn elo_text(e: f64) -> String {
     } else if e == f64::NEG_INFINITY {
         "-inf".into()
     } else {
-        format!("{e:+.0}")
+        // (-0.0, an even score, is written +0)
+        format!("{:+.0}", if e == 0.0 { 0.0 } else { e })
     }
 }
 
@@ -365,6 +366,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         |_| {
             if interrupted() {
                 ctl.stop.store(true, Ordering::Relaxed);
+                progress.borrow_mut().stopping();
             }
             progress.borrow_mut().tick(playouts.load(Ordering::Relaxed));
         },

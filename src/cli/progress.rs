@@ -62,6 +62,8 @@ pub(crate) struct MatchProgress {
     /// the games finished, each for its own length
     played: Duration,
     playouts: u64,
+    /// Ctrl-C was pressed: the games being played are finished, then the match stops
+    stopping: bool,
 }
 
 impl MatchProgress {
@@ -80,12 +82,14 @@ impl MatchProgress {
             wdl: (0, 0, 0),
             played: Duration::ZERO,
             playouts: 0,
+            stopping: false,
         };
         p.redraw();
         p
     }
 
-    /// A game ended: A's result in it (1 a win, ½ a draw, 0 a loss) and its length.
+    /// A game ended: A's result in it (1 a win, ½ a draw, 0 a loss) and its length (shown at
+    /// the next tick).
     pub(crate) fn game_done(&mut self, a_reward: f64, length: Duration) {
         self.done += 1;
         self.played += length;
@@ -96,13 +100,17 @@ impl MatchProgress {
         } else {
             self.wdl.1 += 1;
         }
-        self.redraw();
     }
 
     /// Now and then: the playouts of every search so far.
     pub(crate) fn tick(&mut self, playouts: u64) {
         self.playouts = playouts;
         self.redraw();
+    }
+
+    /// Ctrl-C was pressed: says that the games being played end the match.
+    pub(crate) fn stopping(&mut self) {
+        self.stopping = true;
     }
 
     fn redraw(&mut self) {
@@ -143,6 +151,11 @@ impl MatchProgress {
                 if l == 1 { "" } else { "es" },
                 human_duration(eta)
             )
+        };
+        let msg = if self.stopping {
+            format!("{msg}; stopping after the games being played (Ctrl-C again: quit now)")
+        } else {
+            msg
         };
         self.bar.set_position(self.done);
         self.bar.set_message(msg);
