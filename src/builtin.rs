@@ -1,11 +1,135 @@
 //! The games shipped in `games/`, embedded in the binary so that `ludic play NAME` works anywhere.
 //! The list itself is `games/index.rs`, next to the files it names.
+//!
+//! A built-in game is found by any of its names ([`lookup`]): its file stem, the title of its
+//! `game "…"` block and each of its `aliases`, compared case-insensitively and ignoring
+//! everything but letters and digits (`K'ala Bata`, `kala bata` and
+//! `kala-bata` are one name).
+
+use std::sync::OnceLock;
 
 /// (file stem, source) of every built-in game.
 pub const GAMES: &[(&str, &str)] = include!("../games/index.rs");
 
-/// Finds a built-in game by file stem, case-insensitively.
+/// The folder of the built-in games' files and guides in the ludic repository.
+pub const GAMES_DIR: &str = "games";
+
+/// What a name finds among the built-in games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// one game: (file stem, source)
+    Found(&'static str, &'static str),
+    /// several games have this name: their file stems
+    Ambiguous(Vec<&'static str>),
+    NotFound,
+}
+
+/// A name as it is compared: lower case, letters and digits only, common accents dropped.
+pub fn fold_name(name: &str) -> String {
+    name.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' | 'ă' | 'ā' => 'a',
+            'é' | 'è' | 'ê' | 'ë' | 'ē' => 'e',
+            'í' | 'ì' | 'î' | 'ï' | 'ī' => 'i',
+            'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ō' | 'ơ' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' | 'ū' | 'ư' => 'u',
+            'ñ' => 'n',
+            'ç' => 'c',
+            other => other,
+        })
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+/// Every name of each built-in game, in the order of [`GAMES`]: (file stem, [stem, title,
+/// aliases…]). The title and aliases are read from the game file's `game "…" { aliases … }`.
+pub fn names() -> &'static [(&'static str, Vec<String>)] {
+    static NAMES: OnceLock<Vec<(&'static str, Vec<String>)>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        GAMES
+            .iter()
+            .map(|(stem, src)| {
+                let mut all = vec![stem.to_string()];
+                if let Ok(file) = crate::parse::parse(src) {
+                    for m in &file.meta {
+                        all.push(m.name.clone());
+                        all.extend(m.aliases.iter().cloned());
+                    }
+                }
+                (*stem, all)
+            })
+            .collect()
+    })
+}
+
+/// The entries (stems) that `name` names, each once, in table order.
+fn matching<'a>(name: &str, table: &[(&'a str, Vec<String>)]) -> Vec<&'a str> {
+    let want = fold_name(name);
+    if want.is_empty() {
+        return vec![];
+    }
+    table
+        .iter()
+        .filter(|(_, names)| names.iter().any(|n| fold_name(n) == want))
+        .map(|(stem, _)| *stem)
+        .collect()
+}
+
+/// Finds a built-in game by any of its names (file stem, title, alias).
+pub fn lookup(name: &str) -> Lookup {
+    let found = matching(name, names());
+    match found.as_slice() {
+        [] => Lookup::NotFound,
+        [stem] => match GAMES.iter().find(|(s, _)| s == stem) {
+            Some((s, src)) => Lookup::Found(s, src),
+            None => Lookup::NotFound,
+        },
+        _ => Lookup::Ambiguous(found),
+    }
+}
+
+/// Finds a built-in game by any of its names when exactly one game has it: (file stem, source).
 pub fn find(name: &str) -> Option<(&'static str, &'static str)> {
-    let n = name.to_lowercase();
-    GAMES.iter().copied().find(|(stem, _)| *stem == n)
+    match lookup(name) {
+        Lookup::Found(stem, src) => Some((stem, src)),
+        _ => None,
+    }
+}
+
+/// The path of a built-in game's guide in the ludic repository (`games/STEM.md`).
+pub fn guide_path(stem: &str) -> String {
+    format!("{GAMES_DIR}/{stem}.md")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_fold_case_accents_and_punctuation() {
+        assert_eq!(fold_name("K'ala Ba-Ta"), "kalabata");
+        assert_eq!(fold_name("kala  bata"), "kalabata");
+        assert_eq!(fold_name("Kalá’bata"), "kalabata");
+        assert_eq!(fold_name("'-"), "");
+    }
+
+    #[test]
+    fn a_name_of_two_entries_is_ambiguous() {
+        let table = vec![
+            (
+                "first",
+                vec!["first".into(), "The Board".into(), "Common".into()],
+            ),
+            (
+                "second",
+                vec!["second".into(), "Other".into(), "common".into()],
+            ),
+        ];
+        assert_eq!(matching("the-board", &table), vec!["first"]);
+        assert_eq!(matching("OTHER", &table), vec!["second"]);
+        assert_eq!(matching("Common", &table), vec!["first", "second"]);
+        assert!(matching("", &table).is_empty());
+        assert!(matching("none", &table).is_empty());
+    }
 }

@@ -12,7 +12,7 @@ use std::process::ExitCode;
     version,
     disable_help_subcommand = true,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 100000 --seed 7\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 130 interrupted (simulate, compare)."
+    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 100000 --seed 7 -j 2\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 130 interrupted (simulate, compare, match).\n\nFlags: -n is a number of games and -j the games played at once, wherever they apply;\n--threads is the threads of a search (play, match); playouts are an agent's setting\n(mcts:playouts=N) or `bench --playouts`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -84,8 +84,11 @@ impl From<StudyFormat> for ludic::study::Output {
 #[derive(clap::Args, Clone)]
 struct StudyOpts {
     /// Number of games (random playouts, or games of the agents)
-    #[arg(short = 'n', long = "playouts", default_value_t = 1000)]
+    #[arg(short = 'n', long = "games", value_name = "N", default_value_t = 1000)]
     n: u64,
+    /// The old spelling of -n (deprecated)
+    #[arg(long = "playouts", value_name = "N", hide = true, conflicts_with = "n")]
+    old_playouts: Option<u64>,
     /// Seed of the run: game i draws from generators seeded by (seed, i)
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -94,8 +97,11 @@ struct StudyOpts {
     #[arg(long = "agent", value_name = "AGENT")]
     agents: Vec<String>,
     /// Games played at once (default: every core); the results do not depend on it
-    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// The old spelling of -j (deprecated)
+    #[arg(long = "threads", value_name = "N", hide = true, conflicts_with = "jobs", value_parser = clap::value_parser!(u16).range(1..))]
+    old_threads: Option<u16>,
     /// Play only shard I of N (a block of the games; see `ludic merge`)
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -106,12 +112,23 @@ struct StudyOpts {
 }
 
 impl StudyOpts {
-    fn into_args(self) -> cli::StudyArgs {
+    /// The arguments, with a note on standard error for each old spelling used in `command`.
+    fn into_args(self, command: &str) -> cli::StudyArgs {
+        if self.old_playouts.is_some() {
+            deprecated(&format!(
+                "`--playouts` in {command} is the number of games: write `-n N` (or `--games N`)"
+            ));
+        }
+        if self.old_threads.is_some() {
+            deprecated(&format!(
+                "`--threads` in {command} is the number of games played at once: write `-j N` (or `--jobs N`); `--threads` is the threads of a search in play and match"
+            ));
+        }
         cli::StudyArgs {
-            n: self.n,
+            n: self.old_playouts.unwrap_or(self.n),
             seed: self.seed,
             agents: self.agents,
-            threads: self.threads.map(usize::from),
+            jobs: self.jobs.or(self.old_threads).map(usize::from),
             shard: self.shard,
             quick: self.quick,
         }
@@ -143,7 +160,7 @@ enum Command {
     },
     /// Play a game in the terminal (a built-in game's name or a .game file)
     #[command(
-        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nWith input that is not a terminal (a script), a line that cannot be played stops the game\nat the position before it, and input that ends before the game does is an error: both\nexit 1 (--keep-going and --allow-partial relax them).\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
+        after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --agent North=mcts:playouts=20000 --threads 2\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nWith input that is not a terminal (a script), a line that cannot be played stops the game\nat the position before it, and input that ends before the game does is an error: both\nexit 1 (--keep-going and --allow-partial relax them).\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
     )]
     Play {
         /// A built-in game (see `ludic list`) or the path of a .game file
@@ -156,9 +173,12 @@ enum Command {
         /// Who plays a side: --agent North=mcts:time=5s (repeatable; see Agents below)
         #[arg(long = "agent", value_name = "SIDE=AGENT")]
         agents: Vec<String>,
-        /// Threads of a searching agent (default: every core)
-        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        /// Threads of a searching agent's search (default: every core)
+        #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// The old spelling of --threads (deprecated: -j is the games played at once elsewhere)
+        #[arg(short = 'j', value_name = "N", hide = true, conflicts_with = "threads", value_parser = clap::value_parser!(u16).range(1..))]
+        old_j: Option<u16>,
         /// Write the game record (JSON) to this file
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
@@ -199,7 +219,7 @@ enum Command {
     },
     /// Play N games (random playouts, or agents) on every core and report the game's metrics
     #[command(
-        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nGame i of a run plays with generators seeded by (seed, i): the results are the same for any\n-j. A searching agent uses one thread (mcts:threads=K for more). At a terminal a progress bar\nshows the rate and the time left; Ctrl-C stops the run and prints the games played so far,\nmarked partial.\n\nExamples:\n  ludic simulate GAME -n 100000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match --format csv\n  ludic simulate GAME -n 200 --agent mcts:playouts=300           (the agent on every side)\n  ludic simulate GAME -n 200 --agent mcts:playouts=1000 --agent mcts:playouts=100   (skill)\n  ludic simulate GAME -n 1000000 --shard 3/8 --format json > part3.json   (see `ludic merge`)\n\n{}\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C (the partial results are printed).\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
+        after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nsimulate reports the game's metrics; for the agents' own table (wins, score, Elo) and the\nrecords of their games, see `ludic match`.\n\nGame i of a run plays with generators seeded by (seed, i): the results are the same for any\n-j. A searching agent uses one thread (mcts:threads=K for more). At a terminal a progress\nbar shows the rate and the time left; Ctrl-C stops the run and prints the games played so\nfar, marked partial.\n\nExamples:\n  ludic simulate GAME -n 100000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match --format csv\n  ludic simulate GAME -n 200 --agent mcts:playouts=300           (the agent on every side)\n  ludic simulate GAME -n 200 --agent mcts:playouts=1000 --agent mcts:playouts=100   (skill)\n  ludic simulate GAME -n 1000000 --shard 3/8 --format json > part3.json   (see `ludic merge`)\n\n{}\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C (the partial results are printed).\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
     )]
     Simulate {
         /// A built-in game or a .game file
@@ -214,7 +234,7 @@ enum Command {
     },
     /// Compare variants (or games) side by side: the same study of each, differences marked
     #[command(
-        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file. The columns are\neach --variant of each GAME (or each GAME): `--variant default` is the rules without a\nvariant, and a value with `=` is a set of options (`--variant stones=4,holes=6`); -o applies\nto every column. Every column is played with the same seed, number of games and agents.\nA value marked * differs from the first column's at p < 0.05 (two-sided: a two-proportion\nz-test for proportions, Welch's test with the normal approximation for means; no correction\nfor the number of metrics compared).\n\nExamples:\n  ludic compare GAME --variant default --variant NAME -n 100000\n  ludic compare GAME --variant default --variant rounds=match -n 10000 --format csv\n  ludic compare mine.game theirs.game -n 20000 --format json\n\n{}\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C.\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
+        after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file. The columns are\neach --variant of each GAME (or each GAME): `--variant default` is the rules without a\nvariant, and a value with `=` is a set of options (`--variant stones=4,holes=6`); -o applies\nto every column. Every column is played with the same seed, number of games and agents.\nA value marked * differs from the first column's at p < 0.05 (two-sided: a two-proportion\nz-test for proportions, Welch's test with the normal approximation for means; no correction\nfor the number of metrics compared).\n\nExamples:\n  ludic compare GAME --variant default --variant NAME -n 100000\n  ludic compare GAME --variant default --variant rounds=match -n 10000 --format csv\n  ludic compare mine.game theirs.game -n 20000 --format json\n\n{}\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C.\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
     )]
     Compare {
         /// Built-in games or .game files
@@ -245,7 +265,7 @@ enum Command {
     /// Play N games between two computer agents, seats alternated, and tabulate the results
     #[command(
         name = "match",
-        after_help = format!("GAME is the name of a built-in game (see `ludic list`) or a .game file.\n\nAgent A plays the first side in even games (0, 2, ...) and the second side in odd games;\nwith more than two sides, A plays one side a game in turn and B all the others. The table\ngives each agent's wins, draws and losses, its score (a win 1, a draw 1/2) with a 95%\nWilson interval, the Elo difference with its interval, and the share of decisions that\nwere real choices (more than one legal decision). Games are played one after the other;\na searching agent uses -j threads. The same seed gives the same games for agents with a\nplayout budget (not a time budget).\n\nExamples:\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic match GAME --agent mcts:playouts=10000 --agent mcts:playouts=1000 -n 100 -j 2\n  ludic match GAME --agent random --agent random -n 1000 --format json\n  ludic match GAME --agent mcts:time=200ms --agent random -n 10 --record-dir games/\n\n{}", ludic::agents::AGENT_HELP)
+        after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nAgent A plays the first side in even games (0, 2, ...) and the second side in odd games;\nwith more than two sides, A plays one side a game in turn and B all the others. The table\ngives each agent's wins, draws and losses, its score (a win 1, a draw 1/2) with a 95%\nWilson interval, the Elo difference with its interval, and the share of decisions that\nwere real choices (more than one legal decision). For the game's own metrics (balance,\nlength, branching, and skill as a score) played by agents, see `ludic simulate --agent A\n--agent B`; match is for the agents: their table, Elo and the records of their games.\n\n-j games are played at once (default: every core), each search on one thread unless\n--threads or the agent's spec (mcts:threads=K) says more; by default -j is the cores\ndivided by the threads of a search. Game i plays with generators seeded by (seed, i): the\nsame seed gives the same games for any -j when the agents have a playout budget (not a\ntime budget). At a terminal a progress line shows the games done, A's score so far, the\nplayouts a second and the time left; Ctrl-C stops the match and prints the games played\nso far, marked partial (exit 130).\n\nExamples:\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic match GAME --agent mcts:playouts=2000 --agent mcts:playouts=200 -n 20\n  ludic match GAME --agent mcts:playouts=20000 --agent mcts --threads 2 -j 1\n  ludic match GAME --agent random --agent random -n 1000 --format json\n  ludic match GAME --agent mcts:time=200ms --agent random -n 10 --record-dir games/\n\nExit codes: 0 success, 1 invalid game file or unwritable record, 2 usage error, 130\ninterrupted by Ctrl-C (the partial results are printed).\n\n{}", ludic::agents::AGENT_HELP)
     )]
     Match {
         /// A built-in game or a .game file
@@ -254,11 +274,16 @@ enum Command {
         #[arg(long = "agent", value_name = "AGENT", required = true)]
         agents: Vec<String>,
         /// Number of games
-        #[arg(short = 'n', long = "games", default_value_t = 100)]
+        #[arg(short = 'n', long = "games", value_name = "N", default_value_t = 100)]
         n: u64,
-        /// Threads of a searching agent (default: every core)
-        #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        /// Games played at once (default: every core, shared with the searches' threads); the
+        /// results do not depend on it
+        #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        /// Threads of each search, unless an agent's spec says (default: 1)
+        #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// Seed of the match: game i draws from generators seeded by (seed, i)
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
@@ -271,7 +296,7 @@ enum Command {
     },
     /// Count the distinct complete turn sequences of each depth from the start (no chance)
     #[command(
-        after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nPerft stops (exit 1) past 50,000,000 positions or 1,000,000,000 units of the engine's work\n(statements run, sites visited) at one depth: raise them with --max-positions and --max-work.\n\nGAME is the name of a built-in game (see `ludic list`) or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
+        after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nPerft stops (exit 1) past 50,000,000 positions or 1,000,000,000 units of the engine's work\n(statements run, sites visited) at one depth: raise them with --max-positions and --max-work.\n\nGAME is a built-in game, by any name `ludic list` shows, or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
     )]
     Perft {
         /// A built-in game or a .game file
@@ -311,7 +336,7 @@ enum Command {
     },
     /// Draw a board as a picture (SVG): a game's start, or a position of a record
     #[command(
-        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file. With --record, the\nposition after N steps of the record is drawn (all of them without --at), with the sites of\nthe last decision marked; GAME then replaces the description the record names.\n\nExamples:\n  ludic draw GAME --out board.svg\n  ludic draw GAME -o NAME=VALUE --variant NAME > board.svg\n  ludic draw --record game.json --at 12 --out board.svg\n  ludic play GAME --svg board.svg     (a picture kept up to date while you play)\n\nExit codes: 0 success, 1 unreadable game, record or output file, 2 usage error."
+        after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file. With --record, the\nposition after N steps of the record is drawn (all of them without --at), with the sites of\nthe last decision marked; GAME then replaces the description the record names.\n\nExamples:\n  ludic draw GAME --out board.svg\n  ludic draw GAME -o NAME=VALUE --variant NAME > board.svg\n  ludic draw --record game.json --at 12 --out board.svg\n  ludic play GAME --svg board.svg     (a picture kept up to date while you play)\n\nExit codes: 0 success, 1 unreadable game, record or output file, 2 usage error."
     )]
     Draw {
         /// A built-in game or a .game file (with --record: instead of the one the record names)
@@ -330,7 +355,7 @@ enum Command {
     },
     /// Explain a game: summary, options, the start position, what each decision means
     #[command(
-        after_help = "GAME is the name of a built-in game (see `ludic list`) or a .game file. Options and a\nvariant apply as in `play`: the start position drawn is theirs.\n\nExamples:\n  ludic rules GAME\n  ludic rules GAME --variant NAME -o NAME=VALUE\n  ludic rules my.game --format json\n\nExit codes: 0 success, 1 unknown or invalid game or unwritable output, 2 usage error."
+        after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file. Options and a\nvariant apply as in `play`: the start position drawn is theirs.\n\nExamples:\n  ludic rules GAME\n  ludic rules GAME --variant NAME -o NAME=VALUE\n  ludic rules my.game --format json\n\nExit codes: 0 success, 1 unknown or invalid game or unwritable output, 2 usage error."
     )]
     Rules {
         /// A built-in game or a .game file
@@ -381,6 +406,21 @@ fn help(topic: Option<&str>) -> u8 {
     }
 }
 
+/// A one-line note on standard error about an old spelling that still works.
+fn deprecated(note: &str) {
+    let _ = writeln!(std::io::stderr(), "note: {note}");
+}
+
+/// Whether the command line gave the short flag `-C` (as `-C N`, `-CN` or `-C=N`), as opposed
+/// to its long spelling: for a flag whose short spelling changed meaning.
+fn gave_short_flag(c: char) -> bool {
+    let short = format!("-{c}");
+    std::env::args()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == short || (a.starts_with(&short) && !a.starts_with("--")))
+}
+
 fn main() -> ExitCode {
     // (A closed output pipe, `ludic list | head`, ends a command quietly: see `cli::finish`.)
     let cli = match Cli::try_parse() {
@@ -398,6 +438,7 @@ fn main() -> ExitCode {
             seed,
             agents,
             threads,
+            old_j,
             record,
             format,
             svg,
@@ -409,7 +450,13 @@ fn main() -> ExitCode {
             variant: opts.variant,
             seed,
             agents,
-            threads: threads.map(usize::from),
+            threads: threads
+                .or_else(|| {
+                    old_j.inspect(|_| {
+                        deprecated("`-j` in play is now `--threads N` (the threads of a search); `-j` is the number of games played at once in match, simulate and compare")
+                    })
+                })
+                .map(usize::from),
             record,
             format: format.into(),
             svg,
@@ -439,7 +486,7 @@ fn main() -> ExitCode {
             game,
             options: opts.options,
             variant: opts.variant,
-            study: study.into_args(),
+            study: study.into_args("simulate"),
             output: format.into(),
             colour: cli.color.on_stdout(),
         }),
@@ -453,7 +500,7 @@ fn main() -> ExitCode {
             games,
             variants,
             options,
-            study: study.into_args(),
+            study: study.into_args("compare"),
             output: format.into(),
             colour: cli.color.on_stdout(),
         }),
@@ -504,22 +551,31 @@ fn main() -> ExitCode {
             game,
             agents,
             n,
+            jobs,
             threads,
             seed,
             opts,
             format,
             record_dir,
-        } => cli::run_match(&cli::MatchArgs {
+        } => {
+            if jobs.is_some() && gave_short_flag('j') {
+                deprecated(
+                    "`-j` in match now means games played at once (it meant the threads of a search: write `--threads N` for that); old scripts play N games at once, one search thread each, and a seed gives the same games for any -j",
+                );
+            }
+            cli::run_match(&cli::MatchArgs {
             game,
             options: opts.options,
             variant: opts.variant,
             agents,
             games: n,
+            jobs: jobs.map(usize::from),
             threads: threads.map(usize::from),
             seed,
             format: format.into(),
             record_dir,
-        }),
+        })
+        }
         Command::Perft {
             game,
             depth,

@@ -117,7 +117,7 @@ fn match_records_replay_and_two_threads_repeat_with_a_seed() {
             "mcts:playouts=200",
             "-n",
             "2",
-            "-j",
+            "--threads",
             "2",
             "--seed",
             "5",

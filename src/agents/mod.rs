@@ -98,7 +98,8 @@ pub const AGENT_HELP: &str = "Agents:
   mcts:playouts=20000     ... with this number of playouts a decision (deterministic for a
                           seed and a number of threads)
   mcts:c=1.4              ... with this exploration constant (default 1.0)
-  mcts:threads=1          ... with this number of threads (default: -j)
+  mcts:threads=2          ... with this number of threads (default: --threads in play and
+                          match; one in simulate and compare)
 Settings combine with commas: mcts:playouts=5000,c=0.7";
 
 impl AgentSpec {

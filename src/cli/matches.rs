@@ -1,8 +1,13 @@
 //! `ludic match GAME --agent A --agent B -n N`: games between two computer players with the
 //! seats alternated, and the table of their results: wins, draws and losses, the score with a
-//! 95% confidence interval (Wilson) and the Elo difference.
+//! 95% confidence interval (Wilson) and the Elo difference. The games are played at once on
+//! the cores by the runner of the studies ([`crate::study::run_games`]), game `i` with
+//! generators seeded by (seed, `i`): the same games for any `-j` when the agents have playout
+//! budgets.
 
-use super::{FAILED, Format, OK, USAGE, fmt_options, load_for_command};
+use super::progress::MatchProgress;
+use super::simulate::{catch_ctrl_c, interrupted};
+use super::{FAILED, Format, INTERRUPTED, OK, USAGE, fmt_options, load_for_command};
 use crate::agents::mcts::thousands;
 use crate::agents::{Agent, AgentSpec, Event, default_threads};
 use crate::check::option_map;
@@ -12,12 +17,14 @@ use crate::record::{Record, Step};
 use crate::render::outcome_json;
 use crate::source_hash;
 pub use crate::study::stats::wilson;
-use crate::study::stream_seed;
+use crate::study::{Control, run_games, stream_seed};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Arguments of `ludic match`.
@@ -28,7 +35,9 @@ pub struct MatchArgs {
     /// the two agents' specs (A, then B)
     pub agents: Vec<String>,
     pub games: u64,
-    /// threads of a searching agent (default: every core)
+    /// games played at once (`-j`; default: every core, shared with the searches' threads)
+    pub jobs: Option<usize>,
+    /// threads of a search unless an agent's spec says (`--threads`; default: one)
     pub threads: Option<usize>,
     pub seed: u64,
     pub format: Format,
@@ -83,6 +92,17 @@ struct Tally {
     thinking: Duration,
 }
 
+impl Tally {
+    /// Adds what an agent did in one game (its decisions, playouts and time).
+    fn absorb(&mut self, game: &Tally) {
+        self.decisions += game.decisions;
+        self.choices += game.choices;
+        self.playouts += game.playouts;
+        self.searched += game.searched;
+        self.thinking += game.thinking;
+    }
+}
+
 /// The Elo difference that gives a score `s` (±infinity at 1 and 0).
 pub fn elo(s: f64) -> f64 {
     if s <= 0.0 {
@@ -100,7 +120,8 @@ fn elo_text(e: f64) -> String {
     } else if e == f64::NEG_INFINITY {
         "-inf".into()
     } else {
-        format!("{e:+.0}")
+        // (-0.0, an even score, is written +0)
+        format!("{:+.0}", if e == 0.0 { 0.0 } else { e })
     }
 }
 
@@ -121,17 +142,25 @@ struct Played {
     decisions: u64,
     steps: Vec<Step>,
     result: Option<Value>,
+    /// what each agent did in it (by_side empty)
+    tallies: [Tally; 2],
+    /// how long it took
+    length: Duration,
 }
 
 /// Plays game `i` of the match: agent A on side `i mod sides`, agent B on every other side.
+/// Its chance events and each agent's decisions draw from generators seeded by (`seed`, `i`)
+/// only, so that the game is the same whichever thread plays it and whenever. The playouts of
+/// the searches are added to `playouts` as they run (for the progress).
 fn play_one(
     g: &Game,
     specs: &[AgentSpec; 2],
     i: u64,
     seed: u64,
     record: bool,
-    tallies: &mut [Tally; 2],
+    playouts: &AtomicU64,
 ) -> Played {
+    let t0 = Instant::now();
     let a_side = Player((i % g.sides.len().max(1) as u64) as u8);
     let mut agents: Vec<Box<dyn Agent>> = specs
         .iter()
@@ -145,6 +174,7 @@ fn play_one(
         Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 1)),
         Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 2)),
     ];
+    let mut tallies: [Tally; 2] = Default::default();
     let mut st = g.start();
     let mut steps = vec![];
     let mut decisions = 0;
@@ -166,11 +196,16 @@ fn play_one(
             Pending::Choice(_) | Pending::Drop(_) => {
                 let mover = st.mover();
                 let k = usize::from(g.side_of(mover) != a_side);
-                let t = agents[k].decide(g, &st, &mut rngs[k], &mut |_| {});
+                let mut seen = 0u64;
+                let t = agents[k].decide(g, &st, &mut rngs[k], &mut |p| {
+                    playouts.fetch_add(p.playouts.saturating_sub(seen), Ordering::Relaxed);
+                    seen = seen.max(p.playouts);
+                });
                 let tally = &mut tallies[k];
                 tally.decisions += 1;
                 tally.choices += u64::from(st.moves().len() > 1);
                 if let Some(e) = t.estimate {
+                    playouts.fetch_add(e.playouts.saturating_sub(seen), Ordering::Relaxed);
                     tally.playouts += e.playouts;
                     tally.searched += 1;
                     tally.thinking += e.elapsed;
@@ -196,7 +231,21 @@ fn play_one(
         decisions,
         steps,
         result: Some(outcome_json(g, outcome)),
+        tallies,
+        length: t0.elapsed(),
     }
+}
+
+/// The threads of the searches of `specs` (one for an agent that does not search).
+fn search_threads(specs: &[AgentSpec]) -> usize {
+    specs
+        .iter()
+        .map(|s| match s {
+            AgentSpec::Mcts(c) => c.threads.max(1),
+            _ => 1,
+        })
+        .max()
+        .unwrap_or(1)
 }
 
 /// `ludic match GAME --agent A --agent B -n N`
@@ -206,13 +255,15 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             Ok(x) => x,
             Err(code) => return code,
         };
-    let threads = args.threads.unwrap_or_else(default_threads).max(1);
     if args.agents.len() != 2 {
         to_stderr!(
             "error: a match is between two agents: give --agent twice (e.g. --agent mcts --agent random)"
         );
         return USAGE;
     }
+    // A search uses one thread unless --threads or its spec says: the games are what run in
+    // parallel, so that a seed gives the same games for any -j.
+    let threads = args.threads.unwrap_or(1).max(1);
     let mut specs = vec![];
     for a in &args.agents {
         match AgentSpec::parse(a, threads) {
@@ -232,6 +283,12 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         to_stderr!("error: -n must be at least 1");
         return USAGE;
     }
+    // Games at once: as asked, or as many as the cores hold searches (only one agent of a
+    // game searches at a time), never more than the games.
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| (default_threads() / search_threads(&specs)).max(1))
+        .clamp(1, usize::try_from(args.games).unwrap_or(usize::MAX));
     if let Some(dir) = &args.record_dir
         && let Err(e) = std::fs::create_dir_all(dir)
     {
@@ -245,75 +302,87 @@ pub fn run_match(args: &MatchArgs) -> u8 {
     }
     let mut reasons: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut decisions_total = 0u64;
-    let show_progress = std::io::stderr().is_terminal();
-    let t0 = Instant::now();
+    let mut write_error: Option<String> = None;
     let width = args.games.to_string().len();
-    for i in 0..args.games {
-        let p = play_one(
-            &g,
-            &specs,
-            i,
-            args.seed,
-            args.record_dir.is_some(),
-            &mut tallies,
-        );
-        // A's reward: 1 when its side wins, 0 when another does, ½ for a draw.
-        let ra = match p.winner {
-            Some(w) if w == p.a_side => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
-        tallies[0].total.add(ra);
-        tallies[0].by_side[p.a_side.0 as usize].add(ra);
-        tallies[1].total.add(1.0 - ra);
-        for s in (0..nsides).filter(|&s| s != p.a_side.0 as usize) {
-            tallies[1].by_side[s].add(1.0 - ra);
-        }
-        *reasons.entry(p.reason.code()).or_default() += 1;
-        decisions_total += p.decisions;
-        if let Some(dir) = &args.record_dir {
-            let mut agents = BTreeMap::new();
-            for (pi, name) in g.players.iter().enumerate() {
-                let k = usize::from(g.side_of(Player(pi as u8)) != p.a_side);
-                agents.insert(name.clone(), specs[k].describe());
-            }
-            let rec = Record {
-                format: crate::record::FORMAT,
-                game: label.clone(),
-                title: g.meta.name.clone(),
-                source_hash: source_hash(&source),
-                options: option_map(&g),
-                seed: Some(args.seed),
-                agents,
-                steps: p.steps,
-                result: p.result,
+    let playouts = AtomicU64::new(0);
+    let progress = RefCell::new(MatchProgress::new(args.games, jobs, &label));
+    let record = args.record_dir.is_some();
+    catch_ctrl_c();
+    let ctl = Control::default();
+    let t0 = Instant::now();
+    run_games(
+        0..args.games,
+        jobs,
+        1,
+        &ctl,
+        || (),
+        |_, i| Some(play_one(&g, &specs, i, args.seed, record, &playouts)),
+        |i, p| {
+            // A's reward: 1 when its side wins, 0 when another does, ½ for a draw.
+            let ra = match p.winner {
+                Some(w) if w == p.a_side => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
             };
-            let path = std::path::Path::new(dir).join(format!("game-{:0width$}.json", i + 1));
-            let text = serde_json::to_string_pretty(&rec).unwrap_or_default();
-            if let Err(e) = std::fs::write(&path, text + "\n") {
-                to_stderr!("error: cannot write `{}`: {e}", path.display());
-                return FAILED;
+            tallies[0].total.add(ra);
+            tallies[0].by_side[p.a_side.0 as usize].add(ra);
+            tallies[1].total.add(1.0 - ra);
+            for s in (0..nsides).filter(|&s| s != p.a_side.0 as usize) {
+                tallies[1].by_side[s].add(1.0 - ra);
             }
-        }
-        if show_progress {
-            let w = tallies[0].total;
-            let _ = write!(
-                std::io::stderr(),
-                "\rgame {}/{}: A {} wins, {} draws, {} losses ({:.0} s)\x1b[K",
-                i + 1,
-                args.games,
-                w.wins,
-                w.draws,
-                w.losses,
-                t0.elapsed().as_secs_f64()
-            );
-        }
-    }
-    if show_progress {
-        let _ = write!(std::io::stderr(), "\r\x1b[K");
+            for (t, game) in tallies.iter_mut().zip(&p.tallies) {
+                t.absorb(game);
+            }
+            *reasons.entry(p.reason.code()).or_default() += 1;
+            decisions_total += p.decisions;
+            progress.borrow_mut().game_done(ra, p.length);
+            if let Some(dir) = &args.record_dir
+                && write_error.is_none()
+            {
+                let mut agents = BTreeMap::new();
+                for (pi, name) in g.players.iter().enumerate() {
+                    let k = usize::from(g.side_of(Player(pi as u8)) != p.a_side);
+                    agents.insert(name.clone(), specs[k].describe());
+                }
+                let rec = Record {
+                    format: crate::record::FORMAT,
+                    game: label.clone(),
+                    title: g.meta.name.clone(),
+                    source_hash: source_hash(&source),
+                    options: option_map(&g),
+                    seed: Some(args.seed),
+                    agents,
+                    steps: p.steps,
+                    result: p.result,
+                };
+                let path = std::path::Path::new(dir).join(format!("game-{:0width$}.json", i + 1));
+                let text = serde_json::to_string_pretty(&rec).unwrap_or_default();
+                if let Err(e) = std::fs::write(&path, text + "\n") {
+                    write_error = Some(format!("cannot write `{}`: {e}", path.display()));
+                    ctl.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        },
+        |_| {
+            if interrupted() {
+                ctl.stop.store(true, Ordering::Relaxed);
+                progress.borrow_mut().stopping();
+            }
+            progress.borrow_mut().tick(playouts.load(Ordering::Relaxed));
+        },
+    );
+    progress.borrow().finish();
+    if let Some(e) = write_error {
+        to_stderr!("error: {e}");
+        return FAILED;
     }
     let secs = t0.elapsed().as_secs_f64();
-    let n = args.games;
+    let n = tallies[0].total.games();
+    let partial = n < args.games;
+    if n == 0 {
+        to_stderr!("interrupted before the first game ended: nothing to show");
+        return INTERRUPTED;
+    }
     let score = tallies[0].total.score();
     let (lo, hi) = wilson(score, n);
     let names = ["A", "B"];
@@ -357,6 +426,8 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                     "options": option_map(&g),
                     "seed": args.seed,
                     "games": n,
+                    "requested": args.games,
+                    "partial": partial,
                     "agents": agents,
                     "interval": "wilson 95%",
                     "elo": elo_json(elo(score)),
@@ -364,6 +435,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                     "elo_high": elo_json(elo(hi)),
                     "ended_by": reasons,
                     "decisions_mean": decisions_total as f64 / n as f64,
+                    "jobs": jobs,
                     "seconds": secs,
                 });
                 super::write_json(out, &v)?;
@@ -371,8 +443,13 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             Format::Text => {
                 writeln!(
                     out,
-                    "{}: {n} games, seats alternated (seed {}; {})",
+                    "{}: {n} games{}, seats alternated (seed {}; {})",
                     g.meta.name,
+                    if partial {
+                        format!(" of {} (PARTIAL: stopped by Ctrl-C)", args.games)
+                    } else {
+                        String::new()
+                    },
                     args.seed,
                     fmt_options(&g)
                 )?;
@@ -444,14 +521,18 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                 let ended: Vec<String> = reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
                 writeln!(
                     out,
-                    "  games ended by: {}; {:.1} decisions a game; {secs:.1} s",
+                    "  games ended by: {}; {:.1} decisions a game; {secs:.1} s, {jobs} game{} at once",
                     ended.join(", "),
-                    decisions_total as f64 / n as f64
+                    decisions_total as f64 / n as f64,
+                    if jobs == 1 { "" } else { "s" }
                 )?;
             }
         }
-        Ok(OK)
+        Ok(if partial { INTERRUPTED } else { OK })
     })();
+    if partial {
+        to_stderr!("interrupted: the results of the {n} games played are shown, marked partial");
+    }
     super::finish(written)
 }
 

@@ -20,6 +20,7 @@ mod matches;
 mod merge;
 mod perft;
 mod play;
+mod progress;
 mod replay;
 mod rules;
 mod simulate;
@@ -110,22 +111,38 @@ pub fn read_text_file(path: &str, limit: u64, what: &str) -> Result<String, Stri
     })
 }
 
-/// Finds a game by built-in name or path: (label for records, source text).
+/// Finds a game by built-in name or path: (label for records, source text). A built-in game is
+/// found by its file stem, its title or any of its aliases (see [`builtin::lookup`]); a name
+/// that several built-in games have is an error listing them.
 pub fn resolve_game(name: &str) -> Result<(String, String), String> {
-    if let Some((stem, src)) = builtin::find(name) {
-        return Ok((stem.to_string(), src.to_string()));
+    match builtin::lookup(name) {
+        builtin::Lookup::Found(stem, src) => return Ok((stem.to_string(), src.to_string())),
+        builtin::Lookup::Ambiguous(stems) => {
+            return Err(format!(
+                "`{name}` names several built-in games: {}\nhint: give one of these names",
+                stems.join(", ")
+            ));
+        }
+        builtin::Lookup::NotFound => {}
     }
     let exists = std::path::Path::new(name).exists();
     match read_text_file(name, MAX_SOURCE_BYTES, "a .game file") {
         Ok(s) => Ok((name.to_string(), s)),
         Err(e) if exists => Err(e),
         Err(e) => {
-            let names: Vec<&str> = builtin::GAMES.iter().map(|(n, _)| *n).collect();
+            let stems: Vec<&str> = builtin::GAMES.iter().map(|(n, _)| *n).collect();
+            let every: Vec<&str> = builtin::names()
+                .iter()
+                .flat_map(|(_, names)| names.iter().map(String::as_str))
+                .collect();
             let mut msg = e;
-            if let Some(s) = crate::diagnostic::suggest(name, names.iter().copied()) {
+            if let Some(s) = crate::diagnostic::suggest(name, every.iter().copied()) {
                 msg.push_str(&format!("\nhint: did you mean the built-in game `{s}`?"));
             } else {
-                msg.push_str(&format!("\nhint: built-in games: {}", names.join(", ")));
+                msg.push_str(&format!(
+                    "\nhint: built-in games: {} (`ludic list` shows their other names)",
+                    stems.join(", ")
+                ));
             }
             Err(msg)
         }

@@ -134,6 +134,7 @@ fn rules_to(
                 "after": chances,
                 "decisions": examples,
             },
+            "guide": guide_of(label),
         });
         super::write_json(w, &v)?;
         return Ok(OK);
@@ -148,7 +149,13 @@ fn rules_to(
         writeln!(w, "  origin: {o}")?;
     }
     if let Some(s) = &m.source {
-        writeln!(w, "  source: {s}")?;
+        for (i, line) in wrap(s, 88).iter().enumerate() {
+            writeln!(
+                w,
+                "  {}{line}",
+                if i == 0 { "source: " } else { "        " }
+            )?;
+        }
     }
     if crate::builtin::find(label).is_none() {
         writeln!(w, "  file: {label}")?;
@@ -245,5 +252,42 @@ fn rules_to(
             shown.join(", ")
         )?;
     }
+    if let Some(guide) = guide_of(label) {
+        let place = if crate::builtin::find(label).is_some() {
+            " (in the ludic repository)"
+        } else {
+            ""
+        };
+        writeln!(w)?;
+        writeln!(
+            w,
+            "The player's guide, with what ludic decided where the source is silent:\n  {guide}{place}"
+        )?;
+    }
     Ok(OK)
+}
+
+/// The player's guide of a game: `games/STEM.md` of the ludic repository for a built-in game,
+/// the `.md` file beside a `.game` file when there is one, else none.
+fn guide_of(label: &str) -> Option<String> {
+    if let Some((stem, _)) = crate::builtin::find(label) {
+        return Some(crate::builtin::guide_path(stem));
+    }
+    let md = std::path::Path::new(label).with_extension("md");
+    (md.is_file() && md != std::path::Path::new(label)).then(|| md.display().to_string())
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word alone on its line).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = vec![];
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }

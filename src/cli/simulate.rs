@@ -9,8 +9,6 @@ use crate::engine::Game;
 use crate::study::merge::{parse_shard, shard_range};
 use crate::study::report::{Output, Study, write_study};
 use crate::study::{Control, Plan, run};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -21,7 +19,7 @@ pub const INTERRUPTED: u8 = 130;
 /// Set by Ctrl-C while a study runs (a second Ctrl-C ends the program at once).
 static STOP: AtomicBool = AtomicBool::new(false);
 
-fn catch_ctrl_c() {
+pub(crate) fn catch_ctrl_c() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(|| {
@@ -44,8 +42,8 @@ pub struct StudyArgs {
     pub seed: u64,
     /// none: random playouts; one: that agent on every side; two: A against B
     pub agents: Vec<String>,
-    /// games played at once (default: every core)
-    pub threads: Option<usize>,
+    /// games played at once (`-j`; default: every core)
+    pub jobs: Option<usize>,
     /// `i/N`: play only shard i of N
     pub shard: Option<String>,
     /// only the cheap metrics (no score following)
@@ -105,7 +103,7 @@ pub(crate) fn play_study(
     range: std::ops::Range<u64>,
     label: &str,
 ) -> Study {
-    let threads = a.threads.unwrap_or_else(default_threads).max(1);
+    let threads = a.jobs.unwrap_or_else(default_threads).max(1);
     let plan = Plan {
         seed: a.seed,
         range: range.clone(),
@@ -114,20 +112,7 @@ pub(crate) fn play_study(
         agents: specs,
     };
     let total = range.end - range.start;
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    if let Ok(style) = ProgressStyle::with_template(
-        "{prefix} [{bar:24}] {human_pos}/{human_len} games, {rate}, ETA {eta}",
-    ) {
-        let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{:.0}/s", s.per_sec());
-        };
-        bar.set_style(style.progress_chars("=> ").with_key("rate", rate));
-    }
-    bar.set_prefix(label.chars().take(24).collect::<String>());
+    let bar = super::progress::study_bar(total, label);
     catch_ctrl_c();
     let ctl = Control::default();
     let t0 = Instant::now();

@@ -4,7 +4,8 @@
 //!
 //! - [`stats`]: sufficient statistics that merge exactly, intervals and tests;
 //! - [`metrics`]: what one game adds ([`metrics::Observer`]) and the metrics derived;
-//! - [`run`]: playing the games on several threads, the same results for any number;
+//! - [`run`]: playing the games on several threads, the same results for any number (the
+//!   runner of `match` too: [`run_games`]);
 //! - [`merge`]: shards and merging their results;
 //! - [`report`]: a study's result and its table, JSON and CSV;
 //! - [`compare`]: studies side by side, with significant differences marked.
@@ -18,7 +19,7 @@ pub mod stats;
 
 pub use metrics::{Metric, Stats};
 pub use report::{Output, Study};
-pub use run::{Control, Plan, random_playout, run, stream_seed};
+pub use run::{Control, Plan, random_playout, run, run_games, stream_seed};
 
 /// The metrics, one line each with how they are computed (for `--help`; the README has them
 /// too). Intervals are 95%: Wilson for proportions, mean ± 1.96·sd/√n for means.

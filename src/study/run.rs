@@ -10,7 +10,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// A generator's seed for game `game`, stream `k` (chance, agent A, agent B), of a run with
 /// seed `seed`: splitmix64 of the three, so that neighbouring games and streams are unrelated.
@@ -152,19 +153,80 @@ pub struct Control {
 /// Plays the games of `plan` and returns their statistics; `tick` is called on the calling
 /// thread about ten times a second with the games done. When `ctl.stop` is set the threads
 /// stop after the game they are playing: the statistics are those of the games finished.
-pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, mut tick: impl FnMut(u64)) -> Stats {
+pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, tick: impl FnMut(u64)) -> Stats {
     let random = plan.agents.is_empty() || plan.agents == [AgentSpec::Random];
     let two = plan.agents.len() == 2;
-    let next = AtomicU64::new(plan.range.start);
-    let end = plan.range.end;
     // Random games are short: a chunk of them per claim; an agent's game is long: one.
     let chunk = if random { 64 } else { 1 };
-    let main = std::thread::current();
-    let worker = || {
-        let mut stats = Stats::new(sides, plan.full, two);
-        let (start, mut st) = (g.start(), g.start());
-        let mut full = Observer::<true>::default();
-        let mut quick = Observer::<false>::default();
+    struct Worker {
+        stats: Stats,
+        start: State,
+        st: State,
+        full: Observer<true>,
+        quick: Observer<false>,
+    }
+    let workers = run_games(
+        plan.range.clone(),
+        plan.threads,
+        chunk,
+        ctl,
+        || Worker {
+            stats: Stats::new(sides, plan.full, two),
+            start: g.start(),
+            st: g.start(),
+            full: Observer::<true>::default(),
+            quick: Observer::<false>::default(),
+        },
+        |w, i| {
+            if !random {
+                agent_game(g, plan.agents, i, plan.seed, &mut w.full, &mut w.stats);
+            } else {
+                let seed = stream_seed(plan.seed, i, 0);
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                if plan.full {
+                    observed_playout(g, &w.start, &mut w.st, &mut rng, &mut w.full, &mut w.stats);
+                } else {
+                    observed_playout(g, &w.start, &mut w.st, &mut rng, &mut w.quick, &mut w.stats);
+                }
+            }
+            None::<()>
+        },
+        |_, ()| {},
+        tick,
+    );
+    let mut total = Stats::new(sides, plan.full, two);
+    for w in &workers {
+        total.merge(&w.stats);
+    }
+    total
+}
+
+/// The parallel runner of `simulate`, `compare` and `match`: plays the games of `range` on
+/// `threads` threads, which claim `chunk` indices at a time, so that which thread plays game
+/// `i` does not matter as long as game `i` draws only from generators seeded by its index.
+///
+/// Each thread has its own state, made by `worker`; `play(state, i)` plays game `i`, and what
+/// it returns (`Some`) is handed to `on_result` on the calling thread, in the order the games
+/// finish. `tick` is called on the calling thread about ten times a second, and at the end,
+/// with the games done. When `ctl.stop` is set the threads stop after the game they are
+/// playing. Returns the threads' states (to merge what they gathered).
+#[allow(clippy::too_many_arguments)]
+pub fn run_games<W: Send, R: Send>(
+    range: Range<u64>,
+    threads: usize,
+    chunk: u64,
+    ctl: &Control,
+    worker: impl Fn() -> W + Sync,
+    play: impl Fn(&mut W, u64) -> Option<R> + Sync,
+    mut on_result: impl FnMut(u64, R),
+    mut tick: impl FnMut(u64),
+) -> Vec<W> {
+    let next = AtomicU64::new(range.start);
+    let end = range.end;
+    let chunk = chunk.max(1);
+    let (tx, rx) = mpsc::channel::<(u64, R)>();
+    let body = |tx: mpsc::Sender<(u64, R)>| {
+        let mut w = worker();
         'claims: loop {
             let c = next.fetch_add(chunk, Ordering::Relaxed);
             if c >= end {
@@ -176,37 +238,48 @@ pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, mut tick: impl Fn
                     ctl.done.fetch_add(played, Ordering::Relaxed);
                     break 'claims;
                 }
-                if !random {
-                    agent_game(g, plan.agents, i, plan.seed, &mut full, &mut stats);
-                } else {
-                    let seed = stream_seed(plan.seed, i, 0);
-                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-                    if plan.full {
-                        observed_playout(g, &start, &mut st, &mut rng, &mut full, &mut stats);
-                    } else {
-                        observed_playout(g, &start, &mut st, &mut rng, &mut quick, &mut stats);
-                    }
-                }
+                let r = play(&mut w, i);
                 played += 1;
+                if let Some(r) = r {
+                    ctl.done.fetch_add(played, Ordering::Relaxed);
+                    played = 0;
+                    let _ = tx.send((i, r));
+                }
             }
             ctl.done.fetch_add(played, Ordering::Relaxed);
         }
-        main.unpark();
-        stats
+        w
     };
-    let mut total = Stats::new(sides, plan.full, two);
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..plan.threads.max(1)).map(|_| s.spawn(worker)).collect();
-        while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::park_timeout(Duration::from_millis(100));
-            tick(ctl.done.load(Ordering::Relaxed));
-        }
-        for h in handles {
-            match h.join() {
-                Ok(st) => total.merge(&st),
-                Err(e) => std::panic::resume_unwind(e),
+        let body = &body;
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let tx = tx.clone();
+                s.spawn(move || body(tx))
+            })
+            .collect();
+        drop(tx);
+        let tick_every = Duration::from_millis(100);
+        let mut last = Instant::now();
+        loop {
+            let wait = tick_every.saturating_sub(last.elapsed());
+            match rx.recv_timeout(wait) {
+                Ok((i, r)) => on_result(i, r),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if last.elapsed() >= tick_every {
+                last = Instant::now();
+                tick(ctl.done.load(Ordering::Relaxed));
             }
         }
-    });
-    total
+        tick(ctl.done.load(Ordering::Relaxed));
+        handles
+            .into_iter()
+            .map(|h| match h.join() {
+                Ok(w) => w,
+                Err(e) => std::panic::resume_unwind(e),
+            })
+            .collect()
+    })
 }
