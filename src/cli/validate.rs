@@ -1,7 +1,7 @@
 //! `ludic validate FILE...`: every error of each file, with its position.
 
 use super::{FAILED, Format, OK};
-use crate::check::{LoadError, Settings, check};
+use crate::check::{LoadError, Settings, check, check_with_warnings};
 use crate::diagnostic::{Diagnostics, LineIndex, render};
 use crate::limits::MAX_SOURCE_BYTES;
 use serde_json::json;
@@ -16,6 +16,7 @@ fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Va
                 let (end_line, end_column) = index.line_col(x.span.end);
                 let mut item = json!({
                     "file": path,
+                    "severity": x.severity.word(),
                     "code": x.code(),
                     "message": x.to_string(),
                     "line": line,
@@ -67,11 +68,13 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
         let mut other = vec![];
         let mut title = String::new();
         // (what `load_game` does, the file read once for all its variants)
+        let mut warnings = Diagnostics::default();
         let loaded = crate::parse::parse(&source)
             .map_err(LoadError::File)
             .and_then(|file| {
-                let g = check(&file, &source, &Settings::default())?;
-                Ok((file, g))
+                let (g, w) = check_with_warnings(&file, &source, &Settings::default());
+                warnings = w;
+                Ok((file, g?))
             });
         match loaded {
             Ok((file, g)) => {
@@ -93,12 +96,17 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
             Err(LoadError::File(d)) => diags = d,
             Err(LoadError::Options(e)) => other = e,
         }
-        let diags = diags.sorted();
         let ok = diags.is_empty() && other.is_empty();
+        diags.0.extend(warnings.0);
+        let diags = diags.sorted();
         all_ok &= ok;
         match format {
             Format::Text => {
                 if ok {
+                    if !diags.is_empty() {
+                        // warnings only: the file is valid
+                        let _ = write!(std::io::stderr(), "{}", render(path, &source, &diags));
+                    }
                     writeln!(w, "ok: {path} ({title})")?;
                 } else {
                     if !diags.is_empty() {
