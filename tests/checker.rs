@@ -9,12 +9,21 @@ use ludic::{LoadError, Settings, load_game};
 use std::collections::BTreeSet;
 use std::path::Path;
 
+/// The errors and warnings of a file (a file of warnings only is valid, and pinned too).
 fn diagnostics(path: &str) -> (String, ludic::diagnostic::Diagnostics) {
     let src = std::fs::read_to_string(path).unwrap();
-    match load_game(&src, &Settings::default()) {
-        Err(LoadError::File(d)) => (src, d),
+    let file = match ludic::parse::parse(&src) {
+        Ok(f) => f,
+        Err(d) => return (src, d),
+    };
+    let (result, warnings) = ludic::check::check_with_warnings(&file, &src, &Settings::default());
+    let mut d = match result {
+        Err(LoadError::File(d)) => d,
+        Ok(_) if !warnings.is_empty() => Default::default(),
         other => panic!("{path}: expected diagnostics, got {other:?}"),
-    }
+    };
+    d.0.extend(warnings.0);
+    (src, d.sorted())
 }
 
 #[test]
@@ -77,6 +86,9 @@ fn every_error_kind_has_its_message_pinned() {
         "unclosed",
         "line-repeat",
         "unknown-type",
+        "let-type",
+        "shadow",
+        "base-game",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");

@@ -198,7 +198,8 @@ pub(crate) struct Checker<'a> {
     pub(crate) outcomes: usize,
     /// "did you mean" hints computed so far (see `MAX_SUGGESTIONS`)
     pub(crate) suggestions: std::cell::Cell<usize>,
-    pub(crate) lines: crate::diagnostic::LineIndex<'a>,
+    /// which file and line an offset is in (for hints that name an earlier place)
+    pub(crate) places: crate::derive::SourceMap<'a>,
     /// the lines of the board (`line …`, `lines N`)
     pub(crate) board_lines: Vec<Vec<u16>>,
     /// `repeated` is used: the engine keeps the history of positions
@@ -317,7 +318,7 @@ fn check_into(
         at_coord: HashMap::new(),
         outcomes: 0,
         suggestions: std::cell::Cell::new(0),
-        lines: crate::diagnostic::LineIndex::new(source),
+        places: crate::derive::SourceMap::new("", source),
         board_lines: vec![],
         history: false,
         param_frames: vec![],
@@ -331,6 +332,10 @@ fn check_into(
             .insert(b.to_string(), (Global::Builtin, Span::default()));
     }
     let meta = c.meta();
+    if file.meta.iter().any(|m| m.base.is_some()) {
+        // the base was never read: everything else would be reported against half a game
+        return Err(LoadError::File(Diagnostics(c.diags).sorted()));
+    }
     c.options_decls();
     let variants = c.variants();
     // The file's own problems come first: user settings are only applied to a valid file.
@@ -434,9 +439,9 @@ impl<'a> Checker<'a> {
                     "this name is built into the language; choose another".to_string()
                 }
                 _ => {
-                    let (l, col) = self.lines.line_col(prev_span.start);
+                    let at = self.places.place(prev_span.start);
                     format!(
-                        "the first definition is at line {l}, column {col}; names of options, sides, pieces, sites, regions, directions and defs share one namespace"
+                        "the first definition is at {at}; names of options, sides, pieces, sites, regions, directions and defs share one namespace"
                     )
                 }
             };
@@ -540,13 +545,31 @@ impl<'a> Checker<'a> {
     fn meta(&mut self) -> MetaInfo {
         let f = self.file;
         match self.one_of(&f.meta, |m| m.span, "`game` block", true) {
-            Some(m) => MetaInfo {
-                name: m.name.clone(),
-                aliases: m.aliases.clone(),
-                origin: m.origin.clone(),
-                source: m.source.clone(),
-                summary: m.summary.clone(),
-            },
+            Some(m) => {
+                if let Some((base, span)) = &m.base {
+                    // `load_game` on the text of a derived file, its base never read
+                    self.error_hint(
+                        ErrorKind::BaseGame {
+                            message: format!("this game is built on `{base}`, which was not read"),
+                        },
+                        *span,
+                        "load the file by its path (`ludic validate FILE`), or compose it first with `ludic::derive::compose`",
+                    );
+                }
+                MetaInfo {
+                    name: m.name.clone(),
+                    aliases: m.aliases.clone(),
+                    origin: m.origin.clone(),
+                    source: m.source.clone(),
+                    summary: m.summary.clone(),
+                    based_on: f.derivation.as_ref().map(|d| d.base.clone()),
+                    changes: f
+                        .derivation
+                        .as_ref()
+                        .map(|d| d.changes.clone())
+                        .unwrap_or_default(),
+                }
+            }
             None => MetaInfo::default(),
         }
     }

@@ -78,6 +78,8 @@ pub enum ErrorKind {
     SourceTooLarge { bytes: usize, limit: u64 },
     #[error("site `{name}` appears twice in a line")]
     LineRepeat { name: String },
+    #[error("{message}")]
+    BaseGame { message: String },
     #[error("`{name}` is {found}, but it is used as {used_as}")]
     LetType {
         name: String,
@@ -221,6 +223,7 @@ impl Diagnostic {
             ErrorKind::LineRepeat { .. } => "line-repeat",
             ErrorKind::UnknownType { .. } => "unknown-type",
             ErrorKind::LetType { .. } => "let-type",
+            ErrorKind::BaseGame { .. } => "base-game",
             ErrorKind::Shadow { .. } => "shadow",
         }
     }
@@ -363,11 +366,14 @@ const SHOWN: usize = 120;
 ///
 /// A line longer than 120 characters is shown around the caret, cut with `…`.
 pub fn render_one(path: &str, source: &str, d: &Diagnostic) -> String {
-    render_indexed(path, &LineIndex::new(source), d)
+    render_mapped(&crate::derive::SourceMap::new(path, source), d)
 }
 
-fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
-    let (line, col, shown, caret_at, carets) = snippet(index, d.span);
+/// One diagnostic, each of its places in the file it is in (a game built on another: the
+/// base or the derived file).
+fn render_mapped(map: &crate::derive::SourceMap, d: &Diagnostic) -> String {
+    let (path, index, span) = map.locate(d.span);
+    let (line, col, shown, caret_at, carets) = snippet(index, span);
     let width = line.to_string().len();
     let pad = " ".repeat(width);
     let mut out = format!(
@@ -378,7 +384,8 @@ fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
         "^".repeat(carets)
     );
     for n in d.notes.iter() {
-        let (line, col, shown, caret_at, carets) = snippet(index, n.span);
+        let (path, index, span) = map.locate(n.span);
+        let (line, col, shown, caret_at, carets) = snippet(index, span);
         let width = line.to_string().len();
         let pad = " ".repeat(width);
         out.push_str(&format!(
@@ -432,10 +439,10 @@ fn snippet(index: &LineIndex, span: Span) -> (usize, usize, String, usize, usize
 
 /// Renders every diagnostic, then a summary line.
 pub fn render(path: &str, source: &str, diags: &Diagnostics) -> String {
-    let index = LineIndex::new(source);
+    let map = crate::derive::SourceMap::new(path, source);
     let mut out = String::new();
     for d in &diags.0 {
-        out.push_str(&render_indexed(path, &index, d));
+        out.push_str(&render_mapped(&map, d));
         out.push('\n');
     }
     out.push_str(&summary(path, diags));

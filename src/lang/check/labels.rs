@@ -100,7 +100,7 @@ impl Checker<'_> {
             }
             match first.get(name) {
                 Some(prev) if one_line(&prev.text) != text => {
-                    let (line, col) = self.lines.line_col(prev.label.span.start);
+                    let at = self.places.place(prev.label.span.start);
                     self.error_hint(
                         ErrorKind::Duplicate {
                             what: "the description of label",
@@ -108,7 +108,7 @@ impl Checker<'_> {
                         },
                         doc.label.span,
                         format!(
-                            "the first description, at line {line}, column {col}, says otherwise; keep one"
+                            "the first description, at {at}, says otherwise; keep one"
                         ),
                     );
                 }
