@@ -33,7 +33,11 @@ fn the_derived_file_plays_the_same_random_games_as_the_variant() {
             let (mut rd, mut rb) = (Lcg(seed), Lcg(seed));
             let mut steps = 0;
             while !sb.is_over() && steps < 3000 {
-                assert_eq!(d.legal_notations(&sd), b.legal_notations(&sb), "{path} seed {seed} step {steps}");
+                assert_eq!(
+                    d.legal_notations(&sd),
+                    b.legal_notations(&sb),
+                    "{path} seed {seed} step {steps}"
+                );
                 random_step(&d, &mut sd, &mut rd);
                 random_step(&b, &mut sb, &mut rb);
                 assert_eq!(sd, sb, "{path} seed {seed} step {steps}");
@@ -69,8 +73,14 @@ fn the_derived_file_has_the_variant_s_perft_counts() {
 #[test]
 fn a_missing_base_is_an_error_at_the_from() {
     let e = read_game_file("tests/fixtures/derived/missing-base.game").unwrap_err();
-    assert!(e.contains("the base `no-such-base.game` is neither a file"), "{e}");
-    assert!(e.contains("tests/fixtures/derived/missing-base.game:2:18"), "{e}");
+    assert!(
+        e.contains("the base `no-such-base.game` is neither a file"),
+        "{e}"
+    );
+    assert!(
+        e.contains("tests/fixtures/derived/missing-base.game:2:18"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -91,7 +101,10 @@ fn an_error_in_the_base_names_the_base() {
     };
     let shown = render("tests/fixtures/derived/on-bad-base.game", &src, &d);
     assert!(shown.contains("unknown function `oposite`"), "{shown}");
-    assert!(shown.contains("--> tests/fixtures/derived/bad-base.game:15:47"), "{shown}");
+    assert!(
+        shown.contains("--> tests/fixtures/derived/bad-base.game:15:47"),
+        "{shown}"
+    );
     assert!(shown.contains("capture oposite(e)"), "{shown}");
 }
 
@@ -102,6 +115,23 @@ fn special_files_are_not_read_as_bases() {
         let e = ludic::cli::read_base(base, "x.game").unwrap_err();
         assert!(e.contains("neither a file"), "{base}: {e}");
     }
+}
+
+#[test]
+fn a_fifo_as_a_base_is_refused_without_waiting() {
+    let dir = std::env::temp_dir().join(format!("ludic-derived-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.game");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no `mkfifo` here
+    }
+    let game = dir.join("on-fifo.game");
+    std::fs::write(&game, "game \"F\" from \"fifo.game\" { }\n").unwrap();
+    let e = read_game_file(game.to_str().unwrap()).unwrap_err();
+    assert!(e.contains("neither a file"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -117,14 +147,29 @@ fn a_derived_text_without_its_base_read_is_an_error() {
 fn a_redeclared_option_and_a_replaced_block() {
     let base = std::fs::read_to_string("games/ceelkoqyuqkoqiji.game").unwrap();
     let derived = "game \"Short\" from \"ceelkoqyuqkoqiji\" { }\noption max_turns = 50 in 1..60 \"a short game\"\nlimit 10 turns\n";
-    let src = ludic::derive::compose("short.game", "short.game", derived.to_string(), &mut |name, _| {
-        assert_eq!(name, "ceelkoqyuqkoqiji");
-        Ok(("k".into(), "ceelkoqyuqkoqiji".into(), base.clone()))
-    })
+    let src = ludic::derive::compose(
+        "short.game",
+        "short.game",
+        derived.to_string(),
+        &mut |name, _| {
+            assert_eq!(name, "ceelkoqyuqkoqiji");
+            Ok(("k".into(), "ceelkoqyuqkoqiji".into(), base.clone()))
+        },
+    )
     .unwrap();
     let g = load_game(&src, &Settings::default()).unwrap();
     let o = g.options.iter().find(|o| o.name == "max_turns").unwrap();
     assert_eq!(o.value.to_string(), "50");
-    assert!(g.meta.changes.contains(&"option max_turns redeclared (2000 -> 50)".to_string()), "{:?}", g.meta.changes);
-    assert!(g.meta.changes.contains(&"limit replaced".to_string()), "{:?}", g.meta.changes);
+    assert!(
+        g.meta
+            .changes
+            .contains(&"option max_turns redeclared (2000 -> 50)".to_string()),
+        "{:?}",
+        g.meta.changes
+    );
+    assert!(
+        g.meta.changes.contains(&"limit replaced".to_string()),
+        "{:?}",
+        g.meta.changes
+    );
 }

@@ -117,12 +117,11 @@ pub fn read_game_file(path: &str) -> Result<String, String> {
     let key = std::fs::canonicalize(path)
         .map(|p| p.to_string_lossy().to_string())
         .unwrap_or_else(|_| path.to_string());
-    crate::derive::compose(path, &key, text, &mut read_base)
-        .map_err(|e| {
-            let shown = render(&e.path, &e.source, &e.diagnostics);
-            let shown = shown.trim_end();
-            shown.strip_prefix("error: ").unwrap_or(shown).to_string()
-        })
+    crate::derive::compose(path, &key, text, &mut read_base).map_err(|e| {
+        let shown = render(&e.path, &e.source, &e.diagnostics);
+        let shown = shown.trim_end();
+        shown.strip_prefix("error: ").unwrap_or(shown).to_string()
+    })
 }
 
 /// Reads the base `name` of the file `from`: a built-in game, or a path relative to that

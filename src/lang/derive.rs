@@ -85,7 +85,12 @@ pub fn compose(
         };
         if chain.len() + 1 > MAX_BASES {
             let message = format!("more than {MAX_BASES} games built one on another");
-            return Err(fail(label, text, message, "build on the base directly".into()));
+            return Err(fail(
+                label,
+                text,
+                message,
+                "build on the base directly".into(),
+            ));
         }
         let (key, base_label, base_text) = match read(&name, &label) {
             Ok(x) => x,
@@ -208,7 +213,10 @@ fn by_name<T>(
     let mut out: Vec<(T, bool)> = base.into_iter().map(|b| (b, true)).collect();
     for d in derived {
         let n = name(&d);
-        match out.iter().position(|(b, from_base)| *from_base && name(b) == n) {
+        match out
+            .iter()
+            .position(|(b, from_base)| *from_base && name(b) == n)
+        {
             Some(i) => {
                 let (old, _) = out.remove(i);
                 let (new, said) = change(old, d);
@@ -346,7 +354,12 @@ pub fn merge(base: GameFile, derived: GameFile) -> GameFile {
     let turns = whole(base.turns, derived.turns, "turn", &mut ch);
     let betweens = whole(base.betweens, derived.betweens, "between rounds", &mut ch);
     let limits = whole(base.limits, derived.limits, "limit", &mut ch);
-    let team_size = whole(base.team_size, derived.team_size, "players per side", &mut ch);
+    let team_size = whole(
+        base.team_size,
+        derived.team_size,
+        "players per side",
+        &mut ch,
+    );
     GameFile {
         meta,
         options,

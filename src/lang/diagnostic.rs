@@ -31,7 +31,8 @@ pub enum ErrorKind {
     BadOptionValue {
         name: String,
         value: String,
-        expected: String,
+        /// (boxed: a diagnostic stays small)
+        expected: Box<str>,
     },
     #[error("`{name}` takes {expected} argument(s), found {found}")]
     Arity {
@@ -83,14 +84,14 @@ pub enum ErrorKind {
     #[error("`{name}` is {found}, but it is used as {used_as}")]
     LetType {
         name: String,
-        found: String,
-        used_as: String,
+        found: &'static str,
+        used_as: &'static str,
     },
     #[error("{what} `{name}` hides {earlier} of the same name")]
     Shadow {
         what: &'static str,
         name: String,
-        earlier: String,
+        earlier: &'static str,
     },
     #[error(
         "the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for"
@@ -456,11 +457,7 @@ pub fn summary(path: &str, diags: &Diagnostics) -> String {
     match (e, w) {
         (_, 0) => format!("{path}: {e} error{}\n", plural(e)),
         (0, _) => format!("{path}: {w} warning{}\n", plural(w)),
-        _ => format!(
-            "{path}: {e} error{}, {w} warning{}\n",
-            plural(e),
-            plural(w)
-        ),
+        _ => format!("{path}: {e} error{}, {w} warning{}\n", plural(e), plural(w)),
     }
 }
 

@@ -107,9 +107,7 @@ impl Checker<'_> {
                             name: name.to_string(),
                         },
                         doc.label.span,
-                        format!(
-                            "the first description, at {at}, says otherwise; keep one"
-                        ),
+                        format!("the first description, at {at}, says otherwise; keep one"),
                     );
                 }
                 Some(_) => {}

@@ -58,7 +58,8 @@ impl<'a> Checker<'a> {
                 StmtKind::While { body, .. } => self.inner(body, scope, &[]),
                 StmtKind::Choose(alts, otherwise) => {
                     for a in alts {
-                        let vars: Vec<&Ident> = a.var.iter().chain(a.to.iter().map(|t| &t.0)).collect();
+                        let vars: Vec<&Ident> =
+                            a.var.iter().chain(a.to.iter().map(|t| &t.0)).collect();
                         if let Some(b) = &a.body {
                             self.inner(b, scope, &vars);
                         }
@@ -101,7 +102,7 @@ impl<'a> Checker<'a> {
             ErrorKind::Shadow {
                 what,
                 name: name.name.clone(),
-                earlier: earlier.to_string(),
+                earlier,
             },
             name.span,
         )

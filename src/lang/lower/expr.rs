@@ -46,8 +46,8 @@ impl Checker<'_> {
         let d = crate::diagnostic::Diagnostic::new(
             ErrorKind::LetType {
                 name: id.name.clone(),
-                found: ty.words().into(),
-                used_as: want.words().into(),
+                found: ty.words(),
+                used_as: want.words(),
             },
             at,
         )
@@ -58,8 +58,7 @@ impl Checker<'_> {
         ));
         self.diags.push(d);
         for scope in self.scopes.iter_mut().rev() {
-            if let Some((_, Local::Var(_, t))) =
-                scope.iter_mut().rev().find(|(n, _)| *n == id.name)
+            if let Some((_, Local::Var(_, t))) = scope.iter_mut().rev().find(|(n, _)| *n == id.name)
             {
                 *t = Ty::Error;
                 break;
