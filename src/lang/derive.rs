@@ -1,4 +1,4 @@
-//! Games built on others: `game "Seven holes" from "ceelkoqyuqkoqiji.game" { }` takes every
+//! Games built on others: `game "Big board" from "mancala.game" { }` takes every
 //! declaration of its base and replaces or adds the ones it writes itself.
 //!
 //! **Reading.** [`compose`] reads a file's base (a path relative to the file, or a built-in
@@ -61,7 +61,11 @@ pub fn compose(
     let mut keys: Vec<String> = vec![key.to_string()];
     let (mut label, mut text) = (path.to_string(), text);
     loop {
-        let base = match crate::parse::parse(&text) {
+        // (a file that names no base, most of them, is not parsed twice)
+        let base = match may_name_a_base(&text)
+            .then(|| crate::parse::parse(&text))
+            .unwrap_or_else(|| Ok(GameFile::default()))
+        {
             Ok(f) => f.meta.first().and_then(|m| m.base.clone()),
             Err(d) if !chain.is_empty() => {
                 return Err(ComposeError {
@@ -134,6 +138,27 @@ pub fn compose(
         out.push_str(text);
     }
     Ok(out)
+}
+
+/// Whether `game "…" from` may be written in a text (a quick look, before a parse says).
+fn may_name_a_base(text: &str) -> bool {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    text.match_indices("game").any(|(i, _)| {
+        if i > 0 && word(b[i - 1]) {
+            return false;
+        }
+        let rest = text[i + 4..].trim_start();
+        let Some(rest) = rest.strip_prefix('"') else {
+            return false;
+        };
+        let rest = if let Some(r) = rest.strip_prefix("\"\"") {
+            r.split_once("\"\"\"").map_or("", |x| x.1)
+        } else {
+            rest.split_once('"').map_or("", |x| x.1)
+        };
+        rest.trim_start().starts_with("from")
+    })
 }
 
 /// The files of a composed text, or `None` for a plain one (or a header that does not add
