@@ -62,10 +62,12 @@ pub fn compose(
     let (mut label, mut text) = (path.to_string(), text);
     loop {
         // (a file that names no base, most of them, is not parsed twice)
-        let base = match may_name_a_base(&text)
-            .then(|| crate::parse::parse(&text))
-            .unwrap_or_else(|| Ok(GameFile::default()))
-        {
+        let parsed = if may_name_a_base(&text) {
+            crate::parse::parse(&text)
+        } else {
+            Ok(GameFile::default())
+        };
+        let base = match parsed {
             Ok(f) => f.meta.first().and_then(|m| m.base.clone()),
             Err(d) if !chain.is_empty() => {
                 return Err(ComposeError {
