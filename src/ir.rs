@@ -135,6 +135,10 @@ pub struct MetaInfo {
     pub origin: Option<String>,
     pub source: Option<String>,
     pub summary: Option<String>,
+    /// `from "base.game"`: the name of the game this one is built on
+    pub based_on: Option<String>,
+    /// what it changes of its base: `option holes (5 -> 7)`, `turn replaced`…
+    pub changes: Vec<String>,
 }
 
 /// A site as built from the board description.

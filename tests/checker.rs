@@ -9,12 +9,21 @@ use ludic::{LoadError, Settings, load_game};
 use std::collections::BTreeSet;
 use std::path::Path;
 
+/// The errors and warnings of a file (a file of warnings only is valid, and pinned too).
 fn diagnostics(path: &str) -> (String, ludic::diagnostic::Diagnostics) {
     let src = std::fs::read_to_string(path).unwrap();
-    match load_game(&src, &Settings::default()) {
-        Err(LoadError::File(d)) => (src, d),
+    let file = match ludic::parse::parse(&src) {
+        Ok(f) => f,
+        Err(d) => return (src, d),
+    };
+    let (result, warnings) = ludic::check::check_with_warnings(&file, &src, &Settings::default());
+    let mut d = match result {
+        Err(LoadError::File(d)) => d,
+        Ok(_) if !warnings.is_empty() => Default::default(),
         other => panic!("{path}: expected diagnostics, got {other:?}"),
-    }
+    };
+    d.0.extend(warnings.0);
+    (src, d.sorted())
 }
 
 #[test]
@@ -77,6 +86,9 @@ fn every_error_kind_has_its_message_pinned() {
         "unclosed",
         "line-repeat",
         "unknown-type",
+        "let-type",
+        "shadow",
+        "base-game",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");
@@ -312,4 +324,68 @@ fn labels_and_their_descriptions_reach_the_game() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn warnings_do_not_stop_a_game_and_validate_exits_0_on_them() {
+    let path = "tests/fixtures/errors/shadow.game";
+    let src = std::fs::read_to_string(path).unwrap();
+    // the game loads for every command (`play`, `simulate`… use `load_game`)
+    load_game(&src, &Settings::default()).expect("warnings only: the game loads");
+    let (_, d) = diagnostics(path);
+    assert!(
+        d.len() == 3 && d.warnings() == 3 && !d.has_errors(),
+        "{d:?}"
+    );
+    let bin = env!("CARGO_BIN_EXE_ludic");
+    let out = std::process::Command::new(bin)
+        .args(["validate", path])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: `let` `n` hides the `let` of the same name"),
+        "{err}"
+    );
+    assert!(err.contains("shadow.game: 3 warnings"), "{err}");
+    let out = std::process::Command::new(bin)
+        .args(["validate", "--format", "json", path])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["valid"], true);
+    assert_eq!(v[0]["diagnostics"][0]["severity"], "warning");
+    assert_eq!(v[0]["diagnostics"][0]["code"], "shadow");
+}
+
+#[test]
+fn the_cascades_of_issue_21_are_one_error_each() {
+    // a missing `sides` line: one error (it gave 32), whose hint is the line to add
+    let base = ludic::builtin::find("ceelkoqyuqkoqiji").unwrap().1;
+    let no_sides = base.replace("sides South North\n", "");
+    let Err(LoadError::File(d)) = load_game(&no_sides, &Settings::default()) else {
+        panic!("expected an error");
+    };
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d.0[0]
+            .hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("`sides South North`")
+    );
+    // a `let` of the wrong type: one error on its own line (it gave 7, none there)
+    let bad_let = base.replace(
+        "let c = captured(mover, lubasso)\n",
+        "let c = captured(mover, lubasso) > 2\n",
+    );
+    let Err(LoadError::File(d)) = load_game(&bad_let, &Settings::default()) else {
+        panic!("expected an error");
+    };
+    assert_eq!(d.len(), 1, "{d:?}");
+    let at = bad_let.find("captured(mover, lubasso) > 2").unwrap();
+    assert_eq!(d.0[0].span.start, at);
+    assert_eq!(d.0[0].code(), "let-type");
 }

@@ -111,6 +111,44 @@ pub fn read_text_file(path: &str, limit: u64, what: &str) -> Result<String, Stri
     })
 }
 
+/// Reads a game file and the games it is built on (`game "…" from "base.game"`), composed in
+/// one text (see [`crate::derive`]); an error about a base is rendered as diagnostics.
+pub fn read_game_file(path: &str) -> Result<String, String> {
+    let text = read_text_file(path, MAX_SOURCE_BYTES, "a .game file")?;
+    let key = std::fs::canonicalize(path)
+        .map(|p| p.to_string_lossy().to_string())
+        .unwrap_or_else(|_| path.to_string());
+    crate::derive::compose(path, &key, text, &mut read_base).map_err(|e| {
+        let shown = render(&e.path, &e.source, &e.diagnostics);
+        let shown = shown.trim_end();
+        shown.strip_prefix("error: ").unwrap_or(shown).to_string()
+    })
+}
+
+/// Reads the base `name` of the file `from`: a built-in game, or a path relative to that
+/// file's folder; only a regular file, of at most [`MAX_SOURCE_BYTES`].
+pub fn read_base(name: &str, from: &str) -> Result<(String, String, String), String> {
+    let dir = std::path::Path::new(from)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    let path = dir.join(name);
+    if !path.is_file() {
+        if let Some((stem, src)) = builtin::find(name) {
+            return Ok((format!("builtin:{stem}"), stem.to_string(), src.to_string()));
+        }
+        return Err(format!(
+            "the base `{name}` is neither a file (`{}`) nor a built-in game",
+            path.display()
+        ));
+    }
+    let label = path.to_string_lossy().to_string();
+    let key = std::fs::canonicalize(&path)
+        .map(|p| p.to_string_lossy().to_string())
+        .unwrap_or_else(|_| label.clone());
+    let text = read_text_file(&label, MAX_SOURCE_BYTES, "a .game file")?;
+    Ok((key, label, text))
+}
+
 /// Finds a game by built-in name or path: (label for records, source text). A built-in game is
 /// found by its file stem, its title or any of its aliases (see [`builtin::lookup`]); a name
 /// that several built-in games have is an error listing them.
@@ -126,7 +164,7 @@ pub fn resolve_game(name: &str) -> Result<(String, String), String> {
         builtin::Lookup::NotFound => {}
     }
     let exists = std::path::Path::new(name).exists();
-    match read_text_file(name, MAX_SOURCE_BYTES, "a .game file") {
+    match read_game_file(name) {
         Ok(s) => Ok((name.to_string(), s)),
         Err(e) if exists => Err(e),
         Err(e) => {

@@ -117,6 +117,8 @@ fn rules_to(
             "origin": m.origin,
             "source": m.source,
             "summary": m.summary,
+            "based_on": m.based_on,
+            "changes": m.changes,
             "sides": g.sides,
             "players": g.players,
             "options": options_json(g),
@@ -159,6 +161,9 @@ fn rules_to(
     }
     if crate::builtin::find(label).is_none() {
         writeln!(w, "  file: {label}")?;
+    }
+    if let Some(base) = &m.based_on {
+        writeln!(w, "  based on {base}; changes: {}", m.changes.join(", "))?;
     }
     if let Some(s) = &m.summary {
         writeln!(w)?;

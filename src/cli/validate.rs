@@ -1,21 +1,24 @@
 //! `ludic validate FILE...`: every error of each file, with its position.
 
 use super::{FAILED, Format, OK};
-use crate::check::{LoadError, Settings, check};
-use crate::diagnostic::{Diagnostics, LineIndex, render};
-use crate::limits::MAX_SOURCE_BYTES;
+use crate::check::{LoadError, Settings, check, check_with_warnings};
+use crate::derive::SourceMap;
+use crate::diagnostic::{Diagnostics, render};
 use serde_json::json;
 use std::io::Write;
 
 fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
-    let index = LineIndex::new(source);
+    // a game built on another: each place in its own file
+    let map = SourceMap::new(path, source);
     let items: Vec<serde_json::Value> =
         d.0.iter()
             .map(|x| {
-                let (line, column) = index.line_col(x.span.start);
-                let (end_line, end_column) = index.line_col(x.span.end);
+                let (file, index, span) = map.locate(x.span);
+                let (line, column) = index.line_col(span.start);
+                let (end_line, end_column) = index.line_col(span.end);
                 let mut item = json!({
-                    "file": path,
+                    "file": file,
+                    "severity": x.severity.word(),
                     "code": x.code(),
                     "message": x.to_string(),
                     "line": line,
@@ -30,8 +33,9 @@ fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Va
                         .notes
                         .iter()
                         .map(|n| {
-                            let (line, column) = index.line_col(n.span.start);
-                            json!({"message": n.text, "line": line, "column": column})
+                            let (file, index, span) = map.locate(n.span);
+                            let (line, column) = index.line_col(span.start);
+                            json!({"message": n.text, "file": file, "line": line, "column": column})
                         })
                         .collect();
                     item["notes"] = json!(notes);
@@ -51,7 +55,7 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
     let mut all_ok = true;
     let mut report = vec![];
     for path in files {
-        let source = match super::read_text_file(path, MAX_SOURCE_BYTES, "a .game file") {
+        let source = match super::read_game_file(path) {
             Ok(s) => s,
             Err(e) => {
                 all_ok = false;
@@ -66,16 +70,23 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
         let mut diags = Diagnostics::default();
         let mut other = vec![];
         let mut title = String::new();
+        let mut changes = String::new();
         // (what `load_game` does, the file read once for all its variants)
+        let mut warnings = Diagnostics::default();
         let loaded = crate::parse::parse(&source)
             .map_err(LoadError::File)
             .and_then(|file| {
-                let g = check(&file, &source, &Settings::default())?;
-                Ok((file, g))
+                let (g, w) = check_with_warnings(&file, &source, &Settings::default());
+                warnings = w;
+                Ok((file, g?))
             });
         match loaded {
             Ok((file, g)) => {
                 title = g.meta.name.clone();
+                if let Some(base) = &g.meta.based_on {
+                    // what a game built on another changes of it
+                    changes = format!("; based on {base}, changes: {}", g.meta.changes.join(", "));
+                }
                 // Every variant must load too.
                 for v in &g.variants {
                     let s = Settings {
@@ -93,13 +104,18 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
             Err(LoadError::File(d)) => diags = d,
             Err(LoadError::Options(e)) => other = e,
         }
-        let diags = diags.sorted();
         let ok = diags.is_empty() && other.is_empty();
+        diags.0.extend(warnings.0);
+        let diags = diags.sorted();
         all_ok &= ok;
         match format {
             Format::Text => {
                 if ok {
-                    writeln!(w, "ok: {path} ({title})")?;
+                    if !diags.is_empty() {
+                        // warnings only: the file is valid
+                        let _ = write!(std::io::stderr(), "{}", render(path, &source, &diags));
+                    }
+                    writeln!(w, "ok: {path} ({title}{changes})")?;
                 } else {
                     if !diags.is_empty() {
                         let _ = write!(std::io::stderr(), "{}", render(path, &source, &diags));

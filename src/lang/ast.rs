@@ -58,6 +58,8 @@ pub struct GameFile {
     pub labels: Vec<LabelDoc>,
     /// The whole file's span.
     pub span: Span,
+    /// the base this game is built on and what it changes, once merged (`crate::derive`)
+    pub derivation: Option<Derivation>,
 }
 
 /// `limit max_turns turns`, `limit 300 moves then end game draw`: how long a game (a round)
@@ -104,6 +106,18 @@ pub struct Meta {
     pub origin: Option<String>,
     pub source: Option<String>,
     pub summary: Option<String>,
+    /// `from "base.game"`: the game this one is built on, and where that is written
+    pub base: Option<(String, Span)>,
+}
+
+/// What a game built on another changes of it (see `crate::derive`): filled when the base is
+/// merged in.
+#[derive(Clone, Debug, Default)]
+pub struct Derivation {
+    /// the base game's name (its `game` block)
+    pub base: String,
+    /// what changes, in the words of `rules`: `option holes (5 -> 7)`, `turn replaced`…
+    pub changes: Vec<String>,
 }
 
 /// The value part of `option NAME = VALUE`: `12`, `on`, `off`, `ranks`.

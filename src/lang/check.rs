@@ -19,6 +19,7 @@ mod labels;
 mod limit;
 mod lines;
 mod options;
+mod shadow;
 pub use options::option_map;
 pub(crate) mod none_type;
 
@@ -197,7 +198,8 @@ pub(crate) struct Checker<'a> {
     pub(crate) outcomes: usize,
     /// "did you mean" hints computed so far (see `MAX_SUGGESTIONS`)
     pub(crate) suggestions: std::cell::Cell<usize>,
-    pub(crate) lines: crate::diagnostic::LineIndex<'a>,
+    /// which file and line an offset is in (for hints that name an earlier place)
+    pub(crate) places: crate::derive::SourceMap<'a>,
     /// the lines of the board (`line …`, `lines N`)
     pub(crate) board_lines: Vec<Vec<u16>>,
     /// `repeated` is used: the engine keeps the history of positions
@@ -210,6 +212,11 @@ pub(crate) struct Checker<'a> {
     /// the variable that holds the pieces sown by the lap of each `sow` being lowered (`sown`),
     /// and whether its block reads it
     pub(crate) sown_vars: Vec<(VarId, bool)>,
+    /// the variables made by a `let` without a type: their name and the span of their value,
+    /// where a use of the wrong type is reported (once: the variable is then poisoned)
+    pub(crate) let_values: HashMap<VarId, Span>,
+    /// what is allowed but likely a mistake (a `let` that hides a name): reported, not fatal
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 const BUILTINS: [&str; 13] = [
@@ -245,6 +252,27 @@ const MAX_SUGGESTIONS: usize = 100;
 
 /// Checks a parsed file with the given settings and lowers it.
 pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<Game, LoadError> {
+    check_with_warnings(file, source, settings).0
+}
+
+/// [`check`], and the warnings of the file (a `let` that hides another name…), sorted: they
+/// do not stop the game from loading (they are found whether or not the file has errors).
+pub fn check_with_warnings(
+    file: &ast::GameFile,
+    source: &str,
+    settings: &Settings,
+) -> (Result<Game, LoadError>, Diagnostics) {
+    let mut warnings = vec![];
+    let result = check_into(file, source, settings, &mut warnings);
+    (result, Diagnostics(warnings).sorted())
+}
+
+fn check_into(
+    file: &ast::GameFile,
+    source: &str,
+    settings: &Settings,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Game, LoadError> {
     let mut c = Checker {
         file,
         source,
@@ -290,28 +318,40 @@ pub fn check(file: &ast::GameFile, source: &str, settings: &Settings) -> Result<
         at_coord: HashMap::new(),
         outcomes: 0,
         suggestions: std::cell::Cell::new(0),
-        lines: crate::diagnostic::LineIndex::new(source),
+        places: crate::derive::SourceMap::new("", source),
         board_lines: vec![],
         history: false,
         param_frames: vec![],
         null_vars: HashMap::new(),
         sown_vars: vec![],
+        let_values: HashMap::new(),
+        warnings: vec![],
     };
     for b in BUILTINS {
         c.globals
             .insert(b.to_string(), (Global::Builtin, Span::default()));
     }
     let meta = c.meta();
+    if file.meta.iter().any(|m| m.base.is_some()) {
+        // the base was never read: everything else would be reported against half a game
+        return Err(LoadError::File(Diagnostics(c.diags).sorted()));
+    }
     c.options_decls();
     let variants = c.variants();
     // The file's own problems come first: user settings are only applied to a valid file.
     let (option_errors, before_sets) = c.apply_settings(settings, &variants);
     c.sides();
+    if file.sides.is_empty() {
+        // every name of a player would be unknown: the missing line is the one thing to say
+        return Err(LoadError::File(Diagnostics(c.diags).sorted()));
+    }
     c.pieces();
     c.board();
     c.dice_decls();
     c.defs();
     c.tally_decls();
+    c.shadowing();
+    *warnings = std::mem::take(&mut c.warnings);
     let broken = c.requires(settings, &before_sets);
     let limits = c.limits();
     let (turn_start, between_start) = c.programs();
@@ -399,9 +439,9 @@ impl<'a> Checker<'a> {
                     "this name is built into the language; choose another".to_string()
                 }
                 _ => {
-                    let (l, col) = self.lines.line_col(prev_span.start);
+                    let at = self.places.place(prev_span.start);
                     format!(
-                        "the first definition is at line {l}, column {col}; names of options, sides, pieces, sites, regions, directions and defs share one namespace"
+                        "the first definition is at {at}; names of options, sides, pieces, sites, regions, directions and defs share one namespace"
                     )
                 }
             };
@@ -449,18 +489,37 @@ impl<'a> Checker<'a> {
         })
     }
 
-    /// A hint naming the closest known name, for an unknown one.
+    /// A hint naming the closest known name, for an unknown one. The author's own names (defs,
+    /// lets, parameters, regions, sites, options…) come before the language's built-in names
+    /// and functions when they are as close or one edit further: `mien` is the author's `mine`
+    /// rather than the function `min`.
     pub(crate) fn did_you_mean(&self, name: &str) -> Option<String> {
         if !self.may_suggest() {
             return None;
         }
-        let mut names: Vec<&str> = self.globals.keys().map(String::as_str).collect();
-        for s in &self.scopes {
-            names.extend(s.iter().map(|(n, _)| n.as_str()));
+        let mut own: Vec<&str> = vec![];
+        let mut builtin: Vec<&str> = crate::lower::FUNCTIONS.to_vec();
+        for (n, (g, _)) in &self.globals {
+            match g {
+                Global::Builtin => builtin.push(n),
+                _ => own.push(n),
+            }
         }
-        names.extend(crate::lower::FUNCTIONS);
-        names.sort();
-        suggest(name, names).map(|s| format!("did you mean `{s}`?"))
+        for s in &self.scopes {
+            own.extend(s.iter().map(|(n, _)| n.as_str()));
+        }
+        own.sort();
+        builtin.sort();
+        let best = match (
+            crate::diagnostic::suggest_scored(name, own),
+            crate::diagnostic::suggest_scored(name, builtin),
+        ) {
+            (Some((d, o)), Some((b, _))) if d <= b + 1 => o,
+            (_, Some((_, b))) => b,
+            (Some((_, o)), None) => o,
+            (None, None) => return None,
+        };
+        Some(format!("did you mean `{best}`?"))
     }
 
     fn one_of<T>(
@@ -486,13 +545,31 @@ impl<'a> Checker<'a> {
     fn meta(&mut self) -> MetaInfo {
         let f = self.file;
         match self.one_of(&f.meta, |m| m.span, "`game` block", true) {
-            Some(m) => MetaInfo {
-                name: m.name.clone(),
-                aliases: m.aliases.clone(),
-                origin: m.origin.clone(),
-                source: m.source.clone(),
-                summary: m.summary.clone(),
-            },
+            Some(m) => {
+                if let Some((base, span)) = &m.base {
+                    // `load_game` on the text of a derived file, its base never read
+                    self.error_hint(
+                        ErrorKind::BaseGame {
+                            message: format!("this game is built on `{base}`, which was not read"),
+                        },
+                        *span,
+                        "load the file by its path (`ludic validate FILE`), or compose it first with `ludic::derive::compose`",
+                    );
+                }
+                MetaInfo {
+                    name: m.name.clone(),
+                    aliases: m.aliases.clone(),
+                    origin: m.origin.clone(),
+                    source: m.source.clone(),
+                    summary: m.summary.clone(),
+                    based_on: f.derivation.as_ref().map(|d| d.base.clone()),
+                    changes: f
+                        .derivation
+                        .as_ref()
+                        .map(|d| d.changes.clone())
+                        .unwrap_or_default(),
+                }
+            }
             None => MetaInfo::default(),
         }
     }

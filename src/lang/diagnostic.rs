@@ -31,7 +31,8 @@ pub enum ErrorKind {
     BadOptionValue {
         name: String,
         value: String,
-        expected: String,
+        /// (boxed: a diagnostic stays small)
+        expected: Box<str>,
     },
     #[error("`{name}` takes {expected} argument(s), found {found}")]
     Arity {
@@ -78,16 +79,50 @@ pub enum ErrorKind {
     SourceTooLarge { bytes: usize, limit: u64 },
     #[error("site `{name}` appears twice in a line")]
     LineRepeat { name: String },
+    #[error("{message}")]
+    BaseGame { message: String },
+    #[error("`{name}` is {found}, but it is used as {used_as}")]
+    LetType {
+        name: String,
+        found: &'static str,
+        used_as: &'static str,
+    },
+    #[error("{what} `{name}` hides {earlier} of the same name")]
+    Shadow {
+        what: &'static str,
+        name: String,
+        earlier: &'static str,
+    },
     #[error(
         "the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for"
     )]
     UnknownType { name: String },
 }
 
+/// How serious a diagnostic is: an error stops the game from loading, a warning does not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
+impl Severity {
+    /// `error`, `warning`: as rendered and in JSON.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// One problem, with where it is and, if we can tell, how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub kind: ErrorKind,
+    /// an error (the default) or a warning
+    pub severity: Severity,
     pub span: Span,
     pub hint: Option<String>,
     /// other places that explain the problem (a type error at a call: where the `def` uses
@@ -132,6 +167,7 @@ impl Diagnostic {
     pub fn new(kind: ErrorKind, span: Span) -> Self {
         Diagnostic {
             kind,
+            severity: Severity::Error,
             span,
             hint: None,
             notes: Notes::default(),
@@ -143,6 +179,14 @@ impl Diagnostic {
             text: text.into(),
         });
         self
+    }
+    /// The same diagnostic as a warning: reported, but the game still loads.
+    pub fn warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
@@ -179,6 +223,9 @@ impl Diagnostic {
             ErrorKind::SourceTooLarge { .. } => "source-too-large",
             ErrorKind::LineRepeat { .. } => "line-repeat",
             ErrorKind::UnknownType { .. } => "unknown-type",
+            ErrorKind::LetType { .. } => "let-type",
+            ErrorKind::BaseGame { .. } => "base-game",
+            ErrorKind::Shadow { .. } => "shadow",
         }
     }
 }
@@ -204,6 +251,18 @@ impl Diagnostics {
     }
     pub fn len(&self) -> usize {
         self.0.len()
+    }
+    /// How many are errors (not warnings).
+    pub fn errors(&self) -> usize {
+        self.0.iter().filter(|d| d.is_error()).count()
+    }
+    /// How many are warnings.
+    pub fn warnings(&self) -> usize {
+        self.0.len() - self.errors()
+    }
+    /// Whether any is an error.
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
     }
 }
 
@@ -308,21 +367,26 @@ const SHOWN: usize = 120;
 ///
 /// A line longer than 120 characters is shown around the caret, cut with `…`.
 pub fn render_one(path: &str, source: &str, d: &Diagnostic) -> String {
-    render_indexed(path, &LineIndex::new(source), d)
+    render_mapped(&crate::derive::SourceMap::new(path, source), d)
 }
 
-fn render_indexed(path: &str, index: &LineIndex, d: &Diagnostic) -> String {
-    let (line, col, shown, caret_at, carets) = snippet(index, d.span);
+/// One diagnostic, each of its places in the file it is in (a game built on another: the
+/// base or the derived file).
+fn render_mapped(map: &crate::derive::SourceMap, d: &Diagnostic) -> String {
+    let (path, index, span) = map.locate(d.span);
+    let (line, col, shown, caret_at, carets) = snippet(index, span);
     let width = line.to_string().len();
     let pad = " ".repeat(width);
     let mut out = format!(
-        "error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n{line} | {shown}\n{pad} | {}{}\n",
+        "{}: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n{line} | {shown}\n{pad} | {}{}\n",
+        d.severity.word(),
         d,
         " ".repeat(caret_at),
         "^".repeat(carets)
     );
     for n in d.notes.iter() {
-        let (line, col, shown, caret_at, carets) = snippet(index, n.span);
+        let (path, index, span) = map.locate(n.span);
+        let (line, col, shown, caret_at, carets) = snippet(index, span);
         let width = line.to_string().len();
         let pad = " ".repeat(width);
         out.push_str(&format!(
@@ -376,22 +440,38 @@ fn snippet(index: &LineIndex, span: Span) -> (usize, usize, String, usize, usize
 
 /// Renders every diagnostic, then a summary line.
 pub fn render(path: &str, source: &str, diags: &Diagnostics) -> String {
-    let index = LineIndex::new(source);
+    let map = crate::derive::SourceMap::new(path, source);
     let mut out = String::new();
     for d in &diags.0 {
-        out.push_str(&render_indexed(path, &index, d));
+        out.push_str(&render_mapped(&map, d));
         out.push('\n');
     }
-    let n = diags.len();
-    out.push_str(&format!(
-        "{path}: {n} error{}\n",
-        if n == 1 { "" } else { "s" }
-    ));
+    out.push_str(&summary(path, diags));
     out
+}
+
+/// The last line of a report: `f.game: 2 errors`, `f.game: 1 error, 1 warning`, `f.game: 1 warning`.
+pub fn summary(path: &str, diags: &Diagnostics) -> String {
+    let (e, w) = (diags.errors(), diags.warnings());
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    match (e, w) {
+        (_, 0) => format!("{path}: {e} error{}\n", plural(e)),
+        (0, _) => format!("{path}: {w} warning{}\n", plural(w)),
+        _ => format!("{path}: {e} error{}, {w} warning{}\n", plural(e), plural(w)),
+    }
 }
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a likely typo.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    suggest_scored(name, candidates).map(|(_, c)| c.to_string())
+}
+
+/// The candidate closest to `name` and its distance (a swap of two neighbouring letters
+/// counts as one edit), if it is close enough to be a likely typo; the first of equals.
+pub fn suggest_scored<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<(usize, &'a str)> {
     let lower = name.to_lowercase();
     let len = name.chars().count();
     let mut best: Option<(usize, &str)> = None;
@@ -407,12 +487,14 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             best = Some((d, c));
         }
     }
-    best.map(|(_, c)| c.to_string())
+    best
 }
 
+/// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for i in 1..=a.len() {
@@ -420,7 +502,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(before[j - 2] + 1);
+            }
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -437,6 +523,10 @@ mod tests {
             Some("capture".into())
         );
         assert_eq!(suggest("zzzz", ["capture", "count"]), None);
+        // a swap of two neighbouring letters is one edit
+        assert_eq!(suggest_scored("mien", ["mine"]), Some((1, "mine")));
+        assert_eq!(edit_distance("abcd", "acbd"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
     #[test]
     fn positions() {

@@ -10,6 +10,7 @@
 pub mod ast;
 pub(crate) mod chart;
 pub mod check;
+pub mod derive;
 pub mod diagnostic;
 pub(crate) mod lower;
 pub(crate) mod optimize;

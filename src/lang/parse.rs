@@ -200,10 +200,20 @@ fn string_value(p: Pair<Rule>) -> String {
 /// parser is refused before it runs, and what is too deep or too long for the stages after it
 /// before the syntax tree is built ([`crate::limits`]).
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
+    // a game built on others: its files composed in one text (see `crate::derive`)
+    if let Some(composed) = crate::derive::parse_composed(source) {
+        return composed;
+    }
+    parse_part(source, 0)
+}
+
+/// Parses one file, its text after `blank` bytes of blanks (a part of a composed text: see
+/// `crate::derive`).
+pub(crate) fn parse_part(source: &str, blank: usize) -> Result<GameFile, Diagnostics> {
     // the size a `.game` file may have, whoever reads it (the commands refuse a larger file
     // before reading it whole)
     let limit = crate::limits::MAX_SOURCE_BYTES;
-    if source.len() as u64 > limit {
+    if (source.len() - blank.min(source.len())) as u64 > limit {
         let kind = ErrorKind::SourceTooLarge {
             bytes: source.len(),
             limit,

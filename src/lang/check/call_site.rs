@@ -104,6 +104,7 @@ impl Checker<'_> {
         notes.extend(d.notes.iter().cloned());
         Diagnostic {
             kind: d.kind,
+            severity: d.severity,
             span: o.span,
             hint: d.hint,
             notes: notes.into(),

@@ -3,8 +3,48 @@
 use super::*;
 
 impl Checker<'_> {
+    /// No `sides` line: one error, with the line to add (the owners the board names, in the
+    /// order it names them, or `South North`); every name of a player would be unknown, so
+    /// the checker stops there (see `check`).
+    fn missing_sides(&mut self) {
+        let mut names: Vec<&str> = vec![];
+        for b in &self.file.boards {
+            let attrs = b
+                .rows
+                .iter()
+                .flat_map(|r| r.attrs.iter())
+                .chain(b.sites.iter().flat_map(|s| s.attrs.iter()));
+            for a in attrs {
+                if let ast::SiteAttr::Owner(id) = a
+                    && !names.contains(&id.name.as_str())
+                {
+                    names.push(&id.name);
+                }
+            }
+        }
+        let line = if names.is_empty() {
+            "sides South North".to_string()
+        } else {
+            format!("sides {}", names.join(" "))
+        };
+        let hint = format!(
+            "add the players, the first to move first, on a line of their own after the options: `{line}`"
+        );
+        self.error_hint(
+            ErrorKind::Missing {
+                what: "`sides` declaration",
+            },
+            Span { start: 0, end: 0 },
+            hint,
+        );
+    }
+
     pub(super) fn sides(&mut self) {
         let f = self.file;
+        if f.sides.is_empty() {
+            self.missing_sides();
+            return;
+        }
         let Some(sides) = self.one_of(
             &f.sides,
             |_| f.sides_spans.get(1).copied().unwrap_or_default(),

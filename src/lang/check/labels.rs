@@ -100,16 +100,14 @@ impl Checker<'_> {
             }
             match first.get(name) {
                 Some(prev) if one_line(&prev.text) != text => {
-                    let (line, col) = self.lines.line_col(prev.label.span.start);
+                    let at = self.places.place(prev.label.span.start);
                     self.error_hint(
                         ErrorKind::Duplicate {
                             what: "the description of label",
                             name: name.to_string(),
                         },
                         doc.label.span,
-                        format!(
-                            "the first description, at line {line}, column {col}, says otherwise; keep one"
-                        ),
+                        format!("the first description, at {at}, says otherwise; keep one"),
                     );
                 }
                 Some(_) => {}

@@ -51,7 +51,7 @@ impl Checker<'_> {
                             ErrorKind::BadOptionValue {
                                 name: o.name.name.clone(),
                                 value: w.clone(),
-                                expected: list.join(" | "),
+                                expected: list.join(" | ").into(),
                             },
                             o.default_span,
                         );
@@ -85,7 +85,7 @@ impl Checker<'_> {
                         ErrorKind::BadOptionValue {
                             name: o.name.name.clone(),
                             value: option_value_text(v),
-                            expected,
+                            expected: expected.into(),
                         },
                         o.default_span,
                     );
@@ -367,7 +367,7 @@ pub(super) fn typed_value(o: &OptionInfo, v: &OptionValue) -> Result<OptValue, E
     let bad = |expected: String| ErrorKind::BadOptionValue {
         name: o.name.clone(),
         value: option_value_text(v),
-        expected,
+        expected: expected.into(),
     };
     match (&o.domain, v) {
         (OptDomain::Range(lo, hi), OptionValue::Int(n)) => {

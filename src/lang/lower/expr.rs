@@ -23,10 +23,48 @@ impl Checker<'_> {
             self.determine(&x, want);
             return x;
         }
-        if ty != want && ty != Ty::Error {
+        if ty != want && ty != Ty::Error && !self.let_misused(e, want, ty) {
             self.type_error(want, ty, e.span);
         }
         x
+    }
+
+    /// A variable of a `let` used as a value of another type: reported once, on the `let`'s
+    /// line (where the mistake most often is), with a note at this use; the variable is then
+    /// poisoned (of type `Error`), so that its other uses say nothing more.
+    fn let_misused(&mut self, e: &ast::Expr, want: Ty, ty: Ty) -> bool {
+        let ExprKind::Name(id) = &e.kind else {
+            return false;
+        };
+        let Some(Local::Var(v, _)) = self.lookup_local(&id.name) else {
+            return false;
+        };
+        let v = *v;
+        let Some(&at) = self.let_values.get(&v) else {
+            return false;
+        };
+        let d = crate::diagnostic::Diagnostic::new(
+            ErrorKind::LetType {
+                name: id.name.clone(),
+                found: ty.words(),
+                used_as: want.words(),
+            },
+            at,
+        )
+        .with_note(e.span, format!("`{}` is used as {} here", id.name, want.words()))
+        .with_hint(format!(
+            "if the `let` is right, this use is wrong; the other uses of `{}` are not checked again",
+            id.name
+        ));
+        self.diags.push(d);
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some((_, Local::Var(_, t))) = scope.iter_mut().rev().find(|(n, _)| *n == id.name)
+            {
+                *t = Ty::Error;
+                break;
+            }
+        }
+        true
     }
 
     /// A folded constant, or an error where it does not fit in 64 bits.

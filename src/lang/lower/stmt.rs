@@ -130,6 +130,7 @@ impl Checker<'_> {
                 }
                 let (x, t) = self.expr(value);
                 let v = self.new_var(&name.name, t);
+                self.let_values.insert(v, value.span);
                 if t == Ty::Null {
                     // `let x = none`: its type comes from its uses
                     self.null_var(v, name, span, &x);

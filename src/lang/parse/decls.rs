@@ -63,6 +63,11 @@ pub(super) fn meta(p: Pair<Rule>) -> Meta {
         ..Meta::default()
     };
     for entry in it {
+        if entry.as_rule() == Rule::game_base {
+            let s = inner(entry).next().expect("from: a string");
+            m.base = Some((string_value(s.clone()), span_of(&s)));
+            continue;
+        }
         let mut e = inner(entry);
         let key = e.next().expect("meta key").as_str().to_string();
         let values: Vec<String> = e.map(string_value).collect();
