@@ -368,3 +368,28 @@ fn a_search_on_many_threads_holds_only_the_nodes_it_uses() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["playouts"], 2);
 }
+
+#[test]
+fn more_games_at_once_than_the_system_gives_threads_is_no_panic() {
+    // Issue 22: `simulate -j 5000` panicked ("failed to spawn thread", exit 101) where the
+    // system refused a thread. Under a 400 MB address space (2 MiB of stack a thread) it now
+    // plays every game on the threads it got, with the same results.
+    let run = |limit: &str| {
+        let out = std::process::Command::new("sh")
+            .args([
+                "-c",
+                &format!(
+                    "{limit} exec \"$0\" simulate puluc -n 300 -j 5000 --seed 4 --format json"
+                ),
+                env!("CARGO_BIN_EXE_ludic"),
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["playouts"], 300);
+        v["stats"].clone()
+    };
+    assert_eq!(run("ulimit -v 400000 &&"), run(""));
+}

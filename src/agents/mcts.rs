@@ -520,12 +520,31 @@ impl Mcts {
         let c = self.cfg.c;
         let (first, rest) = self.trees.split_at_mut(1);
         std::thread::scope(|s| {
+            // a tree whose thread the system refuses searches here after the first: the same
+            // playouts (the same choice with a playout budget), only later
+            let mut refused = vec![];
             for (i, tree) in rest.iter_mut().enumerate() {
                 let counter = &counter;
                 let sh = share(i + 1);
-                s.spawn(move || tree.search(g, c, sh, deadline, counter, None));
+                let (tx, rx) = std::sync::mpsc::channel();
+                let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                    let tree: &mut Tree = match rx.recv() {
+                        Ok(t) => t,
+                        Err(_) => return,
+                    };
+                    tree.search(g, c, sh, deadline, counter, None);
+                });
+                match spawned {
+                    Ok(_) => {
+                        let _ = tx.send(tree);
+                    }
+                    Err(_) => refused.push((tree, sh)),
+                }
             }
             first[0].search(g, c, share(0), deadline, &counter, Some(progress));
+            for (tree, sh) in refused {
+                tree.search(g, c, sh, deadline, &counter, None);
+            }
         });
         let k = st.moves().len();
         let mut stats = RootStats {

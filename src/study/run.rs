@@ -252,13 +252,22 @@ pub fn run_games<W: Send, R: Send>(
     };
     std::thread::scope(|s| {
         let body = &body;
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                let tx = tx.clone();
-                s.spawn(move || body(tx))
-            })
-            .collect();
-        drop(tx);
+        // as many threads as the system gives (a thread it refuses is not a failure: the games
+        // are the same on fewer threads); with none, the games are played on this one
+        let mut handles = vec![];
+        for _ in 0..threads.max(1) {
+            let tx = tx.clone();
+            match std::thread::Builder::new().spawn_scoped(s, move || body(tx)) {
+                Ok(h) => handles.push(h),
+                Err(_) => break,
+            }
+        }
+        let inline = if handles.is_empty() {
+            Some(body(tx))
+        } else {
+            drop(tx);
+            None
+        };
         let tick_every = Duration::from_millis(100);
         let mut last = Instant::now();
         loop {
@@ -280,6 +289,7 @@ pub fn run_games<W: Send, R: Send>(
                 Ok(w) => w,
                 Err(e) => std::panic::resume_unwind(e),
             })
+            .chain(inline)
             .collect()
     })
 }
