@@ -545,7 +545,12 @@ pub fn outcome_text(g: &Game, o: Outcome) -> String {
         None => "draw".to_string(),
     };
     match o.reason {
-        EndReason::Rules => format!("{who} (by the rules)"),
+        EndReason::Rules => match g.end_statement(o.said) {
+            Some((_, Some(why))) => format!("{who} ({why})"),
+            // `end game` (or `end round` without rounds): the scores decide
+            Some((EndRule::Score, None)) | None => format!("{who} (the game ends: on score)"),
+            Some((_, None)) => format!("{who} (by the rules)"),
+        },
         EndReason::TurnLimit => format!("{who} (the turn limit of {} was reached)", g.turn_limit),
         EndReason::StepLimit => format!("{who} (the rules ran too long without a decision)"),
         EndReason::DecisionLimit => format!(
@@ -567,6 +572,9 @@ pub fn outcome_json(g: &Game, o: Outcome) -> Value {
         "winner": o.winner.map(|p| g.side_name(p).to_string()),
         "reason": o.reason.code(),
     });
+    if let Some((_, Some(why))) = g.end_statement(o.said) {
+        v["why"] = json!(why);
+    }
     if let EndReason::Fault(f) = o.reason {
         v["fault"] = json!(f.to_string());
     }

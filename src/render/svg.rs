@@ -45,28 +45,28 @@ pub fn svg(g: &Game, st: &State, last_move: &[SiteId]) -> String {
 pub fn event_sites(events: &[Event]) -> Vec<SiteId> {
     let mut out = BTreeSet::new();
     for e in events {
-        match *e {
+        match e {
             Event::Lap { from, last, .. } => {
-                out.insert(from);
-                out.extend(last);
+                out.insert(*from);
+                out.extend(*last);
             }
             Event::CycleCut { at } => {
-                out.insert(at);
+                out.insert(*at);
             }
             Event::Captured { site, .. }
             | Event::Placed { site, .. }
             | Event::Owner { site, .. }
             | Event::Kind { site, .. } => {
-                out.insert(site);
+                out.insert(*site);
             }
             Event::Moved { from, to, .. } => {
-                out.extend(from);
-                out.insert(to);
+                out.extend(*from);
+                out.insert(*to);
             }
             Event::Sent { from, .. } => {
-                out.extend(from);
+                out.extend(*from);
             }
-            Event::Given { .. } | Event::Passed { .. } => {}
+            Event::Given { .. } | Event::Passed { .. } | Event::AnotherTurn { .. } => {}
         }
     }
     out.into_iter().collect()
