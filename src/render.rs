@@ -115,6 +115,114 @@ fn contents(g: &Game, st: &State, s: SiteId) -> String {
 /// The widest cell of the board, in characters: longer contents are cut with `…`.
 const CELL: usize = 24;
 
+/// Marks of a stack of tokens shown in a cell at most (longer stacks: `SNS+4`).
+const STACK_SHOWN: usize = 6;
+
+/// The widest contents a site of this game can show, so that the columns keep their widths
+/// from move to move: with counters, every piece of the game on one site (the number of plain
+/// pieces, then `+2big` for each other kind); with tokens, a stack of all the tokens (each
+/// owner's mark), up to [`STACK_SHOWN`] characters.
+fn widest_contents(g: &Game, st: &State) -> usize {
+    if g.pieces.len() == 1 && !g.tokens.is_empty() {
+        let ini = initials(g);
+        let mark = (0..g.tokens.len())
+            .map(|t| token_mark(g, &ini, t).chars().count())
+            .max()
+            .unwrap_or(1);
+        return (mark * g.tokens.len()).min(STACK_SHOWN.max(mark)).max(1);
+    }
+    let total = |k: usize| -> u64 {
+        let k = PieceKind(k as u8);
+        let on: u64 = (0..g.sites.len())
+            .map(|s| st.count(g, SiteId(s as u16), k) as u64)
+            .sum();
+        let held: u64 = (0..g.players.len())
+            .map(|p| st.captured(g, Player(p as u8), k) as u64)
+            .sum();
+        on + held
+    };
+    let digits = |n: u64| n.max(1).to_string().len();
+    let mut w = digits(total(0));
+    for k in 1..g.pieces.len() {
+        let n = total(k);
+        w += 1 + g.pieces[k].name.chars().count() + if n > 1 { digits(n) } else { 0 };
+    }
+    w.min(CELL)
+}
+
+/// A stack of tokens too tall for its cell: its top marks and the number of the others
+/// (`SNS+4`); None for counters.
+fn shortened_stack(g: &Game, st: &State, s: SiteId, width: usize) -> Option<String> {
+    if g.pieces.len() != 1 || g.tokens.is_empty() {
+        return None;
+    }
+    let ini = initials(g);
+    let stack = st.tokens().stack(s);
+    let mut out = String::new();
+    for (i, &t) in stack.iter().rev().enumerate() {
+        let mark = token_mark(g, &ini, t);
+        let rest = format!("+{}", stack.len() - i);
+        if out.chars().count() + mark.chars().count() + rest.len() > width && i > 0 {
+            return Some(out + &rest);
+        }
+        out.push_str(&mark);
+    }
+    Some(out)
+}
+
+/// For each tally, whether the rules of this game and option set can change it: some
+/// `set` of it can be reached from the start, the turn or the `between rounds` program (a
+/// condition on options alone, `if rounds != match { end game }`, is followed one way only).
+/// A tally that never changes is not shown on the board.
+pub fn tallies_that_change(g: &Game) -> Vec<bool> {
+    let n = g.code.len();
+    let mut seen = vec![false; n];
+    let mut todo: Vec<u32> = vec![0, g.turn_start];
+    todo.extend(g.between_start);
+    let mut written = vec![false; g.tally_slots];
+    while let Some(pc) = todo.pop() {
+        let Some(i) = g.code.get(pc as usize) else {
+            continue;
+        };
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            continue;
+        }
+        let next = pc + 1;
+        match i {
+            Instr::Jump(t) => todo.push(*t),
+            Instr::JumpIfNot(Expr::Const(c), t) => todo.push(if *c != 0 { next } else { *t }),
+            Instr::JumpIfNot(_, t) => todo.extend([next, *t]),
+            Instr::Choose(id) => {
+                todo.push(next);
+                if let Some(ch) = g.choices.get(*id as usize) {
+                    todo.extend(ch.alts.iter().map(|a| a.target));
+                    todo.extend(ch.otherwise);
+                }
+            }
+            Instr::SowLap { on_cycle, .. } => todo.extend([next, *on_cycle]),
+            Instr::Relay { lap, .. } => todo.extend([next, *lap]),
+            Instr::ForNext { end, .. } => todo.extend([next, *end]),
+            Instr::EndGame(..) => {}
+            Instr::EndTurn | Instr::NewRound => todo.push(g.turn_start),
+            Instr::EndRound => todo.extend(g.between_start),
+            Instr::SetTally { slot, .. } | Instr::SetTallyAt { slot, .. } => {
+                if let Some(w) = written.get_mut(*slot as usize) {
+                    *w = true;
+                }
+                todo.push(next);
+            }
+            _ => todo.push(next),
+        }
+    }
+    g.tallies
+        .iter()
+        .map(|t| {
+            let width = if t.per_player { g.players.len() } else { 1 };
+            (t.slot as usize..t.slot as usize + width).any(|s| written.get(s) == Some(&true))
+        })
+        .collect()
+}
+
 /// `text` centred in `width` characters (cut with `…` when longer), as `{:^width$}` would
 /// without its limit on widths.
 fn centered(text: &str, width: usize) -> String {
@@ -227,10 +335,14 @@ pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
     let mut ys: Vec<i64> = g.sites.iter().map(|s| s.y).collect();
     ys.sort_unstable_by(|a, b| b.cmp(a));
     ys.dedup();
+    let stable = widest_contents(g, st);
     let cells: Vec<(String, String)> = (0..n)
         .map(|i| {
             let s = SiteId(i as u16);
             let mut c = contents(g, st, s);
+            if c.chars().count() > stable {
+                c = shortened_stack(g, st, s, stable).unwrap_or(c);
+            }
             if changed(g, st, s) {
                 c.push('*');
             }
@@ -240,9 +352,13 @@ pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
             (g.sites[i].name.clone(), c)
         })
         .collect();
+    // The same widths all game long: from the widest contents the game can show, with room
+    // for the marks of the last move (`[…]`, without colour).
+    let marks = if look.colour { 0 } else { 2 };
     let width = cells
         .iter()
         .map(|(a, b)| a.chars().count().max(b.chars().count()))
+        .chain([stable + marks])
         .max()
         .unwrap_or(1)
         .min(CELL)
@@ -325,7 +441,13 @@ fn summary_text(g: &Game, st: &State) -> String {
     if g.between_start.is_some() && st.round() > 1 {
         out.push_str(&format!("round {}\n", st.round()));
     }
-    for t in &g.tallies {
+    let live = tallies_that_change(g);
+    for (t, _) in g.tallies.iter().zip(&live).filter(|&(t, &live)| {
+        // shown when the rules can change it, or when it is not its first value
+        live || (!t.per_site
+            && (0..g.players.len().max(1))
+                .any(|p| st.tally_value(t, Some(Player(p as u8))).is_some_and(|v| v != t.init)))
+    }) {
         if t.per_player {
             let vals: Vec<String> = (0..g.players.len())
                 .map(|p| {
@@ -363,15 +485,66 @@ fn summary_text(g: &Game, st: &State) -> String {
                 holdings(g, st, p)
             ));
         }
-        if !g.tokens.is_empty() {
-            out.push_str(&format!(
-                "{}: {}\n",
-                g.player_name(p),
-                tokens_text(g, st, p)
-            ));
+    }
+    if !g.tokens.is_empty() {
+        if g.players.len() > g.sides.len() {
+            for side in 0..g.sides.len() {
+                out.push_str(&wrap(&team_tokens_text(g, st, Player(side as u8)), WRAP, "  "));
+            }
+        } else {
+            for p in 0..g.players.len() {
+                let p = Player(p as u8);
+                out.push_str(&format!(
+                    "{}'s pieces: {}\n",
+                    g.player_name(p),
+                    tokens_text(g, st, p)
+                ));
+            }
         }
     }
     out
+}
+
+/// Where a team's tokens are, in one line for the side: how many on the board and in each
+/// area, and whose (by their marks on the board): `South: 3 on the board (S1, S3 ×2), 20
+/// waiting (…), 9 finished (S2 ×4, S4 ×4, S5)`.
+fn team_tokens_text(g: &Game, st: &State, side: Player) -> String {
+    let ini = initials(g);
+    let members: Vec<Player> = (0..g.players.len())
+        .map(|p| Player(p as u8))
+        .filter(|&p| g.side_of(p) == side)
+        .collect();
+    let place = |t: usize| match st.tokens().site_of(t) {
+        Some(_) => None,
+        None => Some(st.tokens().area_of(t)),
+    };
+    let mut places: Vec<(String, Option<Option<u8>>)> = vec![("on the board".into(), None)];
+    for (a, name) in g.areas.iter().enumerate() {
+        places.push((name.clone(), Some(Some(a as u8))));
+    }
+    let parts: Vec<String> = places
+        .iter()
+        .map(|(name, at)| {
+            let mut whose = vec![];
+            let mut total = 0;
+            for &p in &members {
+                let n = (0..g.tokens.len())
+                    .filter(|&t| g.tokens[t].owner == p && place(t) == *at)
+                    .count();
+                total += n;
+                if n > 0 {
+                    let mark = format!("{}{}", ini[side.0 as usize], p.0 as usize / g.sides.len() + 1);
+                    whose.push(if n == 1 { mark } else { format!("{mark} ×{n}") });
+                }
+            }
+            if whose.is_empty() {
+                format!("{total} {name}")
+            } else {
+                format!("{total} {name} ({})", whose.join(", "))
+            }
+        })
+        .collect();
+    format!("{}: {}", g.side_name(side), parts.join(", "))
 }
 
 /// A board of points joined by lines, drawn as a lattice: each point shows its top piece's
