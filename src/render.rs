@@ -115,21 +115,24 @@ fn contents(g: &Game, st: &State, s: SiteId) -> String {
 /// The widest cell of the board, in characters: longer contents are cut with `…`.
 const CELL: usize = 24;
 
-/// Marks of a stack of tokens shown in a cell at most (longer stacks: `SNS+4`).
-const STACK_SHOWN: usize = 6;
+/// The width of a board drawn as text that the cells of stacks of tokens try to keep within.
+const BOARD_WIDTH: usize = 80;
 
 /// The widest contents a site of this game can show, so that the columns keep their widths
 /// from move to move: with counters, every piece of the game on one site (the number of plain
 /// pieces, then `+2big` for each other kind); with tokens, a stack of all the tokens (each
-/// owner's mark), up to [`STACK_SHOWN`] characters.
-fn widest_contents(g: &Game, st: &State) -> usize {
+/// owner's mark), as much of it as lets `cols` columns fit in [`BOARD_WIDTH`] characters (at
+/// least two marks, or the longest site name): a taller stack shows its top (`SNS+4`).
+fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
     if g.pieces.len() == 1 && !g.tokens.is_empty() {
         let ini = initials(g);
         let mark = (0..g.tokens.len())
             .map(|t| token_mark(g, &ini, t).chars().count())
             .max()
             .unwrap_or(1);
-        return (mark * g.tokens.len()).min(STACK_SHOWN.max(mark)).max(1);
+        let name = g.sites.iter().map(|s| s.name.chars().count()).max().unwrap_or(1);
+        let room = (BOARD_WIDTH / cols.max(1)).saturating_sub(2).max(2 * mark);
+        return (mark * g.tokens.len()).min(room).max(name).max(1);
     }
     let total = |k: usize| -> u64 {
         let k = PieceKind(k as u8);
@@ -335,26 +338,36 @@ pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
     let mut ys: Vec<i64> = g.sites.iter().map(|s| s.y).collect();
     ys.sort_unstable_by(|a, b| b.cmp(a));
     ys.dedup();
-    let stable = widest_contents(g, st);
+    let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
+    let stable = widest_contents(g, st, cols);
+    let stacks = g.pieces.len() == 1 && !g.tokens.is_empty();
     let cells: Vec<(String, String)> = (0..n)
         .map(|i| {
             let s = SiteId(i as u16);
+            let bracket = is_marked(i) && !look.colour;
             let mut c = contents(g, st, s);
-            if c.chars().count() > stable {
-                c = shortened_stack(g, st, s, stable).unwrap_or(c);
-            }
             if changed(g, st, s) {
                 c.push('*');
             }
-            if is_marked(i) && !look.colour {
+            if bracket {
                 c = format!("[{c}]");
+            }
+            // a stack too tall for its cell: its top marks and how many more (the brackets of
+            // the last move are left out when even that does not fit)
+            if stacks && c.chars().count() > stable {
+                c = shortened_stack(g, st, s, stable.saturating_sub(2 * usize::from(bracket)))
+                    .filter(|_| bracket)
+                    .map(|c| format!("[{c}]"))
+                    .filter(|c| c.chars().count() <= stable)
+                    .unwrap_or_else(|| shortened_stack(g, st, s, stable).unwrap_or(c));
             }
             (g.sites[i].name.clone(), c)
         })
         .collect();
     // The same widths all game long: from the widest contents the game can show, with room
-    // for the marks of the last move (`[…]`, without colour).
-    let marks = if look.colour { 0 } else { 2 };
+    // for the marks of the last move (`[…]`, without colour; stacks of tokens are shortened
+    // to fit instead).
+    let marks = if look.colour || stacks { 0 } else { 2 };
     let width = cells
         .iter()
         .map(|(a, b)| a.chars().count().max(b.chars().count()))
@@ -363,7 +376,6 @@ pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
         .unwrap_or(1)
         .min(CELL)
         + 2;
-    let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
     let mut out = String::new();
     for y in ys {
         let mut names = vec![" ".repeat(width); cols];
@@ -506,8 +518,8 @@ fn summary_text(g: &Game, st: &State) -> String {
 }
 
 /// Where a team's tokens are, in one line for the side: how many on the board and in each
-/// area, and whose (by their marks on the board): `South: 3 on the board (S1, S3 ×2), 20
-/// waiting (…), 9 finished (S2 ×4, S4 ×4, S5)`.
+/// area, and whose (by their marks on the board): `South: 3 on the board (S1, S3×2), 20
+/// waiting (…), 9 finished (S2×4, S4×4, S5)`.
 fn team_tokens_text(g: &Game, st: &State, side: Player) -> String {
     let ini = initials(g);
     let members: Vec<Player> = (0..g.players.len())
@@ -534,7 +546,7 @@ fn team_tokens_text(g: &Game, st: &State, side: Player) -> String {
                 total += n;
                 if n > 0 {
                     let mark = format!("{}{}", ini[side.0 as usize], p.0 as usize / g.sides.len() + 1);
-                    whose.push(if n == 1 { mark } else { format!("{mark} ×{n}") });
+                    whose.push(if n == 1 { mark } else { format!("{mark}×{n}") });
                 }
             }
             if whose.is_empty() {
