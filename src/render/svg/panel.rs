@@ -136,9 +136,14 @@ impl Picture<'_> {
             }
         }
         if let Some([fwd, back]) = &g.dir_names
+            && let Some(dirs) = super::sowing_directions(g)
             && g.next[0].iter().any(|&t| t != u16::MAX)
         {
-            items.push(Legend::Ring(format!("{fwd} (the other way: {back})")));
+            items.push(Legend::Ring(match dirs {
+                [true, true] => format!("sowing: {fwd} or {back}, as the sower chooses"),
+                [false, true] => format!("sowing: {back}"),
+                _ => format!("sowing: {fwd}"),
+            }));
         }
         for (side, t) in g.tracks.iter().enumerate() {
             if t.is_some() {
