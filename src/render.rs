@@ -173,6 +173,23 @@ fn shortened_stack(g: &Game, st: &State, s: SiteId, width: usize) -> Option<Stri
     Some(out)
 }
 
+/// For each tally, whether a board shows it: when the rules can change it
+/// ([`tallies_that_change`]), or when it is not its first value.
+pub(crate) fn tallies_shown(g: &Game, st: &State) -> Vec<bool> {
+    let live = tallies_that_change(g);
+    g.tallies
+        .iter()
+        .zip(live)
+        .map(|(t, live)| {
+            live || (!t.per_site
+                && (0..g.players.len().max(1)).any(|p| {
+                    let p = t.per_player.then_some(Player(p as u8));
+                    st.tally_value(t, p).is_some_and(|v| v != t.init)
+                }))
+        })
+        .collect()
+}
+
 /// For each tally, whether the rules of this game and option set can change it: some
 /// `set` of it can be reached from the start, the turn or the `between rounds` program (a
 /// condition on options alone, `if rounds != match { end game }`, is followed one way only).
@@ -453,13 +470,8 @@ fn summary_text(g: &Game, st: &State) -> String {
     if g.between_start.is_some() && st.round() > 1 {
         out.push_str(&format!("round {}\n", st.round()));
     }
-    let live = tallies_that_change(g);
-    for (t, _) in g.tallies.iter().zip(&live).filter(|&(t, &live)| {
-        // shown when the rules can change it, or when it is not its first value
-        live || (!t.per_site
-            && (0..g.players.len().max(1))
-                .any(|p| st.tally_value(t, Some(Player(p as u8))).is_some_and(|v| v != t.init)))
-    }) {
+    let shown = tallies_shown(g, st);
+    for (t, _) in g.tallies.iter().zip(&shown).filter(|&(_, &s)| s) {
         if t.per_player {
             let vals: Vec<String> = (0..g.players.len())
                 .map(|p| {

@@ -157,9 +157,7 @@ fn side_score(g: &Game, st: &State, side: Player) -> String {
             let n = (0..g.tokens.len())
                 .filter(|&t| mine(&g.tokens[t]) && st.tokens().area_of(t) == Some(a as u8))
                 .count();
-            if n > 0 {
-                parts.push(format!("{n} {name}"));
-            }
+            parts.push(format!("{n} {name}"));
         }
         parts.join(", ")
     }
