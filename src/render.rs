@@ -513,7 +513,7 @@ fn summary_text(g: &Game, st: &State) -> String {
     if !g.tokens.is_empty() {
         if g.players.len() > g.sides.len() {
             for side in 0..g.sides.len() {
-                out.push_str(&wrap(&team_tokens_text(g, st, Player(side as u8)), WRAP, "  "));
+                out.push_str(&team_tokens_text(g, st, Player(side as u8)));
             }
         } else {
             for p in 0..g.players.len() {
@@ -568,7 +568,43 @@ fn team_tokens_text(g: &Game, st: &State, side: Player) -> String {
             }
         })
         .collect();
-    format!("{}: {}", g.side_name(side), parts.join(", "))
+    // wrapped between the parts (and between a part's players), never inside one
+    let mut out = format!("{}:", g.side_name(side));
+    let mut len = out.chars().count();
+    let words: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| {
+            let last = i + 1 == parts.len();
+            let pieces: Vec<&str> = p.split(", ").collect();
+            let n = pieces.len();
+            pieces
+                .into_iter()
+                .enumerate()
+                .map(move |(j, w)| {
+                    if j + 1 < n || !last {
+                        format!("{w},")
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for w in words {
+        let wl = w.chars().count();
+        if len + 1 + wl > WRAP {
+            out.push_str("\n  ");
+            len = 2;
+        } else {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(&w);
+        len += wl;
+    }
+    out.push('\n');
+    out
 }
 
 /// A board of points joined by lines, drawn as a lattice: each point shows its top piece's
@@ -745,7 +781,10 @@ pub fn outcome_text(g: &Game, o: Outcome) -> String {
         EndReason::Rules => match g.end_statement(o.said) {
             Some((_, Some(why))) => format!("{who} ({why})"),
             // `end game` (or `end round` without rounds): the scores decide
-            Some((EndRule::Score, None)) | None => format!("{who} (the game ends: on score)"),
+            Some((EndRule::Score, None)) | None => match o.winner {
+                Some(_) => format!("{who} (the higher score wins)"),
+                None => format!("{who} (equal scores)"),
+            },
             Some((_, None)) => format!("{who} (by the rules)"),
         },
         EndReason::TurnLimit => format!("{who} (the turn limit of {} was reached)", g.turn_limit),

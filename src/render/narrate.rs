@@ -98,7 +98,7 @@ pub fn chance_text(g: &Game, before: &State, outcome: i64) -> String {
 /// score of each side, compact: `Game over: North wins (the round is over: the higher score
 /// wins). Final score: South 40, North 58`. A side's score is its points (with what it holds
 /// when it holds pieces of several kinds, and its tallies that are not zero: `North 44 (31
-/// lubasso + mu + gong)`, `South 0 (debt 3)`); in a game of tokens, where its pieces are (`White
+/// seed + big + bag)`, `South 0 (debt 3)`); in a game of tokens, where its pieces are (`White
 /// 1 on the board, 19 captured`). A team is summed up as its side. `None` while the game goes
 /// on.
 pub fn end_text(g: &Game, st: &State) -> Option<String> {
@@ -165,7 +165,7 @@ fn side_score(g: &Game, st: &State, side: Player) -> String {
 
 struct Narrator<'a> {
     g: &'a Game,
-    /// for each kind of piece, whether the game has one piece of it (`the mu`)
+    /// for each kind of piece, whether the game has one piece of it (`the king`)
     unique: Vec<bool>,
     /// who decided the step (the sower)
     mover: Player,
@@ -179,7 +179,7 @@ impl Narrator<'_> {
     }
 
     /// Named pieces (of kinds other than the plain one) in words, by kind in their order:
-    /// `the mu`, `the mu and the gong`, `2 big`; None when there are none.
+    /// `the king`, `the king and the queen`, `2 big`; None when there are none.
     fn pieces_named(&self, kinds: impl Iterator<Item = PieceKind>) -> Option<String> {
         let mut counts: Vec<(PieceKind, u32)> = vec![];
         for k in kinds.filter(|k| k.0 > 0) {
@@ -196,7 +196,7 @@ impl Narrator<'_> {
         (!parts.is_empty()).then(|| and_list(&parts))
     }
 
-    /// `the mu` (the only piece of its kind), `a big`, `3 big`.
+    /// `the king` (the only piece of its kind), `a big`, `3 big`.
     fn kind_count(&self, k: PieceKind, n: u32) -> String {
         let name = kind_name(self.g, k);
         match n {
@@ -206,8 +206,8 @@ impl Narrator<'_> {
         }
     }
 
-    /// Where the named pieces of a lap went, a line for each place: `the mu goes to North's
-    /// store`, `the gong is dropped on n3`.
+    /// Where the named pieces of a lap went, a line for each place: `the king goes to North's
+    /// store`, `the king is dropped on n3`.
     fn landings(&self, went: &[(PieceKind, Landing)]) -> Vec<String> {
         let mut places: Vec<Landing> = vec![];
         for &(_, l) in went {
@@ -237,8 +237,8 @@ impl Narrator<'_> {
             .collect()
     }
 
-    /// What a capture took from a site: `4`, or with its named pieces `the gong and 4
-    /// lubasso`.
+    /// What a capture took from a site: `4`, or with its named pieces `the king and 4
+    /// seed`.
     fn taken_text(&self, pieces: u32, kinds: &[(PieceKind, u32)]) -> String {
         let named: Vec<String> = kinds
             .iter()
@@ -289,10 +289,10 @@ impl Narrator<'_> {
         let lap = |i: usize| {
             let (from, pieces, last) = laps[i];
             let from = self.site(from);
-            // the named pieces in hand: `5 (with the mu) from s3`
+            // the named pieces in hand: `5 (with the king) from s3`
             let named = self.pieces_named(went[i].iter().map(|&(k, _)| k));
             let n = match named {
-                // only named pieces: `the mu from east`
+                // only named pieces: `the king from east`
                 Some(w) if only_named(i) => w,
                 Some(w) => format!("{pieces} (with {w})"),
                 None => pieces.to_string(),
@@ -303,7 +303,7 @@ impl Narrator<'_> {
                 (_, None) => format!("{n} from {from}"),
             }
         };
-        // where the named pieces of a lap went: `  the mu goes to North's store` (not said
+        // where the named pieces of a lap went: `  the king goes to North's store` (not said
         // when the lap was that piece alone, dropped where it ends)
         let landings = |i: usize| -> Vec<String> {
             let (_, _, last) = laps[i];
@@ -335,7 +335,7 @@ impl Narrator<'_> {
                 lines.push(format!("  … {skipped} more relays …"));
                 // the named pieces are told even in the laps summed up
                 for r in told + 1..relays {
-                    for l in landings(r) {
+                    for l in self.landings(went[r]) {
                         lines.push(format!("  {l} (lap {})", r + 1));
                     }
                 }
@@ -793,7 +793,7 @@ impl TokenBook {
 }
 
 /// For each kind of piece, whether the game starts with exactly one piece of it (on the
-/// board or held): such a piece is `the mu`.
+/// board or held): such a piece is `the king`.
 fn unique_kinds(g: &Game) -> Vec<bool> {
     let st = g.start();
     (0..g.pieces.len())
