@@ -130,7 +130,12 @@ fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
             .map(|t| token_mark(g, &ini, t).chars().count())
             .max()
             .unwrap_or(1);
-        let name = g.sites.iter().map(|s| s.name.chars().count()).max().unwrap_or(1);
+        let name = g
+            .sites
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(1);
         let room = (BOARD_WIDTH / cols.max(1)).saturating_sub(2).max(2 * mark);
         return (mark * g.tokens.len()).min(room).max(name).max(1);
     }
@@ -557,7 +562,11 @@ fn team_tokens_text(g: &Game, st: &State, side: Player) -> String {
                     .count();
                 total += n;
                 if n > 0 {
-                    let mark = format!("{}{}", ini[side.0 as usize], p.0 as usize / g.sides.len() + 1);
+                    let mark = format!(
+                        "{}{}",
+                        ini[side.0 as usize],
+                        p.0 as usize / g.sides.len() + 1
+                    );
                     whose.push(if n == 1 { mark } else { format!("{mark}×{n}") });
                 }
             }

@@ -131,7 +131,10 @@ fn side_score(g: &Game, st: &State, side: Player) -> String {
         if !plain {
             for &p in &members {
                 let h = holdings(g, st, p);
-                notes.push(h.rsplit_once(" (").map_or(h.clone(), |(a, _)| a.to_string()));
+                notes.push(
+                    h.rsplit_once(" (")
+                        .map_or(h.clone(), |(a, _)| a.to_string()),
+                );
             }
         }
         for t in g.tallies.iter().filter(|t| t.per_player) {
@@ -189,10 +192,7 @@ impl Narrator<'_> {
             }
         }
         counts.sort_by_key(|&(k, _)| k.0);
-        let parts: Vec<String> = counts
-            .iter()
-            .map(|&(k, n)| self.kind_count(k, n))
-            .collect();
+        let parts: Vec<String> = counts.iter().map(|&(k, n)| self.kind_count(k, n)).collect();
         (!parts.is_empty()).then(|| and_list(&parts))
     }
 
@@ -220,7 +220,8 @@ impl Narrator<'_> {
             .filter_map(|place| {
                 let here = went.iter().filter(|&&(_, l)| l == place).map(|&(k, _)| k);
                 let what = self.pieces_named(here)?;
-                let one = !what.contains(" and ") && !what.starts_with(|c: char| c.is_ascii_digit());
+                let one =
+                    !what.contains(" and ") && !what.starts_with(|c: char| c.is_ascii_digit());
                 Some(match place {
                     Landing::Held(p) => format!(
                         "{what} {} to {}'s store",
@@ -581,19 +582,22 @@ impl Narrator<'_> {
                     let Some((p, area, sites, tokens)) = lost.next() else {
                         continue;
                     };
-                let what = match &tokens[..] {
-                    [t] => format!(
-                        "a {}",
-                        self.g.tokens.get(*t).map_or("piece", |t| kind_name(self.g, t.kind))
-                    ),
-                    _ => format!("{} pieces", tokens.len()),
-                };
-                format!(
-                    "{} loses {what} on {} ({})",
-                    self.g.player_name(p),
-                    self.site_list(&sites),
-                    self.g.areas.get(area as usize).map_or("?", String::as_str)
-                )
+                    let what = match &tokens[..] {
+                        [t] => format!(
+                            "a {}",
+                            self.g
+                                .tokens
+                                .get(*t)
+                                .map_or("piece", |t| kind_name(self.g, t.kind))
+                        ),
+                        _ => format!("{} pieces", tokens.len()),
+                    };
+                    format!(
+                        "{} loses {what} on {} ({})",
+                        self.g.player_name(p),
+                        self.site_list(&sites),
+                        self.g.areas.get(area as usize).map_or("?", String::as_str)
+                    )
                 }
             };
             self.lines.push(line);

@@ -222,9 +222,7 @@ pub(super) fn stmt(p: Pair<Rule>) -> Stmt {
                 Rule::end_round => StmtKind::EndRound,
                 _ => StmtKind::EndGame(
                     end_game_rule(e),
-                    it.next()
-                        .and_then(|r| inner(r).next())
-                        .map(string_value),
+                    it.next().and_then(|r| inner(r).next()).map(string_value),
                 ),
             }
         }
