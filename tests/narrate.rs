@@ -351,7 +351,10 @@ fn large_stones_are_told_by_their_kind_where_they_go_and_when_captured() {
     // to South's holdings.
     assert_eq!(
         told(&g, &mut st, "sow s3"),
-        ["South sows a big from s3, ending at east", "  a big goes to South's store"]
+        [
+            "South sows a big from s3, ending at east",
+            "  a big goes to South's store"
+        ]
     );
     // North takes s2: 2 seeds; South takes n2: the big and 2 seeds
     assert_eq!(told(&g, &mut st, "take s2"), ["North captures 2 from s2"]);
@@ -388,7 +391,9 @@ fn the_mu_and_the_gong_of_a_game_are_told_by_name() {
                     let d = st.moves()[(i * 7 + k) % st.moves().len()];
                     g.play_narrated(&mut st, d).unwrap()
                 }
-                n => g.play_chance_narrated(&mut st, ((i + k) % n) as i64).unwrap(),
+                n => g
+                    .play_chance_narrated(&mut st, ((i + k) % n) as i64)
+                    .unwrap(),
             };
             let lines = narrate(&g, &before, &events);
             for (e, kind) in events.iter().flat_map(|e| match e {
@@ -492,7 +497,10 @@ turn {
     let mut st = g.start();
     assert_eq!(
         told(&g, &mut st, "sow s1"),
-        ["South sows 2 from s1, ending at n1", "another turn for South"]
+        [
+            "South sows 2 from s1, ending at n1",
+            "another turn for South"
+        ]
     );
     assert_eq!(g.player_name(st.mover()), "South");
     assert_eq!(
@@ -527,7 +535,10 @@ fn the_end_tells_the_rule_that_ended_the_game_and_the_score() {
     // scores each side in points).
     for (name, why) in [
         ("pallankuzhi", "the round is over: the higher score wins"),
-        ("ceelkoqyuqkoqiji", "the round is over: the higher score wins"),
+        (
+            "ceelkoqyuqkoqiji",
+            "the round is over: the higher score wins",
+        ),
         ("kuilichi-chanakua", "all its chips home"),
     ] {
         let g = common::game_with(name, &["max_turns=100000"], None);
@@ -544,7 +555,10 @@ fn the_end_tells_the_rule_that_ended_the_game_and_the_score() {
             i += 1;
         }
         let end = end_text(&g, &st).expect("over");
-        assert!(end.contains(&format!("({why}). Final score: South ")), "{end}");
+        assert!(
+            end.contains(&format!("({why}). Final score: South ")),
+            "{end}"
+        );
         assert!(!end.contains("South1"), "{end}");
     }
 }
@@ -566,9 +580,16 @@ fn the_race_of_two_teams_ends_with_a_score_per_side() {
     }
     let end = end_text(&g, &st).expect("over");
     // 64 chips: one side has all of its 32 home
-    assert!(end.contains(" wins (all its chips home). Final score: South "), "{end}");
+    assert!(
+        end.contains(" wins (all its chips home). Final score: South "),
+        "{end}"
+    );
     assert!(end.contains("32 finished"), "{end}");
-    assert_eq!(end.matches("on the board").count(), 2, "one part per side: {end}");
+    assert_eq!(
+        end.matches("on the board").count(),
+        2,
+        "one part per side: {end}"
+    );
 }
 
 #[test]
@@ -580,13 +601,27 @@ fn the_text_board_shows_only_what_applies_with_stable_widths() {
         assert!(!board.contains(&format!("{tally}:")), "{name}: {board}");
         let matched = common::game_with(name, &["rounds=match"], None);
         let board = ludic::render::board_text(&matched, &matched.start());
-        assert!(board.contains(&format!("{tally}:")), "{name} (match): {board}");
+        assert!(
+            board.contains(&format!("{tally}:")),
+            "{name} (match): {board}"
+        );
     }
     // the columns keep their places from move to move
-    for name in ["ceelkoqyuqkoqiji", "pallankuzhi", "puluc", "kuilichi-chanakua"] {
+    for name in [
+        "ceelkoqyuqkoqiji",
+        "pallankuzhi",
+        "puluc",
+        "kuilichi-chanakua",
+    ] {
         let g = common::game(name);
         let mut st = g.start();
-        let first_line = |st: &State| ludic::render::board_text(&g, st).lines().next().unwrap().to_string();
+        let first_line = |st: &State| {
+            ludic::render::board_text(&g, st)
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        };
         let names = first_line(&st);
         for i in 0..300usize {
             if st.is_over() {
@@ -619,10 +654,16 @@ fn sixteen_players_are_told_apart_on_the_text_board() {
     }
     let board = ludic::render::board_text(&g, &st);
     // one line (wrapped) per side, no line per player
-    assert!(!board.contains("South1:") && !board.contains("North8:"), "{board}");
+    assert!(
+        !board.contains("South1:") && !board.contains("North8:"),
+        "{board}"
+    );
     let south = &board[board.find("\nSouth: ").unwrap_or_else(|| panic!("{board}"))..];
     let south = &south[..south.find("\nNorth: ").unwrap_or_else(|| panic!("{board}"))];
-    assert!(south.contains(" on the board") && south.contains(" waiting,"), "{board}");
+    assert!(
+        south.contains(" on the board") && south.contains(" waiting,"),
+        "{board}"
+    );
     assert!(south.lines().all(|l| l.chars().count() <= 80), "{board}");
     // the chips on the board by their player's mark, S1..S8 and N1..N8
     let marks: std::collections::BTreeSet<String> = (0..g.tokens.len())

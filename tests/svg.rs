@@ -498,11 +498,18 @@ fn the_rings_arrows_go_the_way_the_game_sows() {
     // Pallankuzhi sows `toward cw` (the ring's backward direction): every arrow goes from a
     // site to the next one clockwise, none the other way, and the legend says so.
     // Ceelkoqyuqkoqiji lets the sower choose (`choose d in ccw cw`): arrows with two heads.
-    for (name, dir, both) in [("pallankuzhi", 1usize, false), ("ceelkoqyuqkoqiji", 0, true)] {
+    for (name, dir, both) in [
+        ("pallankuzhi", 1usize, false),
+        ("ceelkoqyuqkoqiji", 0, true),
+    ] {
         let g = game_with(name, &[], None);
         assert_eq!(
             ludic::render::svg::sowing_directions(&g),
-            Some(if both { [true, true] } else { [dir == 0, dir == 1] }),
+            Some(if both {
+                [true, true]
+            } else {
+                [dir == 0, dir == 1]
+            }),
             "{name}"
         );
         let text = svg(&g, &g.start(), &[]);
@@ -514,7 +521,11 @@ fn the_rings_arrows_go_the_way_the_game_sows() {
             .children()
             .filter(|n| n.tag_name().name() == "line")
             .collect();
-        assert!(lines.len() >= g.sites.len() - 2, "{name}: {} arrows", lines.len());
+        assert!(
+            lines.len() >= g.sites.len() - 2,
+            "{name}: {} arrows",
+            lines.len()
+        );
         for l in &lines {
             let from = nearest(&centres, num(l, "x1"), num(l, "y1"));
             let to = nearest(&centres, num(l, "x2"), num(l, "y2"));
@@ -609,11 +620,17 @@ fn no_sites_name_is_hidden_by_a_piece() {
             let doc = Document::parse(&text).unwrap();
             let (labels, pieces) = labels_and_pieces(&doc);
             if name == "puluc" {
-                assert!(labels.len() == 11 && pieces.len() >= 10, "{name}: {labels:?} {pieces:?}");
+                assert!(
+                    labels.len() == 11 && pieces.len() >= 10,
+                    "{name}: {labels:?} {pieces:?}"
+                );
             }
             for (label, b) in &labels {
                 for p in &pieces {
-                    assert!(!overlap(*b, *p), "{name}: the name {label} {b:?} under a piece {p:?}");
+                    assert!(
+                        !overlap(*b, *p),
+                        "{name}: the name {label} {b:?} under a piece {p:?}"
+                    );
                 }
             }
         }

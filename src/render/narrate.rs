@@ -335,8 +335,8 @@ impl Narrator<'_> {
                 let skipped = relays - told - 1;
                 lines.push(format!("  … {skipped} more relays …"));
                 // the named pieces are told even in the laps summed up
-                for r in told + 1..relays {
-                    for l in self.landings(went[r]) {
+                for (r, w) in went.iter().enumerate().take(relays).skip(told + 1) {
+                    for l in self.landings(w) {
                         lines.push(format!("  {l} (lap {})", r + 1));
                     }
                 }
