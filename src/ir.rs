@@ -694,10 +694,13 @@ impl Game {
     /// The `end game` statement that ended a game (see `Outcome::said`): its rule and the
     /// words that say why, if the file gives them (`end game winner P "why"`).
     pub fn end_statement(&self, said: Option<u32>) -> Option<(&EndRule, Option<&str>)> {
-        match self.code.get(said? as usize)? {
-            Instr::EndGame(rule, why) => Some((rule, why.as_deref())),
-            _ => None,
-        }
+        self.code
+            .iter()
+            .filter_map(|i| match i {
+                Instr::EndGame(rule, why) => Some((rule, why.as_deref())),
+                _ => None,
+            })
+            .nth(said? as usize)
     }
 
     pub fn side_name(&self, s: Player) -> &str {

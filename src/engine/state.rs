@@ -67,8 +67,9 @@ pub enum Fault {
 pub struct Outcome {
     pub winner: Option<Player>,
     pub reason: EndReason,
-    /// the `end game` statement that ended it (the index of its instruction), when one did:
-    /// its rule and its words (`end game … "why"`) are `Game::end_statement`
+    /// the `end game` statement that ended it (its rank among the program's `end game`
+    /// statements), when one did: its rule and its words (`end game … "why"`) are
+    /// `Game::end_statement`
     pub said: Option<u32>,
 }
 
