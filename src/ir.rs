@@ -482,8 +482,8 @@ pub enum Instr {
     },
     /// `end turn` (also the end of the turn program)
     EndTurn,
-    /// `end game …`
-    EndGame(EndRule),
+    /// `end game …`, with the reason the file gives (`end game winner P "all its chips home"`)
+    EndGame(EndRule, Option<String>),
     /// `first random` (a chance event) or `first P`
     First(Option<Expr>),
     /// `set mover = P`: whose decisions come next (between rounds: who chooses)
@@ -695,6 +695,18 @@ impl Game {
     pub fn side_of(&self, p: Player) -> Player {
         Player((p.0 as usize % self.sides.len().max(1)) as u8)
     }
+    /// The `end game` statement that ended a game (see `Outcome::said`): its rule and the
+    /// words that say why, if the file gives them (`end game winner P "why"`).
+    pub fn end_statement(&self, said: Option<u32>) -> Option<(&EndRule, Option<&str>)> {
+        self.code
+            .iter()
+            .filter_map(|i| match i {
+                Instr::EndGame(rule, why) => Some((rule, why.as_deref())),
+                _ => None,
+            })
+            .nth(said? as usize)
+    }
+
     pub fn side_name(&self, s: Player) -> &str {
         self.sides
             .get(s.0 as usize)

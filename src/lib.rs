@@ -27,7 +27,9 @@ pub(crate) use lang::{chart, lower, optimize};
 
 pub use check::{LoadError, Settings};
 pub use engine::Game;
-pub use engine::{Decision, EndReason, Event, Fault, IllegalMove, Outcome, Pending, State};
+pub use engine::{
+    Decision, EndReason, Event, Fault, IllegalMove, Landing, Outcome, Pending, State,
+};
 
 /// The one front door: parses and checks a game description with the given option settings.
 pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {

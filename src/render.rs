@@ -115,6 +115,139 @@ fn contents(g: &Game, st: &State, s: SiteId) -> String {
 /// The widest cell of the board, in characters: longer contents are cut with `…`.
 const CELL: usize = 24;
 
+/// The width of a board drawn as text that the cells of stacks of tokens try to keep within.
+const BOARD_WIDTH: usize = 80;
+
+/// The widest contents a site of this game can show, so that the columns keep their widths
+/// from move to move: with counters, every piece of the game on one site (the number of plain
+/// pieces, then `+2big` for each other kind); with tokens, a stack of all the tokens (each
+/// owner's mark), as much of it as lets `cols` columns fit in [`BOARD_WIDTH`] characters (at
+/// least two marks, or the longest site name): a taller stack shows its top (`SNS+4`).
+fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
+    if g.pieces.len() == 1 && !g.tokens.is_empty() {
+        let ini = initials(g);
+        let mark = (0..g.tokens.len())
+            .map(|t| token_mark(g, &ini, t).chars().count())
+            .max()
+            .unwrap_or(1);
+        let name = g
+            .sites
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(1);
+        let room = (BOARD_WIDTH / cols.max(1)).saturating_sub(2).max(2 * mark);
+        return (mark * g.tokens.len()).min(room).max(name).max(1);
+    }
+    let total = |k: usize| -> u64 {
+        let k = PieceKind(k as u8);
+        let on: u64 = (0..g.sites.len())
+            .map(|s| st.count(g, SiteId(s as u16), k) as u64)
+            .sum();
+        let held: u64 = (0..g.players.len())
+            .map(|p| st.captured(g, Player(p as u8), k) as u64)
+            .sum();
+        on + held
+    };
+    let digits = |n: u64| n.max(1).to_string().len();
+    let mut w = digits(total(0));
+    for k in 1..g.pieces.len() {
+        let n = total(k);
+        w += 1 + g.pieces[k].name.chars().count() + if n > 1 { digits(n) } else { 0 };
+    }
+    w.min(CELL)
+}
+
+/// A stack of tokens too tall for its cell: its top marks and the number of the others
+/// (`SNS+4`); None for counters.
+fn shortened_stack(g: &Game, st: &State, s: SiteId, width: usize) -> Option<String> {
+    if g.pieces.len() != 1 || g.tokens.is_empty() {
+        return None;
+    }
+    let ini = initials(g);
+    let stack = st.tokens().stack(s);
+    let mut out = String::new();
+    for (i, &t) in stack.iter().rev().enumerate() {
+        let mark = token_mark(g, &ini, t);
+        let rest = format!("+{}", stack.len() - i);
+        if out.chars().count() + mark.chars().count() + rest.len() > width && i > 0 {
+            return Some(out + &rest);
+        }
+        out.push_str(&mark);
+    }
+    Some(out)
+}
+
+/// For each tally, whether a board shows it: when the rules can change it
+/// ([`tallies_that_change`]), or when it is not its first value.
+pub(crate) fn tallies_shown(g: &Game, st: &State) -> Vec<bool> {
+    let live = tallies_that_change(g);
+    g.tallies
+        .iter()
+        .zip(live)
+        .map(|(t, live)| {
+            live || (!t.per_site
+                && (0..g.players.len().max(1)).any(|p| {
+                    let p = t.per_player.then_some(Player(p as u8));
+                    st.tally_value(t, p).is_some_and(|v| v != t.init)
+                }))
+        })
+        .collect()
+}
+
+/// For each tally, whether the rules of this game and option set can change it: some
+/// `set` of it can be reached from the start, the turn or the `between rounds` program (a
+/// condition on options alone, `if rounds != match { end game }`, is followed one way only).
+/// A tally that never changes is not shown on the board.
+pub fn tallies_that_change(g: &Game) -> Vec<bool> {
+    let n = g.code.len();
+    let mut seen = vec![false; n];
+    let mut todo: Vec<u32> = vec![0, g.turn_start];
+    todo.extend(g.between_start);
+    let mut written = vec![false; g.tally_slots];
+    while let Some(pc) = todo.pop() {
+        let Some(i) = g.code.get(pc as usize) else {
+            continue;
+        };
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            continue;
+        }
+        let next = pc + 1;
+        match i {
+            Instr::Jump(t) => todo.push(*t),
+            Instr::JumpIfNot(Expr::Const(c), t) => todo.push(if *c != 0 { next } else { *t }),
+            Instr::JumpIfNot(_, t) => todo.extend([next, *t]),
+            Instr::Choose(id) => {
+                todo.push(next);
+                if let Some(ch) = g.choices.get(*id as usize) {
+                    todo.extend(ch.alts.iter().map(|a| a.target));
+                    todo.extend(ch.otherwise);
+                }
+            }
+            Instr::SowLap { on_cycle, .. } => todo.extend([next, *on_cycle]),
+            Instr::Relay { lap, .. } => todo.extend([next, *lap]),
+            Instr::ForNext { end, .. } => todo.extend([next, *end]),
+            Instr::EndGame(..) => {}
+            Instr::EndTurn | Instr::NewRound => todo.push(g.turn_start),
+            Instr::EndRound => todo.extend(g.between_start),
+            Instr::SetTally { slot, .. } | Instr::SetTallyAt { slot, .. } => {
+                if let Some(w) = written.get_mut(*slot as usize) {
+                    *w = true;
+                }
+                todo.push(next);
+            }
+            _ => todo.push(next),
+        }
+    }
+    g.tallies
+        .iter()
+        .map(|t| {
+            let width = if t.per_player { g.players.len() } else { 1 };
+            (t.slot as usize..t.slot as usize + width).any(|s| written.get(s) == Some(&true))
+        })
+        .collect()
+}
+
 /// `text` centred in `width` characters (cut with `…` when longer), as `{:^width$}` would
 /// without its limit on widths.
 fn centered(text: &str, width: usize) -> String {
@@ -227,27 +360,44 @@ pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
     let mut ys: Vec<i64> = g.sites.iter().map(|s| s.y).collect();
     ys.sort_unstable_by(|a, b| b.cmp(a));
     ys.dedup();
+    let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
+    let stable = widest_contents(g, st, cols);
+    let stacks = g.pieces.len() == 1 && !g.tokens.is_empty();
     let cells: Vec<(String, String)> = (0..n)
         .map(|i| {
             let s = SiteId(i as u16);
+            let bracket = is_marked(i) && !look.colour;
             let mut c = contents(g, st, s);
             if changed(g, st, s) {
                 c.push('*');
             }
-            if is_marked(i) && !look.colour {
+            if bracket {
                 c = format!("[{c}]");
+            }
+            // a stack too tall for its cell: its top marks and how many more (the brackets of
+            // the last move are left out when even that does not fit)
+            if stacks && c.chars().count() > stable {
+                c = shortened_stack(g, st, s, stable.saturating_sub(2 * usize::from(bracket)))
+                    .filter(|_| bracket)
+                    .map(|c| format!("[{c}]"))
+                    .filter(|c| c.chars().count() <= stable)
+                    .unwrap_or_else(|| shortened_stack(g, st, s, stable).unwrap_or(c));
             }
             (g.sites[i].name.clone(), c)
         })
         .collect();
+    // The same widths all game long: from the widest contents the game can show, with room
+    // for the marks of the last move (`[…]`, without colour; stacks of tokens are shortened
+    // to fit instead).
+    let marks = if look.colour || stacks { 0 } else { 2 };
     let width = cells
         .iter()
         .map(|(a, b)| a.chars().count().max(b.chars().count()))
+        .chain([stable + marks])
         .max()
         .unwrap_or(1)
         .min(CELL)
         + 2;
-    let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
     let mut out = String::new();
     for y in ys {
         let mut names = vec![" ".repeat(width); cols];
@@ -325,7 +475,8 @@ fn summary_text(g: &Game, st: &State) -> String {
     if g.between_start.is_some() && st.round() > 1 {
         out.push_str(&format!("round {}\n", st.round()));
     }
-    for t in &g.tallies {
+    let shown = tallies_shown(g, st);
+    for (t, _) in g.tallies.iter().zip(&shown).filter(|&(_, &s)| s) {
         if t.per_player {
             let vals: Vec<String> = (0..g.players.len())
                 .map(|p| {
@@ -363,14 +514,105 @@ fn summary_text(g: &Game, st: &State) -> String {
                 holdings(g, st, p)
             ));
         }
-        if !g.tokens.is_empty() {
-            out.push_str(&format!(
-                "{}: {}\n",
-                g.player_name(p),
-                tokens_text(g, st, p)
-            ));
+    }
+    if !g.tokens.is_empty() {
+        if g.players.len() > g.sides.len() {
+            for side in 0..g.sides.len() {
+                out.push_str(&team_tokens_text(g, st, Player(side as u8)));
+            }
+        } else {
+            for p in 0..g.players.len() {
+                let p = Player(p as u8);
+                out.push_str(&format!(
+                    "{}'s pieces: {}\n",
+                    g.player_name(p),
+                    tokens_text(g, st, p)
+                ));
+            }
         }
     }
+    out
+}
+
+/// Where a team's tokens are, in one line for the side: how many on the board and in each
+/// area, and whose (by their marks on the board): `South: 3 on the board (S1, S3×2), 20
+/// waiting (…), 9 finished (S2×4, S4×4, S5)`.
+fn team_tokens_text(g: &Game, st: &State, side: Player) -> String {
+    let ini = initials(g);
+    let members: Vec<Player> = (0..g.players.len())
+        .map(|p| Player(p as u8))
+        .filter(|&p| g.side_of(p) == side)
+        .collect();
+    let place = |t: usize| match st.tokens().site_of(t) {
+        Some(_) => None,
+        None => Some(st.tokens().area_of(t)),
+    };
+    let mut places: Vec<(String, Option<Option<u8>>)> = vec![("on the board".into(), None)];
+    for (a, name) in g.areas.iter().enumerate() {
+        places.push((name.clone(), Some(Some(a as u8))));
+    }
+    let parts: Vec<String> = places
+        .iter()
+        .map(|(name, at)| {
+            let mut whose = vec![];
+            let mut total = 0;
+            for &p in &members {
+                let n = (0..g.tokens.len())
+                    .filter(|&t| g.tokens[t].owner == p && place(t) == *at)
+                    .count();
+                total += n;
+                if n > 0 {
+                    let mark = format!(
+                        "{}{}",
+                        ini[side.0 as usize],
+                        p.0 as usize / g.sides.len() + 1
+                    );
+                    whose.push(if n == 1 { mark } else { format!("{mark}×{n}") });
+                }
+            }
+            if whose.is_empty() {
+                format!("{total} {name}")
+            } else {
+                format!("{total} {name} ({})", whose.join(", "))
+            }
+        })
+        .collect();
+    // wrapped between the parts (and between a part's players), never inside one
+    let mut out = format!("{}:", g.side_name(side));
+    let mut len = out.chars().count();
+    let words: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| {
+            let last = i + 1 == parts.len();
+            let pieces: Vec<&str> = p.split(", ").collect();
+            let n = pieces.len();
+            pieces
+                .into_iter()
+                .enumerate()
+                .map(move |(j, w)| {
+                    if j + 1 < n || !last {
+                        format!("{w},")
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for w in words {
+        let wl = w.chars().count();
+        if len + 1 + wl > WRAP {
+            out.push_str("\n  ");
+            len = 2;
+        } else {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(&w);
+        len += wl;
+    }
+    out.push('\n');
     out
 }
 
@@ -545,7 +787,15 @@ pub fn outcome_text(g: &Game, o: Outcome) -> String {
         None => "draw".to_string(),
     };
     match o.reason {
-        EndReason::Rules => format!("{who} (by the rules)"),
+        EndReason::Rules => match g.end_statement(o.said) {
+            Some((_, Some(why))) => format!("{who} ({why})"),
+            // `end game` (or `end round` without rounds): the scores decide
+            Some((EndRule::Score, None)) | None => match o.winner {
+                Some(_) => format!("{who} (the higher score wins)"),
+                None => format!("{who} (equal scores)"),
+            },
+            Some((_, None)) => format!("{who} (by the rules)"),
+        },
         EndReason::TurnLimit => format!("{who} (the turn limit of {} was reached)", g.turn_limit),
         EndReason::StepLimit => format!("{who} (the rules ran too long without a decision)"),
         EndReason::DecisionLimit => format!(
@@ -567,6 +817,9 @@ pub fn outcome_json(g: &Game, o: Outcome) -> Value {
         "winner": o.winner.map(|p| g.side_name(p).to_string()),
         "reason": o.reason.code(),
     });
+    if let Some((_, Some(why))) = g.end_statement(o.said) {
+        v["why"] = json!(why);
+    }
     if let EndReason::Fault(f) = o.reason {
         v["fault"] = json!(f.to_string());
     }

@@ -425,7 +425,7 @@ fn a_game_won_on_the_last_allowed_turn_is_won_from_the_cli() {
     let won = run("max_turns=42");
     assert!(
         won.ends_with(
-            "Game over: South wins (by the rules). Final score: South 3 on the board, 2 killed; North 2 on the board, 3 killed\n"
+            "Game over: South wins (the loser controls no piece). Final score: South 3 on the board, 2 killed; North 2 on the board, 3 killed\n"
         ),
         "{won}"
     );
@@ -641,7 +641,7 @@ fn the_narration_of_a_race_with_dice_a_capture_and_a_piece_killed() {
         &[
             "Step 11 of 11: South plays move c5",
             "South's piece moves c5 → c0",
-            "North's piece on c5 leaves the board (killed)",
+            "North loses a piece on c5 (killed)",
         ],
         "The game is not finished: North to throw",
     );
@@ -661,7 +661,7 @@ fn the_narration_of_a_hop_that_captures() {
         3,
         &[
             "Step 3 of 3: White plays hop e5 c7",
-            "Black's man on d6 leaves the board (captured)",
+            "Black loses a man on d6 (captured)",
             "White's man moves e5 → c7",
         ],
         "The game is not finished: Black to decide",
@@ -683,7 +683,7 @@ fn the_end_of_a_game_says_who_won_why_and_the_score() {
     };
     assert_eq!(
         end("max_turns=42", "won.json"),
-        "Game over: South wins (by the rules). Final score: \
+        "Game over: South wins (the loser controls no piece). Final score: \
          South 3 on the board, 2 killed; North 2 on the board, 3 killed"
     );
     assert_eq!(
@@ -707,7 +707,7 @@ fn the_end_of_a_game_says_who_won_why_and_the_score() {
     let out = ludic(&["replay", &rec], "");
     assert!(
         text(&out).0.ends_with(
-            "\nGame over: North wins (by the rules). Final score: South 27 chinni, North 57 chinni\n"
+            "\nGame over: North wins (the round is over: the higher score wins). Final score: South 27, North 57\n"
         ),
         "{}",
         text(&out).0

@@ -129,11 +129,18 @@ fn position(g: &Game, st: &State) -> String {
     }
     let _ = write!(
         out,
-        "|{:?}|{}|{}|{:?}|{:?}|{}",
+        "|{:?}|{}|{}|{}|{:?}|{}",
         st.mover(),
         st.turn(),
         st.round(),
-        st.outcome(),
+        // the result as it was recorded: who won and why (not which `end game` statement)
+        match st.outcome() {
+            Some(o) => format!(
+                "Some(Outcome {{ winner: {:?}, reason: {:?} }})",
+                o.winner, o.reason
+            ),
+            None => "None".into(),
+        },
         st.passes(),
         st.cycles_cut()
     );

@@ -81,8 +81,8 @@ fn a_decision_of_a_counter_game_is_told_with_the_games_names() {
     assert_eq!(
         end_text(&g, &st).as_deref(),
         Some(
-            "Game over: North wins (by the rules). Final score: \
-             South 0 stone (0 points), debt 3; North 1 stone (1 point)"
+            "Game over: North wins (the higher score wins). Final score: \
+             South 0 (0 stone, debt 3); North 1 (1 stone)"
         )
     );
 }
@@ -312,5 +312,369 @@ fn every_step_of_every_built_in_game_is_told_in_a_few_lines_with_known_names() {
             }
         }
         assert!(told_something > 10, "{name}: {told_something} steps told");
+    }
+}
+
+/// A ring with a store at each end and a large stone: sowing and capturing it.
+const STONES: &str = r#"
+game "Stones" { }
+sides South North
+limit 50 turns
+board {
+  row s[1..3] at y 0 x 1 owner South
+  row n[3..1] at y 2 x 1 owner North
+  site west at (0, 1) kind store owner North
+  site east at (4, 1) kind store owner South
+  ring s[1..3] east n[1..3] west forward ccw backward cw
+}
+pieces { seed  big value 5 }
+start {
+  place 2 seed on s1 s2 n1 n2 n3
+  place 1 big on s3 n2
+  place 1 big on n1
+}
+turn {
+  choose {
+    sow h where owner(h) == mover and kind(h) == hole and count(h) > 0 {
+      sow h toward ccw, lap ends at e { }
+    }
+    take h where owner(h) == opponent and kind(h) == hole and count(h) > 0 { capture h }
+  }
+}
+"#;
+
+#[test]
+fn large_stones_are_told_by_their_kind_where_they_go_and_when_captured() {
+    let g = load(STONES);
+    let mut st = g.start();
+    // s3 holds a big alone: it goes into the store after it, South's (east), and from there
+    // to South's holdings.
+    assert_eq!(
+        told(&g, &mut st, "sow s3"),
+        [
+            "South sows a big from s3, ending at east",
+            "  a big goes to South's store"
+        ]
+    );
+    // North takes s2: 2 seeds; South takes n2: the big and 2 seeds
+    assert_eq!(told(&g, &mut st, "take s2"), ["North captures 2 from s2"]);
+    assert_eq!(
+        told(&g, &mut st, "take n2"),
+        ["South captures a big and 2 seed from n2"]
+    );
+    // a sowing with a big among seeds: `(with …)`, and where it was dropped
+    assert_eq!(
+        told(&g, &mut st, "sow n1"),
+        [
+            "North sows 3 (with a big) from n1, ending at west",
+            "  a big goes to North's store",
+        ]
+    );
+}
+
+#[test]
+fn the_mu_and_the_gong_of_a_game_are_told_by_name() {
+    // In seeded games of the built-in game with two large stones, one of each kind: `the mu`,
+    // `the gong`, told when they are sown, dropped, sent to a store or captured.
+    let g = common::game("ceelkoqyuqkoqiji");
+    let names: Vec<&str> = vec![&g.pieces[1].name, &g.pieces[2].name];
+    let mut seen = std::collections::BTreeSet::new();
+    for k in 0..40usize {
+        let mut st = g.start();
+        for i in 0..300 {
+            if st.is_over() {
+                break;
+            }
+            let before = st.clone();
+            let events = match g.chance_count(&st) {
+                0 => {
+                    let d = st.moves()[(i * 7 + k) % st.moves().len()];
+                    g.play_narrated(&mut st, d).unwrap()
+                }
+                n => g
+                    .play_chance_narrated(&mut st, ((i + k) % n) as i64)
+                    .unwrap(),
+            };
+            let lines = narrate(&g, &before, &events);
+            for (e, kind) in events.iter().flat_map(|e| match e {
+                Event::Lap { went, .. } => went.iter().map(|&(k, _)| (e, k)).collect(),
+                Event::Captured { kinds, .. } => kinds.iter().map(|&(k, _)| (e, k)).collect(),
+                _ => vec![],
+            }) {
+                if kind.0 == 0 {
+                    continue;
+                }
+                let the = format!("the {}", names[kind.0 as usize - 1]);
+                assert!(
+                    lines.iter().any(|l| l.contains(&the)),
+                    "{e:?} not told: {lines:?}"
+                );
+                for l in lines.iter().filter(|l| l.contains(&the)) {
+                    if l.contains(" goes to ") {
+                        seen.insert("store");
+                    } else if l.contains("captures") {
+                        seen.insert("captured");
+                    } else if l.contains("relays the") || l.contains("(with the") {
+                        seen.insert("sown");
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+}
+
+#[test]
+fn a_chain_of_hops_is_told_as_one_path_and_the_pieces_lost_by_their_owner() {
+    // Seeded games of the alquerque: a turn of two hops or more, its events told together.
+    let g = common::game("tuknanavuhpi");
+    let mut chains = 0;
+    for k in 0..60usize {
+        let mut st = g.start();
+        for i in 0..400 {
+            if st.is_over() {
+                break;
+            }
+            let before = st.clone();
+            let (turn, mover) = (st.turn(), st.mover());
+            let mut events = vec![];
+            let mut hops = 0;
+            // the mover's decisions of this turn, hops preferred
+            while !st.is_over() && st.turn() == turn && st.mover() == mover {
+                let legal = g.legal_notations(&st);
+                let n = legal
+                    .iter()
+                    .find(|n| n.starts_with("hop"))
+                    .cloned()
+                    .unwrap_or_else(|| legal[(i * 5 + k) % legal.len()].clone());
+                hops += usize::from(n.starts_with("hop"));
+                let d = g.parse_decision(&st, &n).unwrap();
+                events.extend(g.play_narrated(&mut st, d).unwrap());
+            }
+            if hops < 2 {
+                continue;
+            }
+            chains += 1;
+            let lines = narrate(&g, &before, &events);
+            let me = g.player_name(mover);
+            let other = g.player_name(ludic::ir::Player(1 - mover.0));
+            let path = lines
+                .iter()
+                .find(|l| l.starts_with(&format!("{me}'s man moves")))
+                .unwrap_or_else(|| panic!("{lines:?}"));
+            assert_eq!(path.matches(" → ").count(), hops, "{lines:?}");
+            let lost = format!("{other} loses {hops} pieces on ");
+            assert!(lines.iter().any(|l| l.starts_with(&lost)), "{lines:?}");
+            assert!(lines.len() <= 3, "{lines:?}");
+        }
+    }
+    assert!(chains > 0, "no chain of hops in the seeded games");
+}
+
+#[test]
+fn another_turn_is_announced() {
+    let g = load(
+        r#"
+game "Again" { }
+sides South North
+limit 50 turns
+board {
+  row s[1..2] at y 0 owner South
+  row n[2..1] at y 1 owner North
+  ring s[1..2] n[1..2] forward ccw backward cw
+}
+pieces { seed }
+start { place 2 seed on all }
+turn {
+  choose sow h where owner(h) == mover and count(h) > 0 {
+    sow h toward ccw, lap ends at e {
+      if count(e) == 3 { another turn }
+    }
+  }
+}
+"#,
+    );
+    let mut st = g.start();
+    assert_eq!(
+        told(&g, &mut st, "sow s1"),
+        [
+            "South sows 2 from s1, ending at n1",
+            "another turn for South"
+        ]
+    );
+    assert_eq!(g.player_name(st.mover()), "South");
+    assert_eq!(
+        told(&g, &mut st, "sow s2"),
+        ["South sows 3 from s2, ending at s1"]
+    );
+    assert_eq!(g.player_name(st.mover()), "North");
+}
+
+#[test]
+fn the_end_tells_the_rule_that_ended_the_game_and_the_score() {
+    // `end game "…"`: its words; the final score per side, compact.
+    let g = load(&EVERYTHING.replace(
+        "finish { end game }",
+        r#"finish { end game winner opponent "the other player gave up" }"#,
+    ));
+    let mut st = g.start();
+    told(&g, &mut st, "finish");
+    assert_eq!(
+        end_text(&g, &st).as_deref(),
+        Some(
+            "Game over: North wins (the other player gave up). Final score: \
+             South 0 (0 stone), North 0 (0 stone)"
+        )
+    );
+    let o = st.outcome().unwrap();
+    assert_eq!(
+        ludic::render::outcome_json(&g, o)["why"],
+        "the other player gave up"
+    );
+    // The built-in games: each ending by its rules says which (and a one-round sowing game
+    // scores each side in points).
+    for (name, why) in [
+        ("pallankuzhi", "the round is over: the higher score wins"),
+        (
+            "ceelkoqyuqkoqiji",
+            "the round is over: the higher score wins",
+        ),
+        ("kuilichi-chanakua", "all its chips home"),
+    ] {
+        let g = common::game_with(name, &["max_turns=100000"], None);
+        let mut st = g.start();
+        let mut i = 0usize;
+        while !st.is_over() && i < 200_000 {
+            match g.chance_count(&st) {
+                0 => {
+                    let d = st.moves()[(i * 7) % st.moves().len()];
+                    g.play(&mut st, d).unwrap();
+                }
+                n => g.play_chance(&mut st, (i % n) as i64).unwrap(),
+            }
+            i += 1;
+        }
+        let end = end_text(&g, &st).expect("over");
+        assert!(
+            end.contains(&format!("({why}). Final score: South ")),
+            "{end}"
+        );
+        assert!(!end.contains("South1"), "{end}");
+    }
+}
+
+#[test]
+fn the_race_of_two_teams_ends_with_a_score_per_side() {
+    let g = common::game_with("kuilichi-chanakua", &["team_size=8"], None);
+    let mut st = g.start();
+    let mut i = 0usize;
+    while !st.is_over() && i < 400_000 {
+        match g.chance_count(&st) {
+            0 => {
+                let d = st.moves()[(i * 3) % st.moves().len()];
+                g.play(&mut st, d).unwrap();
+            }
+            n => g.play_chance(&mut st, (i % n) as i64).unwrap(),
+        }
+        i += 1;
+    }
+    let end = end_text(&g, &st).expect("over");
+    // 64 chips: one side has all of its 32 home
+    assert!(
+        end.contains(" wins (all its chips home). Final score: South "),
+        "{end}"
+    );
+    assert!(end.contains("32 finished"), "{end}");
+    assert_eq!(
+        end.matches("on the board").count(),
+        2,
+        "one part per side: {end}"
+    );
+}
+
+#[test]
+fn the_text_board_shows_only_what_applies_with_stable_widths() {
+    // a tally only set between rounds is not shown when one round is played
+    for (name, tally) in [("ceelkoqyuqkoqiji", "debt"), ("pallankuzhi", "per_hole")] {
+        let one = common::game(name);
+        let board = ludic::render::board_text(&one, &one.start());
+        assert!(!board.contains(&format!("{tally}:")), "{name}: {board}");
+        let matched = common::game_with(name, &["rounds=match"], None);
+        let board = ludic::render::board_text(&matched, &matched.start());
+        assert!(
+            board.contains(&format!("{tally}:")),
+            "{name} (match): {board}"
+        );
+    }
+    // the columns keep their places from move to move
+    for name in [
+        "ceelkoqyuqkoqiji",
+        "pallankuzhi",
+        "puluc",
+        "kuilichi-chanakua",
+    ] {
+        let g = common::game(name);
+        let mut st = g.start();
+        let first_line = |st: &State| {
+            ludic::render::board_text(&g, st)
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let names = first_line(&st);
+        for i in 0..300usize {
+            if st.is_over() {
+                break;
+            }
+            match g.chance_count(&st) {
+                0 => {
+                    let d = st.moves()[(i * 5) % st.moves().len()];
+                    g.play(&mut st, d).unwrap();
+                }
+                n => g.play_chance(&mut st, (i % n) as i64).unwrap(),
+            }
+            assert_eq!(first_line(&st), names, "{name}: the columns moved");
+        }
+    }
+}
+
+#[test]
+fn sixteen_players_are_told_apart_on_the_text_board() {
+    let g = common::game_with("kuilichi-chanakua", &["team_size=8"], None);
+    let mut st = g.start();
+    for i in 0..400usize {
+        match g.chance_count(&st) {
+            0 => {
+                let d = st.moves()[(i * 5) % st.moves().len()];
+                g.play(&mut st, d).unwrap();
+            }
+            n => g.play_chance(&mut st, (i % n) as i64).unwrap(),
+        }
+    }
+    let board = ludic::render::board_text(&g, &st);
+    // one line (wrapped) per side, no line per player
+    assert!(
+        !board.contains("South1:") && !board.contains("North8:"),
+        "{board}"
+    );
+    let south = &board[board.find("\nSouth: ").unwrap_or_else(|| panic!("{board}"))..];
+    let south = &south[..south.find("\nNorth: ").unwrap_or_else(|| panic!("{board}"))];
+    assert!(
+        south.contains(" on the board") && south.contains(" waiting,"),
+        "{board}"
+    );
+    assert!(south.lines().all(|l| l.chars().count() <= 80), "{board}");
+    // the chips on the board by their player's mark, S1..S8 and N1..N8
+    let marks: std::collections::BTreeSet<String> = (0..g.tokens.len())
+        .filter(|&t| st.tokens().site_of(t).is_some())
+        .map(|t| {
+            let p = g.tokens[t].owner;
+            format!("{}{}", &g.player_name(p)[..1], p.0 / 2 + 1)
+        })
+        .collect();
+    assert!(!marks.is_empty());
+    for m in &marks {
+        assert!(board.contains(m.as_str()), "{m} not on the board: {board}");
     }
 }

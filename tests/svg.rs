@@ -462,3 +462,202 @@ fn play_keeps_a_picture_of_the_position() {
     assert_eq!(o.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The centre of each site's shape, by site name.
+fn site_centres(doc: &Document) -> Vec<(String, f64, f64)> {
+    with_class(doc, "site")
+        .into_iter()
+        .filter_map(|s| {
+            let name = s.attribute("data-site")?.to_string();
+            let shape = s.descendants().find(|n| class_is(n, "site-shape"))?;
+            Some(match shape.tag_name().name() {
+                "circle" => (name, num(&shape, "cx"), num(&shape, "cy")),
+                _ => (
+                    name,
+                    num(&shape, "x") + num(&shape, "width") / 2.0,
+                    num(&shape, "y") + num(&shape, "height") / 2.0,
+                ),
+            })
+        })
+        .collect()
+}
+
+fn nearest(centres: &[(String, f64, f64)], x: f64, y: f64) -> String {
+    centres
+        .iter()
+        .min_by(|a, b| {
+            let d = |c: &(String, f64, f64)| (c.1 - x).powi(2) + (c.2 - y).powi(2);
+            d(a).total_cmp(&d(b))
+        })
+        .map(|c| c.0.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_rings_arrows_go_the_way_the_game_sows() {
+    // Pallankuzhi sows `toward cw` (the ring's backward direction): every arrow goes from a
+    // site to the next one clockwise, none the other way, and the legend says so.
+    // Ceelkoqyuqkoqiji lets the sower choose (`choose d in ccw cw`): arrows with two heads.
+    for (name, dir, both) in [
+        ("pallankuzhi", 1usize, false),
+        ("ceelkoqyuqkoqiji", 0, true),
+    ] {
+        let g = game_with(name, &[], None);
+        assert_eq!(
+            ludic::render::svg::sowing_directions(&g),
+            Some(if both {
+                [true, true]
+            } else {
+                [dir == 0, dir == 1]
+            }),
+            "{name}"
+        );
+        let text = svg(&g, &g.start(), &[]);
+        let doc = Document::parse(&text).unwrap();
+        let centres = site_centres(&doc);
+        let ring = with_class(&doc, "ring");
+        assert_eq!(ring.len(), 1, "{name}");
+        let lines: Vec<Node> = ring[0]
+            .children()
+            .filter(|n| n.tag_name().name() == "line")
+            .collect();
+        assert!(
+            lines.len() >= g.sites.len() - 2,
+            "{name}: {} arrows",
+            lines.len()
+        );
+        for l in &lines {
+            let from = nearest(&centres, num(l, "x1"), num(l, "y1"));
+            let to = nearest(&centres, num(l, "x2"), num(l, "y2"));
+            let s = common::site(&g, &from);
+            assert_eq!(
+                g.site_name(SiteId(g.next[dir][s.0 as usize])),
+                to,
+                "{name}: an arrow {from} -> {to}"
+            );
+            assert_eq!(l.attribute("marker-start").is_some(), both, "{name}");
+        }
+        let [fwd, back] = g.dir_names.clone().unwrap();
+        let legend = if both {
+            format!("sowing: {fwd} or {back}, as the sower chooses")
+        } else {
+            format!("sowing: {}", if dir == 0 { fwd } else { back })
+        };
+        assert!(text.contains(&legend), "{name}: no `{legend}`");
+    }
+    // A game that does not sow has no ring arrows.
+    let g = game_with("puluc", &[], None);
+    assert_eq!(ludic::render::svg::sowing_directions(&g), None);
+    assert!(!svg(&g, &g.start(), &[]).contains("class=\"ring\""));
+}
+
+/// A box: left, top, right, bottom.
+type Box4 = (f64, f64, f64, f64);
+
+fn overlap(a: Box4, b: Box4) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// The boxes of the sites' names (their text's size estimated at 0.62 of the font size a
+/// character) and of every piece drawn: discs, the heights of stacks, the badges of named
+/// pieces.
+fn labels_and_pieces(doc: &Document) -> (Vec<(String, Box4)>, Vec<Box4>) {
+    let labels = with_class(doc, "name")
+        .into_iter()
+        .map(|t| {
+            let text = t.text().unwrap_or("").to_string();
+            let size = num(&t, "font-size");
+            let w = text.chars().count() as f64 * size * 0.62;
+            let (x, y) = (num(&t, "x"), num(&t, "y"));
+            let left = match t.attribute("text-anchor") {
+                Some("middle") => x - w / 2.0,
+                Some("end") => x - w,
+                _ => x,
+            };
+            (text, (left, y - size * 0.75, left + w, y))
+        })
+        .collect();
+    let mut pieces = vec![];
+    for n in doc.descendants() {
+        let piece = n.ancestors().any(|a| {
+            matches!(
+                a.attribute("class"),
+                Some("token" | "stack" | "piece-badge")
+            )
+        });
+        if !piece {
+            continue;
+        }
+        match n.tag_name().name() {
+            "circle" => {
+                let (x, y, r) = (num(&n, "cx"), num(&n, "cy"), num(&n, "r"));
+                pieces.push((x - r, y - r, x + r, y + r));
+            }
+            "rect" => {
+                let (x, y) = (num(&n, "x"), num(&n, "y"));
+                pieces.push((x, y, x + num(&n, "width"), y + num(&n, "height")));
+            }
+            _ => {}
+        }
+    }
+    (labels, pieces)
+}
+
+#[test]
+fn no_sites_name_is_hidden_by_a_piece() {
+    // Every game at its start and in the middle of random games (a stack of 5 in a cell of
+    // Puluc at the start), and K'uilichi Chanakua with teams of eight.
+    let mut all = games();
+    all.push((
+        "kuilichi-chanakua (team_size=8)".into(),
+        game_with("kuilichi-chanakua", &["team_size=8"], None),
+    ));
+    for (name, g) in all {
+        let mut positions = vec![g.start()];
+        positions.extend([1, 2, 3, 4].map(|seed| middle(&g, seed)));
+        for st in positions {
+            let text = svg(&g, &st, &[]);
+            let doc = Document::parse(&text).unwrap();
+            let (labels, pieces) = labels_and_pieces(&doc);
+            if name == "puluc" {
+                assert!(
+                    labels.len() == 11 && pieces.len() >= 10,
+                    "{name}: {labels:?} {pieces:?}"
+                );
+            }
+            for (label, b) in &labels {
+                for p in &pieces {
+                    assert!(
+                        !overlap(*b, *p),
+                        "{name}: the name {label} {b:?} under a piece {p:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sixteen_players_are_told_apart_on_their_discs() {
+    let g = game_with("kuilichi-chanakua", &["team_size=8"], None);
+    assert_eq!(g.players.len(), 16);
+    let st = middle(&g, 5);
+    let text = svg(&g, &st, &[]);
+    let doc = Document::parse(&text).unwrap();
+    // every disc of a token says its player's number in the team, in its side's colour
+    let discs: Vec<Node> = with_class(&doc, "token");
+    assert!(discs.len() > 16, "{} discs", discs.len());
+    let mut numbers = std::collections::BTreeSet::new();
+    for d in discs {
+        let player = d.attribute("data-player").unwrap();
+        let number = player.trim_start_matches(|c: char| c.is_alphabetic());
+        let label = d
+            .descendants()
+            .find(|n| n.tag_name().name() == "text")
+            .and_then(|t| t.text())
+            .unwrap_or_else(|| panic!("a disc of {player} without its number"));
+        assert_eq!(label, number, "{player}");
+        numbers.insert(player.to_string());
+    }
+    assert!(numbers.len() > 8, "{numbers:?}");
+}

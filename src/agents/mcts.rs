@@ -443,6 +443,7 @@ fn playout(g: &Game, st: &mut State, rng: &mut Xoshiro256PlusPlus) -> Outcome {
                     return Outcome {
                         winner: None,
                         reason: crate::engine::EndReason::Rules,
+                        said: None,
                     };
                 }
                 let d = m[rng.random_range(0..m.len())];

@@ -14,14 +14,19 @@ pub enum Event {
         pieces: u32,
         last: Option<SiteId>,
         relay: bool,
+        /// where the pieces of every kind but the first (the plain pieces) went in this lap:
+        /// the site each was dropped on, or the player whose store took it
+        went: Vec<(PieceKind, Landing)>,
     },
     /// the position at the start of a lap repeated: the hand was put back at a site
     CycleCut { at: SiteId },
-    /// pieces of a site captured by a player (held by him)
+    /// pieces of a site captured by a player (held by him); `kinds`: how many of each kind
+    /// (the kinds taken, in their order)
     Captured {
         site: SiteId,
         player: Player,
         pieces: u32,
+        kinds: Vec<(PieceKind, u32)>,
     },
     /// pieces put on a site (`from`: taken from a player's holdings)
     Placed {
@@ -55,6 +60,17 @@ pub enum Event {
     },
     /// a player had no legal decision and passed
     Passed { player: Player },
+    /// `another turn`: the player who just played plays the next turn too
+    AnotherTurn { player: Player },
+}
+
+/// Where a piece dropped in a lap of sowing went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// onto a site
+    Site(SiteId),
+    /// into a store, which sends it at once to its owner's holdings
+    Held(Player),
 }
 
 /// The events of the decision being played, when they are recorded.

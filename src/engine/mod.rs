@@ -22,7 +22,7 @@ mod sow;
 pub(crate) mod state;
 pub mod tokens;
 
-pub use events::Event;
+pub use events::{Event, Landing};
 pub use state::{Decision, EndReason, Fault, IllegalMove, Outcome, Pending, State};
 pub use tokens::Tokens;
 

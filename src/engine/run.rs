@@ -20,6 +20,10 @@ impl Game {
             } else {
                 next as u8
             };
+        } else {
+            st.log.push(|| Event::AnotherTurn {
+                player: Player(st.b.mover),
+            });
         }
         st.turn += 1;
         st.turn_decisions = 0;
@@ -89,13 +93,57 @@ impl Game {
     }
 
     pub(crate) fn finish(&self, st: &mut State, winner: Option<Player>, reason: EndReason) {
+        self.finish_said(st, winner, reason, None);
+    }
+
+    /// Where the pieces of every kind but the first went in a lap, from the counts and
+    /// holdings before it (only when the events are told): the sites and holdings that gained
+    /// some, in the order of the sites.
+    fn landings(
+        &self,
+        st: &State,
+        counts: &[u32],
+        bank: &[u32],
+    ) -> Vec<(PieceKind, super::events::Landing)> {
+        use super::events::Landing;
+        let nk = self.pieces.len();
+        let mut went = vec![];
+        for k in 1..nk {
+            for (s, (now, was)) in st.b.counts.iter().zip(counts).enumerate() {
+                if s % nk == k && now > was {
+                    let site = SiteId((s / nk) as u16);
+                    went.extend((0..now - was).map(|_| (PieceKind(k as u8), Landing::Site(site))));
+                }
+            }
+            for (i, (now, was)) in st.b.bank.iter().zip(bank).enumerate() {
+                if i % nk == k && now > was {
+                    let p = Player((i / nk) as u8);
+                    went.extend((0..now - was).map(|_| (PieceKind(k as u8), Landing::Held(p))));
+                }
+            }
+        }
+        went
+    }
+
+    /// The end of the game, with the `end game` statement that says why (if any).
+    pub(crate) fn finish_said(
+        &self,
+        st: &mut State,
+        winner: Option<Player>,
+        reason: EndReason,
+        said: Option<u32>,
+    ) {
         st.moves.clear();
         // A fault of the rules stops the game whatever ended it then.
-        let (winner, reason) = match st.b.fault.get() {
-            Some(f) => (None, EndReason::Fault(f)),
-            None => (winner, reason),
+        let (winner, reason, said) = match st.b.fault.get() {
+            Some(f) => (None, EndReason::Fault(f), None),
+            None => (winner, reason, said),
         };
-        st.pending = Pending::Over(Outcome { winner, reason });
+        st.pending = Pending::Over(Outcome {
+            winner,
+            reason,
+            said,
+        });
     }
 
     /// Where the program could loop (a jump back, a relay, the next element of a loop) and
@@ -188,6 +236,8 @@ impl Game {
                             let s = st.scratch[i] as usize;
                             let mut left = keep;
                             let mut taken = 0;
+                            // each kind taken, only when the events are told
+                            let mut kinds = Vec::new();
                             for k in 0..nk {
                                 let c = st.b.counts[s * nk + k];
                                 let stay = c.min(left);
@@ -196,6 +246,9 @@ impl Game {
                                     st.b.set_counters(l, s, k, stay);
                                     st.b.bank_add(to * nk + k, c - stay);
                                     taken += c - stay;
+                                    if st.log.on {
+                                        kinds.push((PieceKind(k as u8), c - stay));
+                                    }
                                 }
                             }
                             if taken > 0 {
@@ -203,6 +256,7 @@ impl Game {
                                     site: SiteId(s as u16),
                                     player: Player(to as u8),
                                     pieces: taken,
+                                    kinds,
                                 });
                             }
                         }
@@ -328,7 +382,11 @@ impl Game {
                     }
                     let lap = (st.log.on && st.cursor != NONE).then(|| {
                         let pieces = st.hand.iter().sum::<u32>();
-                        (SiteId(st.cursor), pieces, st.lap_keys.len() > 1)
+                        // the kinds but the first in hand, and where they are before the lap
+                        let nk = self.pieces.len();
+                        let marked = (1..nk).any(|k| st.hand[k] > 0);
+                        let before = marked.then(|| (st.b.counts.clone(), st.b.bank.clone()));
+                        (SiteId(st.cursor), pieces, st.lap_keys.len() > 1, before)
                     });
                     let last_site = match sown {
                         None => self.sow_lap(st, skip.as_ref()),
@@ -340,12 +398,16 @@ impl Game {
                         }
                     };
                     st.r.set(*last, last_site);
-                    if let Some((from, pieces, relay)) = lap {
+                    if let Some((from, pieces, relay, before)) = lap {
+                        let went = before
+                            .map(|(counts, bank)| self.landings(st, &counts, &bank))
+                            .unwrap_or_default();
                         st.log.push(|| Event::Lap {
                             from,
                             pieces,
                             last: prog.t.site(last_site).map(|s| SiteId(s as u16)),
                             relay,
+                            went,
                         });
                     }
                     st.pc += 1;
@@ -457,7 +519,7 @@ impl Game {
                     }
                     st.pc += 1;
                 }
-                Op::EndGame(rule) => {
+                Op::EndGame(rule, said) => {
                     let winner = match rule {
                         EndOp::Draw => None,
                         EndOp::Winner(p) => {
@@ -466,7 +528,7 @@ impl Game {
                         }
                         EndOp::Score => self.score_winner(st),
                     };
-                    self.finish(st, winner, EndReason::Rules);
+                    self.finish_said(st, winner, EndReason::Rules, *said);
                     return;
                 }
                 Op::Throw { dice, var } => {

@@ -67,6 +67,10 @@ pub enum Fault {
 pub struct Outcome {
     pub winner: Option<Player>,
     pub reason: EndReason,
+    /// the `end game` statement that ended it (its rank among the program's `end game`
+    /// statements), when one did: its rule and its words (`end game … "why"`) are
+    /// `Game::end_statement`
+    pub said: Option<u32>,
 }
 
 /// What the game waits for.

@@ -468,8 +468,8 @@ pub enum StmtKind {
     EndTurn,
     /// `end round`
     EndRound,
-    /// `end game …`
-    EndGame(EndGame),
+    /// `end game …`, `end game winner P "why"`: the rule and, when given, why it ends the game
+    EndGame(EndGame, Option<String>),
     /// `again`
     Again,
     /// `first random`, `first P`

@@ -80,7 +80,7 @@ fn is_test(s: &ast::Stmt) -> bool {
         } => {
             matches!(
                 then.last().map(|s| &s.kind),
-                Some(StmtKind::EndTurn | StmtKind::EndRound | StmtKind::EndGame(_))
+                Some(StmtKind::EndTurn | StmtKind::EndRound | StmtKind::EndGame(..))
             ) && then.iter().all(|s| !decides(s))
         }
         _ => false,

@@ -117,7 +117,7 @@ fn instr(g: &Game, i: &mut Instr) {
                 *o = expr(g, take(o));
             }
         }
-        Instr::EndGame(EndRule::Winner(e)) | Instr::SetMover(e) | Instr::First(Some(e)) => {
+        Instr::EndGame(EndRule::Winner(e), _) | Instr::SetMover(e) | Instr::First(Some(e)) => {
             *e = expr(g, take(e))
         }
         Instr::SetTally { player, value, .. } => {

@@ -7,8 +7,8 @@
 //! Nothing here knows a game: every line is made from the events and the names of the `.game`
 //! file, so a new game is told the same way.
 
-use super::{outcome_text, standing};
-use crate::engine::{Event, Game, Pending, State};
+use super::{holdings, outcome_text};
+use crate::engine::{Event, Game, Landing, Pending, State};
 use crate::ir::{PieceKind, Player, SiteId, SiteKind};
 
 /// Relays of one sowing told one by one before the others are summed up in a line (the last
@@ -31,6 +31,7 @@ pub fn narrate(g: &Game, before: &State, events: &[Event]) -> Vec<String> {
         mover: before.mover(),
         book: TokenBook::new(g, before),
         lines: vec![],
+        unique: unique_kinds(g),
     };
     let mut i = 0;
     while i < events.len() {
@@ -63,6 +64,11 @@ pub fn narrate(g: &Game, before: &State, events: &[Event]) -> Vec<String> {
                 ));
                 1
             }
+            Event::AnotherTurn { player } => {
+                n.lines
+                    .push(format!("another turn for {}", g.player_name(player)));
+                1
+            }
         };
     }
     n.lines
@@ -88,17 +94,17 @@ pub fn chance_text(g: &Game, before: &State, outcome: i64) -> String {
     }
 }
 
-/// The end of a game in one line: who won (or a draw), why, and the final score as the game
-/// counts it (each player's holdings and points, his tallies, where his pieces are):
-/// `Game over: North wins (by the rules). Final score: South 40 seed, North 58 seed`.
-/// `None` while the game goes on.
+/// The end of a game in one line: who won (or a draw), the rule that ended it, and the final
+/// score of each side, compact: `Game over: North wins (the round is over: the higher score
+/// wins). Final score: South 40, North 58`. A side's score is its points (with what it holds
+/// when it holds pieces of several kinds, and its tallies that are not zero: `North 44 (31
+/// seed + big + bag)`, `South 0 (debt 3)`); in a game of tokens, where its pieces are (`White
+/// 1 on the board, 19 captured`). A team is summed up as its side. `None` while the game goes
+/// on.
 pub fn end_text(g: &Game, st: &State) -> Option<String> {
     let o = st.outcome()?;
-    let parts: Vec<String> = (0..g.players.len())
-        .map(|p| {
-            let p = Player(p as u8);
-            format!("{} {}", g.player_name(p), standing(g, st, p))
-        })
+    let parts: Vec<String> = (0..g.sides.len())
+        .map(|s| format!("{} {}", g.sides[s], side_score(g, st, Player(s as u8))))
         .collect();
     let sep = if parts.iter().any(|p| p.contains(", ")) {
         "; "
@@ -112,8 +118,58 @@ pub fn end_text(g: &Game, st: &State) -> Option<String> {
     ))
 }
 
+/// A side's final score in a few words (see [`end_text`]).
+fn side_score(g: &Game, st: &State, side: Player) -> String {
+    let members: Vec<Player> = (0..g.players.len())
+        .map(|p| Player(p as u8))
+        .filter(|&p| g.side_of(p) == side)
+        .collect();
+    if g.tokens.is_empty() || g.pieces.len() > 1 {
+        let points: i64 = members.iter().map(|&p| st.score(g, p)).sum();
+        let mut notes = vec![];
+        let plain = g.pieces.len() == 1 && g.pieces.iter().all(|p| p.value == 1);
+        if !plain {
+            for &p in &members {
+                let h = holdings(g, st, p);
+                notes.push(
+                    h.rsplit_once(" (")
+                        .map_or(h.clone(), |(a, _)| a.to_string()),
+                );
+            }
+        }
+        for t in g.tallies.iter().filter(|t| t.per_player) {
+            for &p in &members {
+                match st.tally_value(t, Some(p)) {
+                    Some(v) if v != 0 => notes.push(format!("{} {v}", t.name)),
+                    _ => {}
+                }
+            }
+        }
+        if notes.is_empty() {
+            points.to_string()
+        } else {
+            format!("{points} ({})", notes.join(", "))
+        }
+    } else {
+        let mine = |t: &crate::ir::TokenInfo| members.contains(&t.owner);
+        let on_board = (0..g.tokens.len())
+            .filter(|&t| mine(&g.tokens[t]) && st.tokens().site_of(t).is_some())
+            .count();
+        let mut parts = vec![format!("{on_board} on the board")];
+        for (a, name) in g.areas.iter().enumerate() {
+            let n = (0..g.tokens.len())
+                .filter(|&t| mine(&g.tokens[t]) && st.tokens().area_of(t) == Some(a as u8))
+                .count();
+            parts.push(format!("{n} {name}"));
+        }
+        parts.join(", ")
+    }
+}
+
 struct Narrator<'a> {
     g: &'a Game,
+    /// for each kind of piece, whether the game has one piece of it (`the king`)
+    unique: Vec<bool>,
     /// who decided the step (the sower)
     mover: Player,
     book: TokenBook,
@@ -125,55 +181,167 @@ impl Narrator<'_> {
         self.g.site_name(s)
     }
 
+    /// Named pieces (of kinds other than the plain one) in words, by kind in their order:
+    /// `the king`, `the king and the queen`, `2 big`; None when there are none.
+    fn pieces_named(&self, kinds: impl Iterator<Item = PieceKind>) -> Option<String> {
+        let mut counts: Vec<(PieceKind, u32)> = vec![];
+        for k in kinds.filter(|k| k.0 > 0) {
+            match counts.iter_mut().find(|(c, _)| *c == k) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((k, 1)),
+            }
+        }
+        counts.sort_by_key(|&(k, _)| k.0);
+        let parts: Vec<String> = counts.iter().map(|&(k, n)| self.kind_count(k, n)).collect();
+        (!parts.is_empty()).then(|| and_list(&parts))
+    }
+
+    /// `the king` (the only piece of its kind), `a big`, `3 big`.
+    fn kind_count(&self, k: PieceKind, n: u32) -> String {
+        let name = kind_name(self.g, k);
+        match n {
+            1 if self.unique.get(k.0 as usize) == Some(&true) => format!("the {name}"),
+            1 => format!("a {name}"),
+            n => format!("{n} {name}"),
+        }
+    }
+
+    /// Where the named pieces of a lap went, a line for each place: `the king goes to North's
+    /// store`, `the king is dropped on n3`.
+    fn landings(&self, went: &[(PieceKind, Landing)]) -> Vec<String> {
+        let mut places: Vec<Landing> = vec![];
+        for &(_, l) in went {
+            if !places.contains(&l) {
+                places.push(l);
+            }
+        }
+        places
+            .into_iter()
+            .filter_map(|place| {
+                let here = went.iter().filter(|&&(_, l)| l == place).map(|&(k, _)| k);
+                let what = self.pieces_named(here)?;
+                let one =
+                    !what.contains(" and ") && !what.starts_with(|c: char| c.is_ascii_digit());
+                Some(match place {
+                    Landing::Held(p) => format!(
+                        "{what} {} to {}'s store",
+                        if one { "goes" } else { "go" },
+                        self.g.player_name(p)
+                    ),
+                    Landing::Site(s) => format!(
+                        "{what} {} dropped on {}",
+                        if one { "is" } else { "are" },
+                        self.site(s)
+                    ),
+                })
+            })
+            .collect()
+    }
+
+    /// What a capture took from a site: `4`, or with its named pieces `the king and 4
+    /// seed`.
+    fn taken_text(&self, pieces: u32, kinds: &[(PieceKind, u32)]) -> String {
+        let named: Vec<String> = kinds
+            .iter()
+            .filter(|&&(k, n)| k.0 > 0 && n > 0)
+            .map(|&(k, n)| self.kind_count(k, n))
+            .collect();
+        if named.is_empty() {
+            return pieces.to_string();
+        }
+        let plain: u32 = kinds
+            .iter()
+            .filter(|&&(k, _)| k.0 == 0)
+            .map(|&(_, n)| n)
+            .sum();
+        let mut parts = named;
+        if plain > 0 {
+            parts.push(format!("{plain} {}", kind_name(self.g, PieceKind(0))));
+        }
+        and_list(&parts)
+    }
+
     /// A sowing: its laps (relays after the first) and a cycle that stopped it. Returns the
     /// events used.
     fn sowing(&mut self, events: &[Event]) -> usize {
         let mut laps = vec![];
+        let mut went: Vec<&[(PieceKind, Landing)]> = vec![];
         let mut cycle = None;
         let mut used = 0;
         for (i, e) in events.iter().enumerate() {
-            match *e {
+            match e {
                 Event::Lap {
                     from,
                     pieces,
                     last,
                     relay,
-                } if i == 0 || (relay && cycle.is_none()) => laps.push((from, pieces, last)),
-                Event::CycleCut { at } if cycle.is_none() => cycle = Some(at),
+                    went: w,
+                } if i == 0 || (*relay && cycle.is_none()) => {
+                    laps.push((*from, *pieces, *last));
+                    went.push(w);
+                }
+                Event::CycleCut { at } if cycle.is_none() => cycle = Some(*at),
                 _ => break,
             }
             used = i + 1;
         }
         let who = self.g.player_name(self.mover).to_string();
-        let lap = |(from, pieces, last): (SiteId, u32, Option<SiteId>)| {
+        let only_named = |i: usize| laps[i].1 > 0 && laps[i].1 as usize == went[i].len();
+        let lap = |i: usize| {
+            let (from, pieces, last) = laps[i];
             let from = self.site(from);
+            // the named pieces in hand: `5 (with the king) from s3`
+            let named = self.pieces_named(went[i].iter().map(|&(k, _)| k));
+            let n = match named {
+                // only named pieces: `the king from east`
+                Some(w) if only_named(i) => w,
+                Some(w) => format!("{pieces} (with {w})"),
+                None => pieces.to_string(),
+            };
             match (pieces, last) {
                 (0, _) => format!("nothing from {from} (it is empty)"),
-                (n, Some(last)) => format!("{n} from {from}, ending at {}", self.site(last)),
-                (n, None) => format!("{n} from {from}"),
+                (_, Some(last)) => format!("{n} from {from}, ending at {}", self.site(last)),
+                (_, None) => format!("{n} from {from}"),
             }
+        };
+        // where the named pieces of a lap went: `  the king goes to North's store` (not said
+        // when the lap was that piece alone, dropped where it ends)
+        let landings = |i: usize| -> Vec<String> {
+            let (_, _, last) = laps[i];
+            let told = |l: &Landing| only_named(i) && last.map(Landing::Site) == Some(*l);
+            let w: Vec<(PieceKind, Landing)> =
+                went[i].iter().copied().filter(|(_, l)| !told(l)).collect();
+            self.landings(&w)
         };
         let first_is_relay = matches!(events.first(), Some(Event::Lap { relay: true, .. }));
         let mut lines = vec![];
-        if let Some((&first, relays)) = laps.split_first() {
+        if !laps.is_empty() {
+            let relays = laps.len() - 1;
             let verb = if first_is_relay { "relays" } else { "sows" };
             // summed up only when that saves lines: two relays or more left out
-            let summed = relays.len() > RELAYS_TOLD + 2;
-            let mut line = format!("{who} {verb} {}", lap(first));
+            let summed = relays > RELAYS_TOLD + 2;
+            let mut line = format!("{who} {verb} {}", lap(0));
             if summed {
                 line.push_str(&format!(" ({} laps)", laps.len()));
             }
             lines.push(line);
-            let told = if summed { RELAYS_TOLD } else { relays.len() };
-            for &r in &relays[..told] {
+            lines.extend(landings(0).into_iter().map(|l| format!("  {l}")));
+            let told = if summed { RELAYS_TOLD } else { relays };
+            for r in 1..=told {
                 lines.push(format!("  relays {}", lap(r)));
+                lines.extend(landings(r).into_iter().map(|l| format!("  {l}")));
             }
             if summed {
-                let skipped = relays.len() - told - 1;
+                let skipped = relays - told - 1;
                 lines.push(format!("  … {skipped} more relays …"));
-                if let Some(&last) = relays.last() {
-                    lines.push(format!("  relays {} (lap {})", lap(last), laps.len()));
+                // the named pieces are told even in the laps summed up
+                for (r, w) in went.iter().enumerate().take(relays).skip(told + 1) {
+                    for l in self.landings(w) {
+                        lines.push(format!("  {l} (lap {})", r + 1));
+                    }
                 }
+                lines.push(format!("  relays {} (lap {})", lap(relays), laps.len()));
+                lines.extend(landings(relays).into_iter().map(|l| format!("  {l}")));
             }
         }
         if let Some(at) = cycle {
@@ -192,30 +360,31 @@ impl Narrator<'_> {
         let Event::Captured { player, .. } = events[0] else {
             return 1;
         };
-        let taken: Vec<(SiteId, u32)> = events
+        let taken: Vec<(SiteId, u32, String)> = events
             .iter()
-            .map_while(|e| match *e {
+            .map_while(|e| match e {
                 Event::Captured {
                     site,
                     player: p,
                     pieces,
-                } if p == player => Some((site, pieces)),
+                    kinds,
+                } if *p == player => Some((*site, *pieces, self.taken_text(*pieces, kinds))),
                 _ => None,
             })
             .collect();
         let who = self.g.player_name(player);
-        let line = match taken[..] {
-            [(site, n)] => format!("{who} captures {n} from {}", self.site(site)),
+        let line = match &taken[..] {
+            [(site, _, what)] => format!("{who} captures {what} from {}", self.site(*site)),
             _ => {
-                let total: u64 = taken.iter().map(|&(_, n)| n as u64).sum();
+                let total: u64 = taken.iter().map(|&(_, n, _)| n as u64).sum();
                 let mut parts: Vec<String> = taken
                     .iter()
                     .take(SITES_NAMED)
-                    .map(|&(s, n)| format!("{n} from {}", self.site(s)))
+                    .map(|(s, _, what)| format!("{what} from {}", self.site(*s)))
                     .collect();
                 if taken.len() > SITES_NAMED {
                     let rest = &taken[SITES_NAMED..];
-                    let n: u64 = rest.iter().map(|&(_, n)| n as u64).sum();
+                    let n: u64 = rest.iter().map(|&(_, n, _)| n as u64).sum();
                     parts.push(format!("{n} from {} other sites", rest.len()));
                 }
                 format!("{who} captures {total}: {}", parts.join(", "))
@@ -362,20 +531,89 @@ impl Narrator<'_> {
                 _ => break,
             };
             used += 1;
+            // a piece that goes on from where it went (hops of a chain): one path
+            if let Way::Moved { from: Some(f), to } = key
+                && let Some(gr) = groups.iter_mut().find(|gr| {
+                    gr.tokens == [token] && matches!(gr.way, Way::Moved { to: t, .. } if t == f)
+                })
+                && let Way::Moved { to: t, .. } = &mut gr.way
+            {
+                gr.via.push(f);
+                *t = to;
+                continue;
+            }
             match groups.iter_mut().find(|gr| gr.way == key) {
                 Some(gr) => gr.tokens.push(token),
                 None => groups.push(TokenGroup {
                     way: key,
                     tokens: vec![token],
                     onto,
+                    via: vec![],
                 }),
             }
         }
-        for gr in groups {
-            let line = self.token_line(&gr);
+        // pieces of one player taken off the board by another side's decision: one line
+        // (`Black loses 2 pieces on d6, d8 (captured)`)
+        let mut lost: Vec<(Player, u8, Vec<SiteId>, Vec<usize>)> = vec![];
+        let mut lines: Vec<Option<String>> = vec![];
+        for gr in &groups {
+            if let Way::Left { from, area } = gr.way
+                && let Some(p) = self.lost_by(&gr.tokens)
+            {
+                match lost.iter_mut().find(|l| l.0 == p && l.1 == area) {
+                    Some(l) => {
+                        l.2.push(from);
+                        l.3.extend(&gr.tokens);
+                    }
+                    None => {
+                        lost.push((p, area, vec![from], gr.tokens.clone()));
+                        lines.push(None);
+                    }
+                }
+                continue;
+            }
+            lines.push(Some(self.token_line(gr)));
+        }
+        let mut lost = lost.into_iter();
+        for line in lines {
+            let line = match line {
+                Some(l) => l,
+                None => {
+                    let Some((p, area, sites, tokens)) = lost.next() else {
+                        continue;
+                    };
+                    let what = match &tokens[..] {
+                        [t] => format!(
+                            "a {}",
+                            self.g
+                                .tokens
+                                .get(*t)
+                                .map_or("piece", |t| kind_name(self.g, t.kind))
+                        ),
+                        _ => format!("{} pieces", tokens.len()),
+                    };
+                    format!(
+                        "{} loses {what} on {} ({})",
+                        self.g.player_name(p),
+                        self.site_list(&sites),
+                        self.g.areas.get(area as usize).map_or("?", String::as_str)
+                    )
+                }
+            };
             self.lines.push(line);
         }
         used.max(1)
+    }
+
+    /// The player who loses these tokens when they leave the board: their one owner, when his
+    /// side is not the side of the player who decided.
+    fn lost_by(&self, tokens: &[usize]) -> Option<Player> {
+        let g = self.g;
+        let owner = g.tokens.get(*tokens.first()?)?.owner;
+        let one = tokens
+            .iter()
+            .all(|&t| g.tokens.get(t).is_some_and(|t| t.owner == owner));
+        (one && g.side_of(owner) != g.side_of(self.mover)).then_some(owner)
     }
 
     fn token_line(&self, gr: &TokenGroup) -> String {
@@ -386,12 +624,12 @@ impl Narrator<'_> {
         match gr.way {
             Way::Moved { from, to } => {
                 let mut line = match from {
-                    Some(f) => format!(
-                        "{who} {} {} → {}",
-                        s("moves", "move"),
-                        self.site(f),
-                        self.site(to)
-                    ),
+                    Some(f) => {
+                        let mut path = vec![self.site(f)];
+                        path.extend(gr.via.iter().map(|&v| self.site(v)));
+                        path.push(self.site(to));
+                        format!("{who} {} {}", s("moves", "move"), path.join(" → "))
+                    }
                     None => format!(
                         "{who} {} the board at {}",
                         s("enters", "enter"),
@@ -488,6 +726,8 @@ struct TokenGroup {
     way: Way,
     tokens: Vec<usize>,
     onto: Vec<usize>,
+    /// the sites a piece went through on its way (hops of a chain)
+    via: Vec<SiteId>,
 }
 
 /// Where the tokens are while the events of a step are told (each event moves one), starting
@@ -553,6 +793,33 @@ impl TokenBook {
             *site = None;
             *area = Some(a);
         }
+    }
+}
+
+/// For each kind of piece, whether the game starts with exactly one piece of it (on the
+/// board or held): such a piece is `the king`.
+fn unique_kinds(g: &Game) -> Vec<bool> {
+    let st = g.start();
+    (0..g.pieces.len())
+        .map(|k| {
+            let k = PieceKind(k as u8);
+            let on: u64 = (0..g.sites.len())
+                .map(|s| st.count(g, SiteId(s as u16), k) as u64)
+                .sum();
+            let held: u64 = (0..g.players.len())
+                .map(|p| st.captured(g, Player(p as u8), k) as u64)
+                .sum();
+            g.tokens.is_empty() && on + held == 1
+        })
+        .collect()
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

@@ -12,7 +12,7 @@
 use super::holdings;
 use super::outcome_text;
 use crate::engine::{Event, Game, State};
-use crate::ir::{PieceKind, Player, SiteId, SiteKind};
+use crate::ir::{Domain, Expr, Instr, PieceKind, Player, SiteId, SiteKind};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -40,33 +40,67 @@ pub fn svg(g: &Game, st: &State, last_move: &[SiteId]) -> String {
     Picture::new(g, st, last_move).draw()
 }
 
+/// The directions of the ring the game sows in, from its `sow` statements: `[forward,
+/// backward]` (a `sow … toward cw` sows one way; `toward d` with `d` chosen among `ccw cw`, both
+/// ways); None when the file does not say (a direction computed by the rules), or when the
+/// game does not sow.
+pub fn sowing_directions(g: &Game) -> Option<[bool; 2]> {
+    let mut dirs = [false; 2];
+    for i in &g.code {
+        let Instr::SowStart { dir, .. } = i else {
+            continue;
+        };
+        match dir {
+            Expr::Const(c) => dirs[usize::from(*c != 0)] = true,
+            Expr::Var(v) => {
+                let mut found = false;
+                for alt in g.choices.iter().flat_map(|c| &c.alts) {
+                    if alt.var == Some(*v)
+                        && let Domain::Values(vals) = &alt.domain
+                    {
+                        for (c, _) in vals {
+                            dirs[usize::from(*c != 0)] = true;
+                            found = true;
+                        }
+                    }
+                }
+                if !found {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    (dirs[0] || dirs[1]).then_some(dirs)
+}
+
 /// The sites a decision touched, from its events: where a sowing started and ended, what was
 /// captured, where tokens left and arrived, sites that changed owner or kind.
 pub fn event_sites(events: &[Event]) -> Vec<SiteId> {
     let mut out = BTreeSet::new();
     for e in events {
-        match *e {
+        match e {
             Event::Lap { from, last, .. } => {
-                out.insert(from);
-                out.extend(last);
+                out.insert(*from);
+                out.extend(*last);
             }
             Event::CycleCut { at } => {
-                out.insert(at);
+                out.insert(*at);
             }
             Event::Captured { site, .. }
             | Event::Placed { site, .. }
             | Event::Owner { site, .. }
             | Event::Kind { site, .. } => {
-                out.insert(site);
+                out.insert(*site);
             }
             Event::Moved { from, to, .. } => {
-                out.extend(from);
-                out.insert(to);
+                out.extend(*from);
+                out.insert(*to);
             }
             Event::Sent { from, .. } => {
-                out.extend(from);
+                out.extend(*from);
             }
-            Event::Given { .. } | Event::Passed { .. } => {}
+            Event::Given { .. } | Event::Passed { .. } | Event::AnotherTurn { .. } => {}
         }
     }
     out.into_iter().collect()
@@ -483,11 +517,23 @@ impl<'a> Picture<'a> {
     }
 
     /// The ring of a sowing game: a small arrow in the gap between each site and the next one
-    /// forward.
+    /// in the direction the game sows ([`sowing_directions`]); with a head at each end when
+    /// the sower chooses the direction; none when the file does not say which way it sows.
     fn ring(&mut self) {
         let g = self.g;
         let mut arrows = String::new();
-        for (s, &t) in g.next[0].iter().enumerate() {
+        let (d, both) = match sowing_directions(g) {
+            Some([true, true]) => (0, true),
+            Some([false, true]) => (1, false),
+            Some([true, false]) => (0, false),
+            _ => return,
+        };
+        let start = if both {
+            r#" marker-start="url(#arrow-ring)""#
+        } else {
+            ""
+        };
+        for (s, &t) in g.next[d].iter().enumerate() {
             if t == u16::MAX || t as usize == s {
                 continue;
             }
@@ -496,7 +542,7 @@ impl<'a> Picture<'a> {
             {
                 let _ = writeln!(
                     arrows,
-                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6b5137" stroke-width="1.6" marker-end="url(#arrow-ring)"/>"##,
+                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6b5137" stroke-width="1.6"{start} marker-end="url(#arrow-ring)"/>"##,
                     n(a.0),
                     n(a.1),
                     n(b.0),

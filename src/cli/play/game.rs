@@ -81,6 +81,7 @@ pub(super) fn run(
     };
     // What the steps just played did, one line each, under the line that says who played.
     let tell = |out: &mut dyn Write, s: &mut Session| -> io::Result<()> {
+        s.flush_told();
         for line in std::mem::take(&mut s.told) {
             say(out, text, &format!("  {line}"))?;
         }
@@ -89,6 +90,10 @@ pub(super) fn run(
     let mut last_shown_round = 1;
     let mut shown_between = false;
     let mut picture = args.svg.as_deref().map(LivePicture::new);
+    // A computer's decisions of one turn (hops of a chain, a sowing and where it goes) are
+    // told as one move, with the board once at its end: the position before the first, the
+    // decisions so far and what the search said of the first.
+    let mut chain: Option<(crate::engine::State, Vec<String>, Vec<String>)> = None;
     loop {
         // every step is in the record before anything more is said or asked
         s.sync_record()?;
@@ -182,16 +187,26 @@ pub(super) fn run(
                     });
                     spinner.clear();
                     s.computers[mover.0 as usize] = Some(agent);
-                    let before = s.st.clone();
+                    let turn = s.st.turn();
+                    let (before, mut done, mut parts) = chain.take().unwrap_or_else(|| {
+                        let estimate = thought.estimate.iter().map(estimate_text).collect();
+                        (s.st.clone(), vec![], estimate)
+                    });
                     let n = s.decide(thought.decision).map_err(Stop::Internal)?;
                     s.sync_record()?;
-                    let mut parts: Vec<String> =
-                        thought.estimate.iter().map(estimate_text).collect();
+                    done.push(n);
+                    let goes_on = s.st.turn() == turn
+                        && s.st.mover() == mover
+                        && matches!(s.st.pending(), Pending::Choice(_) | Pending::Drop(_));
+                    if goes_on {
+                        chain = Some((before, done, parts));
+                        continue;
+                    }
                     parts.extend(happenings(g, &before, &s.st));
                     say(
                         out,
                         text,
-                        &format!("{name} plays {n}{}", parenthesized(parts)),
+                        &format!("{name} plays {}{}", done.join(", "), parenthesized(parts)),
                     )?;
                     tell(out, s)?;
                     if !s.events.is_empty() && !s.st.is_over() {
@@ -314,6 +329,7 @@ pub(super) fn run(
                             s.truncate_steps(n);
                             s.events.clear();
                             s.told.clear();
+                            s.chain = None;
                             last_shown_turn = u32::MAX;
                             say(out, text, "undone: back to your previous decision")?;
                         }

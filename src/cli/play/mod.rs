@@ -197,6 +197,7 @@ pub fn play(args: &PlayArgs) -> u8 {
         computers: agents.iter().map(AgentSpec::build).collect(),
         events: vec![],
         told: vec![],
+        chain: None,
         recorded: 0,
         record,
     };

@@ -23,6 +23,9 @@ pub(super) struct Session<'a> {
     pub(super) events: Vec<crate::engine::events::Event>,
     /// the narration of the steps played since it was last said
     pub(super) told: Vec<String>,
+    /// the decisions of one player not yet told (a chain of hops, a sowing and its
+    /// direction): the position before the first and their events, told as one move
+    pub(super) chain: Option<(State, Vec<crate::engine::events::Event>)>,
 }
 
 impl Session<'_> {
@@ -60,7 +63,10 @@ impl Session<'_> {
             .g
             .play_narrated(&mut self.st, d)
             .map_err(|e| e.to_string())?;
-        self.told.extend(narrate(self.g, &before, &events));
+        match &mut self.chain {
+            Some((_, told)) => told.extend(events.iter().cloned()),
+            None => self.chain = Some((before, events.clone())),
+        }
         self.events.extend(events);
         self.steps.push(Step::Decision {
             player,
@@ -69,8 +75,16 @@ impl Session<'_> {
         Ok(notation)
     }
 
+    /// Tells the decisions played since they were last told, as one move.
+    pub(super) fn flush_told(&mut self) {
+        if let Some((before, events)) = self.chain.take() {
+            self.told.extend(narrate(self.g, &before, &events));
+        }
+    }
+
     /// Plays the outcome of the pending chance event and records it by name.
     pub(super) fn chance(&mut self, o: i64) -> Result<String, String> {
+        self.flush_told();
         let name = self.g.outcome_name(&self.st, o);
         self.tell(Event::Chance(o));
         let before = self.st.clone();
@@ -90,6 +104,7 @@ impl Session<'_> {
     pub(super) fn play_line(&mut self, line: &str) -> Result<Vec<String>, String> {
         let before = (self.st.clone(), self.steps.len());
         let (told, events) = (self.told.len(), self.events.len());
+        let chain = self.chain.clone();
         let words: Vec<&str> = line.split_whitespace().collect();
         let mut done = vec![];
         let mut i = 0;
@@ -146,6 +161,7 @@ impl Session<'_> {
                 self.truncate_steps(before.1);
                 self.told.truncate(told);
                 self.events.truncate(events);
+                self.chain = chain;
                 Err(e)
             }
         }

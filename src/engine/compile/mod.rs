@@ -57,7 +57,8 @@ pub(crate) enum Op {
         lap: u32,
     },
     EndTurn,
-    EndGame(EndOp),
+    /// the rule, and the rank of this `end game` among the program's (its words say why)
+    EndGame(EndOp, Option<u32>),
     First(Option<Num>),
     SetMover(Num),
     SetTally {
@@ -258,7 +259,17 @@ pub(crate) fn compile(g: &Game) -> Program {
         scratch: 0,
         in_predicate: false,
     };
-    let mut code: Vec<Op> = g.code.iter().map(|i| c.instr(i)).collect();
+    // each `end game` knows its rank among the program's `end game` statements
+    let mut ends = 0u32;
+    let mut code: Vec<Op> = g
+        .code
+        .iter()
+        .map(|i| {
+            let op = c.instr(i, ends);
+            ends += u32::from(matches!(i, Instr::EndGame(..)));
+            op
+        })
+        .collect();
     thread_jumps(&mut code);
     let choices = g.choices.iter().map(|ch| c.choice(ch)).collect();
     let limit_ends = [c.end_op(&g.turn_limit_end), c.end_op(&g.move_limit_end)];
@@ -284,7 +295,8 @@ pub(crate) fn compile(g: &Game) -> Program {
 }
 
 impl Compiler {
-    fn instr(&mut self, i: &Instr) -> Op {
+    /// `end_rank`: the rank of this instruction among the `end game` statements, if it is one
+    fn instr(&mut self, i: &Instr, end_rank: u32) -> Op {
         match i {
             Instr::Jump(t) => Op::Jump(*t),
             Instr::JumpIfNot(c, t) => Op::JumpIfNot(self.num(c), *t),
@@ -336,7 +348,7 @@ impl Compiler {
                 lap: *lap,
             },
             Instr::EndTurn => Op::EndTurn,
-            Instr::EndGame(rule) => Op::EndGame(self.end_op(rule)),
+            Instr::EndGame(rule, _) => Op::EndGame(self.end_op(rule), Some(end_rank)),
             Instr::First(p) => Op::First(p.as_ref().map(|p| self.num(p))),
             Instr::SetMover(p) => Op::SetMover(self.num(p)),
             Instr::SetTally {

@@ -358,13 +358,13 @@ impl Checker<'_> {
                 let to = self.expect(to, Ty::Player);
                 self.emit(Instr::Give { count: n, piece: k, from, to });
             }
-            StmtKind::EndGame(rule) => {
+            StmtKind::EndGame(rule, reason) => {
                 let r = match rule {
                     ast::EndGame::Score => EndRule::Score,
                     ast::EndGame::Draw => EndRule::Draw,
                     ast::EndGame::Winner(p) => EndRule::Winner(self.expect(p, Ty::Player)),
                 };
-                self.emit(Instr::EndGame(r));
+                self.emit(Instr::EndGame(r, reason.clone()));
             }
             StmtKind::Again => match self.choose_stack.last() {
                 Some(&at) => {

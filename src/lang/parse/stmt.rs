@@ -220,7 +220,10 @@ pub(super) fn stmt(p: Pair<Rule>) -> Stmt {
             match e.as_rule() {
                 Rule::end_turn => StmtKind::EndTurn,
                 Rule::end_round => StmtKind::EndRound,
-                _ => StmtKind::EndGame(end_game_rule(e)),
+                _ => StmtKind::EndGame(
+                    end_game_rule(e),
+                    it.next().and_then(|r| inner(r).next()).map(string_value),
+                ),
             }
         }
         Rule::again_stmt => StmtKind::Again,

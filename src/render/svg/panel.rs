@@ -37,7 +37,13 @@ impl Picture<'_> {
         if g.between_start.is_some() && (st.round() > 1 || g.is_between_rounds(st)) {
             parts.push(format!("round {}", st.round()));
         }
-        for t in g.tallies.iter().filter(|t| !t.per_player) {
+        let shown = crate::render::tallies_shown(g, st);
+        for (t, _) in g
+            .tallies
+            .iter()
+            .zip(&shown)
+            .filter(|&(t, &s)| s && !t.per_player)
+        {
             if t.per_site {
                 parts.push(format!("{}: {}", t.name, st.site_tally_text(g, t)));
                 continue;
@@ -85,7 +91,13 @@ impl Picture<'_> {
         if !self.counters.is_empty() {
             words.push(format!("holds {}", holdings(g, st, p)));
         }
-        for t in g.tallies.iter().filter(|t| t.per_player) {
+        let shown = crate::render::tallies_shown(g, st);
+        for (t, _) in g
+            .tallies
+            .iter()
+            .zip(&shown)
+            .filter(|&(t, &s)| s && t.per_player)
+        {
             words.push(format!(
                 "{} {}",
                 t.name,
@@ -136,9 +148,14 @@ impl Picture<'_> {
             }
         }
         if let Some([fwd, back]) = &g.dir_names
+            && let Some(dirs) = super::sowing_directions(g)
             && g.next[0].iter().any(|&t| t != u16::MAX)
         {
-            items.push(Legend::Ring(format!("{fwd} (the other way: {back})")));
+            items.push(Legend::Ring(match dirs {
+                [true, true] => format!("sowing: {fwd} or {back}, as the sower chooses"),
+                [false, true] => format!("sowing: {back}"),
+                _ => format!("sowing: {fwd}"),
+            }));
         }
         for (side, t) in g.tracks.iter().enumerate() {
             if t.is_some() {
@@ -167,6 +184,11 @@ impl Picture<'_> {
     /// A legend item: its sign, then its words, from `x` on the line `y`.
     pub(super) fn legend_svg(&self, item: &Legend, x: f64, y: f64) -> String {
         let (cx, cy) = (x + 8.0, y - 4.0);
+        let start = if super::sowing_directions(self.g) == Some([true, true]) {
+            r#" marker-start="url(#arrow-ring)""#
+        } else {
+            ""
+        };
         let sign = match item {
             Legend::Region(r) => format!(
                 r#"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{}" stroke-width="2" stroke-dasharray="4 3"/>"#,
@@ -175,7 +197,7 @@ impl Picture<'_> {
                 REGION_COLOURS[r % REGION_COLOURS.len()]
             ),
             Legend::Ring(_) => format!(
-                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6b5137" stroke-width="1.6" marker-end="url(#arrow-ring)"/>"##,
+                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6b5137" stroke-width="1.6"{start} marker-end="url(#arrow-ring)"/>"##,
                 n(x),
                 n(cy),
                 n(x + 16.0),

@@ -190,14 +190,39 @@ impl Picture<'_> {
     pub(super) fn stack(&mut self, s: SiteId, stack: &[usize]) {
         let g = self.g;
         let (x, y) = self.lay.at(s);
-        let r = self.lay.token_r;
+        let mut r = self.lay.token_r;
         let k = stack.len();
-        let step = if k > 1 {
-            (r * 0.9 / (k - 1) as f64).min(r * 0.32)
-        } else {
-            0.0
+        let step_of = |r: f64| {
+            if k > 1 {
+                (r * 0.9 / (k - 1) as f64).min(r * 0.32)
+            } else {
+                0.0
+            }
         };
-        let base = y + step * (k - 1) as f64 / 2.0;
+        // how far the stack reaches above and below its middle (its height's badge included)
+        let reach = |r: f64| {
+            let half = step_of(r) * (k - 1) as f64 / 2.0;
+            let badge = if k > 1 { (r * 0.8 + 9.0).max(r) } else { r };
+            (half + badge, half + r)
+        };
+        let mut middle = y;
+        // In a cell, the stack keeps below the cell's name (in its top corner): lower, and
+        // smaller when it must.
+        if self.st.site_kind(s) == SiteKind::Cell {
+            let (_, hh) = self.lay.shape[s.0 as usize].half();
+            let (top, bottom) = (y - hh + 15.0, y + hh - 1.0);
+            for _ in 0..12 {
+                let (up, down) = reach(r);
+                if up + down <= bottom - top {
+                    break;
+                }
+                r *= 0.9;
+            }
+            let (up, down) = reach(r);
+            middle = (y.max(top + up)).min(bottom - down);
+        }
+        let step = step_of(r);
+        let base = middle + step * (k - 1) as f64 / 2.0;
         let _ = write!(
             self.out,
             r#"<g class="stack" data-site="{}" data-height="{k}">"#,
