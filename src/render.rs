@@ -120,7 +120,8 @@ const BOARD_WIDTH: usize = 80;
 
 /// The widest contents a site of this game can show, so that the columns keep their widths
 /// from move to move: with counters, every piece of the game on one site (the number of plain
-/// pieces, then `+2big` for each other kind); with tokens, a stack of all the tokens (each
+/// pieces, then `+2big` for each other kind), as much of it as lets `cols` columns fit in
+/// [`BOARD_WIDTH`] characters; with tokens, a stack of all the tokens (each
 /// owner's mark), as much of it as lets `cols` columns fit in [`BOARD_WIDTH`] characters (at
 /// least two marks, or the longest site name): a taller stack shows its top (`SNS+4`).
 fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
@@ -155,7 +156,12 @@ fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
         let n = total(k);
         w += 1 + g.pieces[k].name.chars().count() + if n > 1 { digits(n) } else { 0 };
     }
-    w.min(CELL)
+    // within a board of BOARD_WIDTH characters (with the marks of the last move and the
+    // spaces between columns): rarer, wider contents widen their column for that position only
+    let room = (BOARD_WIDTH / cols.max(1))
+        .saturating_sub(4)
+        .max(digits(total(0)));
+    w.min(CELL).min(room)
 }
 
 /// A stack of tokens too tall for its cell: its top marks and the number of the others

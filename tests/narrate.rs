@@ -623,6 +623,10 @@ fn the_text_board_shows_only_what_applies_with_stable_widths() {
                 .to_string()
         };
         let names = first_line(&st);
+        // and the board fits a terminal of 80 columns
+        for line in ludic::render::board_text(&g, &st).lines() {
+            assert!(line.chars().count() <= 80, "{name}: {line:?}");
+        }
         for i in 0..300usize {
             if st.is_over() {
                 break;
