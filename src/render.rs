@@ -118,6 +118,17 @@ const CELL: usize = 24;
 /// The width of a board drawn as text that the cells of stacks of tokens try to keep within.
 const BOARD_WIDTH: usize = 80;
 
+/// The pieces of kind `k` in the game (counters on the board and held by the players).
+pub(crate) fn pieces_of_kind(g: &Game, st: &State, k: PieceKind) -> u64 {
+    let on: u64 = (0..g.sites.len())
+        .map(|s| st.count(g, SiteId(s as u16), k) as u64)
+        .sum();
+    let held: u64 = (0..g.players.len())
+        .map(|p| st.captured(g, Player(p as u8), k) as u64)
+        .sum();
+    on + held
+}
+
 /// The widest contents a site of this game can show, so that the columns keep their widths
 /// from move to move: with counters, every piece of the game on one site (the number of plain
 /// pieces, then `+2big` for each other kind), as much of it as lets `cols` columns fit in
@@ -140,16 +151,7 @@ fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
         let room = (BOARD_WIDTH / cols.max(1)).saturating_sub(2).max(2 * mark);
         return (mark * g.tokens.len()).min(room).max(name).max(1);
     }
-    let total = |k: usize| -> u64 {
-        let k = PieceKind(k as u8);
-        let on: u64 = (0..g.sites.len())
-            .map(|s| st.count(g, SiteId(s as u16), k) as u64)
-            .sum();
-        let held: u64 = (0..g.players.len())
-            .map(|p| st.captured(g, Player(p as u8), k) as u64)
-            .sum();
-        on + held
-    };
+    let total = |k: usize| pieces_of_kind(g, st, PieceKind(k as u8));
     let digits = |n: u64| n.max(1).to_string().len();
     let mut w = digits(total(0));
     for k in 1..g.pieces.len() {

@@ -239,19 +239,18 @@ fn two_throws_a_turn() {
     assert_eq!(g.player_name(st.mover()), "North");
 }
 
-#[test]
-fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
-    let g = game_with("kuilichi-chanakua", &["team_size=2"], None);
-    assert_eq!(g.players, vec!["South1", "North1", "South2", "North2"]);
+/// The players who take the first `n` turns from the start (every throw a 1).
+fn turn_order(g: &Game, n: usize) -> Vec<String> {
     let mut st = g.start();
-    let mut order = vec![];
-    while order.len() < 8 {
+    let mut order: Vec<String> = vec![];
+    while order.len() < n {
         match st.pending() {
             Pending::Throw(_) => {
-                if order.last() != Some(&g.player_name(st.mover()).to_string()) {
-                    order.push(g.player_name(st.mover()).to_string());
+                let who = g.player_name(st.mover()).to_string();
+                if order.last() != Some(&who) {
+                    order.push(who);
                 }
-                throw(&g, &mut st, 1);
+                throw(g, &mut st, 1);
             }
             _ => {
                 let d = st.moves()[0];
@@ -259,6 +258,14 @@ fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
             }
         }
     }
+    order
+}
+
+#[test]
+fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
+    let g = game_with("kuilichi-chanakua", &["team_size=2"], None);
+    assert_eq!(g.players, vec!["South1", "North1", "South2", "North2"]);
+    let order = turn_order(&g, 8);
     assert_eq!(
         order,
         [
@@ -336,22 +343,7 @@ fn teams_of_eight_keep_the_order_s1_n1_to_s8_n8() {
         .collect();
     assert_eq!(g.players, expected);
     assert_eq!(g.tokens.len(), 64, "four chips for each of 16 players");
-    let mut st = g.start();
-    let mut order = vec![];
-    while order.len() < 40 {
-        match st.pending() {
-            Pending::Throw(_) => {
-                if order.last() != Some(&g.player_name(st.mover()).to_string()) {
-                    order.push(g.player_name(st.mover()).to_string());
-                }
-                throw(&g, &mut st, 1);
-            }
-            _ => {
-                let d = st.moves()[0];
-                g.play(&mut st, d).unwrap();
-            }
-        }
-    }
+    let order = turn_order(&g, 40);
     let cycle: Vec<String> = expected.iter().cycle().take(40).cloned().collect();
     assert_eq!(order, cycle);
 }

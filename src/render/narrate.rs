@@ -802,14 +802,7 @@ fn unique_kinds(g: &Game) -> Vec<bool> {
     let st = g.start();
     (0..g.pieces.len())
         .map(|k| {
-            let k = PieceKind(k as u8);
-            let on: u64 = (0..g.sites.len())
-                .map(|s| st.count(g, SiteId(s as u16), k) as u64)
-                .sum();
-            let held: u64 = (0..g.players.len())
-                .map(|p| st.captured(g, Player(p as u8), k) as u64)
-                .sum();
-            g.tokens.is_empty() && on + held == 1
+            g.tokens.is_empty() && crate::render::pieces_of_kind(g, &st, PieceKind(k as u8)) == 1
         })
         .collect()
 }
