@@ -179,6 +179,89 @@ fn shards_merge_into_exactly_the_whole_run() {
 }
 
 #[test]
+fn merge_checks_each_shard_and_marks_a_merge_that_lacks_shards() {
+    // Issue 22: merge checked that shards come from one study and do not overlap, but not that
+    // a shard's statistics agree with its ranges or with -n; a merge missing shards said so on
+    // standard error only (exit 0, "partial": false).
+    let shard = |i: u32| {
+        let s = format!("{i}/3");
+        json(&[
+            "simulate", "puluc", "-n", "300", "--seed", "2", "--shard", &s, "-j", "1",
+        ])
+    };
+    let (a, b, c) = (shard(1), shard(2), shard(3));
+    let write = |name: &str, v: &Value| {
+        let f = tmp(name);
+        std::fs::write(&f, v.to_string()).unwrap();
+        f
+    };
+    let (fa, fb, fc) = (
+        write("m-a.json", &a),
+        write("m-b.json", &b),
+        write("m-c.json", &c),
+    );
+    let refused = |files: &[&str], says: &str| {
+        let mut args = vec!["merge"];
+        args.extend(files);
+        let out = ludic(&args);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(1), "{says}: {err}");
+        assert!(err.contains(says), "{says}: {err}");
+    };
+    // its ranges emptied, its games kept
+    let mut emptied = b.clone();
+    emptied["playout_ranges"] = serde_json::json!([[100, 100]]);
+    refused(
+        &[&fa, &write("m-empty.json", &emptied), &fc],
+        "holds 100 games but its ranges say 0",
+    );
+    // games beyond -n
+    let mut beyond = c.clone();
+    beyond["playout_ranges"] = serde_json::json!([[200, 400]]);
+    refused(
+        &[&fa, &fb, &write("m-beyond.json", &beyond)],
+        "outside the study's 300 games",
+    );
+    // statistics that do not agree with one another
+    let mut edited = b.clone();
+    edited["stats"]["draws"] = serde_json::json!(7);
+    refused(
+        &[&fa, &write("m-edited.json", &edited), &fc],
+        "do not agree",
+    );
+    // a count that would wrap past 64 bits
+    let mut huge = b.clone();
+    huge["stats"]["choices"]["sum"] = serde_json::json!("340282366920938463463374607431768211455");
+    refused(
+        &[&fa, &write("m-huge.json", &huge), &fc],
+        "choices do not fit",
+    );
+    // a shard missing: the result is printed, marked partial, exit 3; merged with the last
+    // shard it is the whole run
+    let out = ludic(&["merge", &fa, &fc, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(3));
+    let part: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(part["partial"], true);
+    assert_eq!(part["playouts"], 200);
+    assert_eq!(
+        part["playout_ranges"],
+        serde_json::json!([[0, 100], [200, 300]])
+    );
+    let out = ludic(&["merge", &fa, &fc, "--format", "csv"]);
+    assert_eq!(out.status.code(), Some(3));
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        csv.starts_with("# PARTIAL: 200 of 300 games\nmetric,"),
+        "{csv}"
+    );
+    let fp = write("m-partial.json", &part);
+    let whole = json(&["merge", &fp, &fb]);
+    assert_eq!(whole["partial"], false);
+    let all = json(&["simulate", "puluc", "-n", "300", "--seed", "2"]);
+    assert_eq!(whole["stats"], all["stats"]);
+}
+
+#[test]
 fn the_first_player_wins_in_three_decisions() {
     let v = json(&["simulate", &fixture("three"), "-n", "50"]);
     assert_eq!(v["playouts"], 50);

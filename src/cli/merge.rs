@@ -5,6 +5,9 @@ use super::{FAILED, OK, read_text_file};
 use crate::study::merge::merge;
 use crate::study::report::{Output, Study, write_study};
 
+/// The exit code of a merge that lacks shards: its result is printed, marked partial.
+pub const INCOMPLETE: u8 = 3;
+
 /// The most a result file may have (its histograms are small).
 const MAX_RESULT_BYTES: u64 = 64 << 20;
 
@@ -38,12 +41,14 @@ pub fn merge_results(files: &[String], output: Output, colour: bool) -> u8 {
         }
     };
     let n = merged.stats.games;
-    if n < merged.requested {
+    if merged.partial {
         to_stderr!(
-            "note: the shards merged hold {n} of the study's {} games",
+            "note: the shards merged hold {n} of the study's {} games: the result is partial (exit {INCOMPLETE})",
             merged.requested
         );
     }
-    let written = write_study(&mut std::io::stdout().lock(), &merged, output, colour).map(|()| OK);
+    let code = if merged.partial { INCOMPLETE } else { OK };
+    let written =
+        write_study(&mut std::io::stdout().lock(), &merged, output, colour).map(|()| code);
     super::finish(written)
 }

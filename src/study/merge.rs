@@ -46,7 +46,7 @@ pub fn merge(parts: &[(String, Study)]) -> Result<Study, String> {
     };
     let mut all: Vec<([u64; 2], &str)> = vec![];
     for (name, s) in parts {
-        if s.partial {
+        if s.partial && s.ranges.is_none() {
             return Err(format!(
                 "`{name}` is a partial result (the run was stopped): run its shard again"
             ));
@@ -104,6 +104,28 @@ pub fn merge(parts: &[(String, Study)]) -> Result<Study, String> {
         let Some(ranges) = &s.ranges else {
             return Err(format!("`{name}` does not say which games it played"));
         };
+        // its statistics must be those of the games its ranges say, within the study's -n
+        let mut played = 0u64;
+        for r in ranges {
+            if r[0] > r[1] || r[1] > s.requested {
+                return Err(format!(
+                    "`{name}` says it played games {}..{}, outside the study's {} games",
+                    r[0], r[1], s.requested
+                ));
+            }
+            played = played.saturating_add(r[1] - r[0]);
+        }
+        if played != s.stats.games {
+            return Err(format!(
+                "`{name}` holds {} games but its ranges say {played}: an edited or damaged result",
+                s.stats.games
+            ));
+        }
+        if let Some(what) = s.stats.inconsistency() {
+            return Err(format!(
+                "`{name}`: its statistics do not agree with one another ({what}): an edited or damaged result"
+            ));
+        }
         all.extend(ranges.iter().map(|r| (*r, name.as_str())));
     }
     all.retain(|(r, _)| r[0] < r[1]);
@@ -121,10 +143,16 @@ pub fn merge(parts: &[(String, Study)]) -> Result<Study, String> {
     let mut out = first.clone();
     out.ranges = Some(coalesce(all.iter().map(|(r, _)| *r).collect()));
     out.threads = None;
-    for (_, s) in &parts[1..] {
-        out.stats.merge(&s.stats);
+    for (name, s) in &parts[1..] {
+        out.stats.checked_merge(&s.stats).map_err(|what| {
+            format!(
+                "`{name}`: its {what} do not fit the sum of the shards: an edited or damaged result"
+            )
+        })?;
         out.seconds += s.seconds;
     }
+    // shards missing: the merged result is partial (its ranges say which games it holds)
+    out.partial = out.stats.games < out.requested;
     Ok(out)
 }
 

@@ -148,6 +148,115 @@ impl Stats {
     }
 }
 
+impl Stats {
+    /// Adds the statistics of other games like [`Stats::merge`], but refuses a sum that does
+    /// not fit its integer (results edited by hand, or not of one study), naming it; `self`
+    /// is unchanged then.
+    pub fn checked_merge(&mut self, o: &Stats) -> Result<(), &'static str> {
+        fn add(a: &mut u64, b: u64, what: &'static str) -> Result<(), &'static str> {
+            *a = a.checked_add(b).ok_or(what)?;
+            Ok(())
+        }
+        fn moments(a: &mut Moments, b: &Moments, what: &'static str) -> Result<(), &'static str> {
+            a.n = a.n.checked_add(b.n).ok_or(what)?;
+            a.sum = a.sum.checked_add(b.sum).ok_or(what)?;
+            a.sum_sq = a.sum_sq.checked_add(b.sum_sq).ok_or(what)?;
+            Ok(())
+        }
+        fn wdl(a: &mut Wdl, b: &Wdl, what: &'static str) -> Result<(), &'static str> {
+            add(&mut a.wins, b.wins, what)?;
+            add(&mut a.draws, b.draws, what)?;
+            add(&mut a.losses, b.losses, what)
+        }
+        let mut t = self.clone();
+        add(&mut t.games, o.games, "games")?;
+        if t.wins.len() != o.wins.len() {
+            return Err("wins");
+        }
+        for (a, b) in t.wins.iter_mut().zip(&o.wins) {
+            add(a, *b, "wins")?;
+        }
+        add(&mut t.draws, o.draws, "draws")?;
+        add(&mut t.turn_limit, o.turn_limit, "turn_limit")?;
+        add(&mut t.other_limit, o.other_limit, "other_limit")?;
+        add(&mut t.faults, o.faults, "faults")?;
+        wdl(&mut t.first, &o.first, "first")?;
+        moments(&mut t.choices, &o.choices, "choices")?;
+        moments(&mut t.turn_choices, &o.turn_choices, "turn_choices")?;
+        add(&mut t.forced, o.forced, "forced")?;
+        add(&mut t.cycles_cut, o.cycles_cut, "cycles_cut")?;
+        // a histogram's counts are each at most its games, checked above
+        for (h, g) in [
+            (&o.turns, "turns"),
+            (&o.decisions, "decisions"),
+            (&o.rounds, "rounds"),
+        ] {
+            if h.iter().try_fold(0u64, |a, (_, c)| a.checked_add(c)) != Some(o.games) {
+                return Err(g);
+            }
+        }
+        t.turns.merge(&o.turns);
+        t.decisions.merge(&o.decisions);
+        t.rounds.merge(&o.rounds);
+        match (&mut t.score, &o.score) {
+            (Some(a), Some(b)) => {
+                for k in 0..TENTHS {
+                    add(&mut a.course_sum[k], b.course_sum[k], "score.course_sum")?;
+                    add(&mut a.course_n[k], b.course_n[k], "score.course_n")?;
+                }
+                moments(&mut a.lead_changes, &b.lead_changes, "score.lead_changes")?;
+                moments(&mut a.decisive, &b.decisive, "score.decisive")?;
+                add(
+                    &mut a.winner_not_leading,
+                    b.winner_not_leading,
+                    "score.winner_not_leading",
+                )?;
+            }
+            (None, None) => {}
+            _ => return Err("score"),
+        }
+        match (&mut t.agents, &o.agents) {
+            (Some(a), Some(b)) => {
+                wdl(&mut a[0], &b[0], "agents")?;
+                wdl(&mut a[1], &b[1], "agents")?;
+            }
+            (None, None) => {}
+            _ => return Err("agents"),
+        }
+        *self = t;
+        Ok(())
+    }
+
+    /// Whether the statistics of `games` games agree with one another: every game won or
+    /// drawn once, one length of each kind a game, a decision counted once. The field that
+    /// does not, if any.
+    pub fn inconsistency(&self) -> Option<&'static str> {
+        let won = self
+            .wins
+            .iter()
+            .try_fold(self.draws, |a, w| a.checked_add(*w));
+        if won != Some(self.games) {
+            return Some("wins and draws");
+        }
+        for (h, what) in [
+            (&self.turns, "turns"),
+            (&self.decisions, "decisions"),
+            (&self.rounds, "rounds"),
+        ] {
+            if h.iter().try_fold(0u64, |a, (_, c)| a.checked_add(c)) != Some(self.games) {
+                return Some(what);
+            }
+        }
+        if u128::from(self.choices.n) != self.decisions.moments().sum {
+            return Some("choices");
+        }
+        if self.first.games() > self.games || self.forced > self.choices.n {
+            return Some("first or forced");
+        }
+        None
+    }
+}
+
 const NONE: i16 = -1;
 
 /// Watches one game: told of each decision point and of the end, it adds the game to a

@@ -346,6 +346,10 @@ pub fn csv_field(s: &str) -> String {
 
 /// Writes the metrics of a study as CSV: `metric,value,low,high`.
 pub fn write_csv(out: &mut impl Write, s: &Study) -> io::Result<()> {
+    if s.partial {
+        // a comment line first, so that a partial result never reads as a complete one
+        writeln!(out, "# PARTIAL: {} of {} games", s.stats.games, s.requested)?;
+    }
     writeln!(out, "metric,value,low,high")?;
     for m in s.metrics() {
         let (lo, hi) = m.ci.unwrap_or((f64::NAN, f64::NAN));
