@@ -325,7 +325,7 @@ fn perft_memory_grows_with_depth_not_with_the_decisions_of_a_position() {
     let out = std::process::Command::new("sh")
         .args([
             "-c",
-            "ulimit -v 1000000 && exec \"$0\" perft tests/fixtures/big_board.game 1 --max-work 20000000",
+            "ulimit -v 1000000 && exec \"$0\" perft tests/limits/big_board.game 1 --max-work 20000000",
             env!("CARGO_BIN_EXE_ludic"),
         ])
         .output()
@@ -338,7 +338,7 @@ fn perft_memory_grows_with_depth_not_with_the_decisions_of_a_position() {
     );
     // and the same walk counts what it can: depth 1 of a small corner of the board
     let g = load_game(
-        &std::fs::read_to_string("tests/fixtures/big_board.game")
+        &std::fs::read_to_string("tests/limits/big_board.game")
             .unwrap()
             .replace("0..63", "0..3"),
         &Default::default(),
