@@ -1096,3 +1096,61 @@ fn colours_only_when_asked_or_at_a_terminal_and_team_players_marked() {
     assert!(plain.contains("S1") && plain.contains("N1"), "{plain}");
     assert!(plain.contains("[S1]") || plain.contains("[N1]"), "{plain}");
 }
+
+#[test]
+fn replay_accepts_what_play_accepts() {
+    // Issue 22: a step written as a decision's last words (`s3` for `sow s3`), as `play`
+    // accepts it, was refused by replay as illegal.
+    let rec = tmp("last-words.json");
+    let out = ludic(
+        &[
+            "play",
+            "pallankuzhi",
+            "--agent",
+            "South=random",
+            "--agent",
+            "North=random",
+            "--seed",
+            "8",
+            "--record",
+            &rec,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    let full = ludic(&["replay", &rec, "--format", "json"], "");
+    assert_eq!(full.status.code(), Some(0), "{}", text(&full).1);
+    // every `sow X` written as `X`
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let mut shortened = 0;
+    for step in v["steps"].as_array_mut().unwrap() {
+        if let Some(n) = step["notation"].as_str()
+            && let Some(site) = n.strip_prefix("sow ")
+        {
+            step["notation"] = serde_json::Value::String(site.to_string());
+            shortened += 1;
+        }
+    }
+    assert!(shortened > 5, "{shortened}");
+    let short = tmp("last-words-short.json");
+    std::fs::write(&short, v.to_string()).unwrap();
+    let out = ludic(&["replay", &short, "--format", "json"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    assert_eq!(out.stdout, full.stdout, "the same game, to the same end");
+    // an illegal step is still refused, with its reason
+    let steps = v["steps"].as_array_mut().unwrap();
+    let first = steps
+        .iter_mut()
+        .find(|s| s["notation"].is_string())
+        .unwrap();
+    first["notation"] = serde_json::Value::String("n1".into());
+    std::fs::write(&short, v.to_string()).unwrap();
+    let out = ludic(&["replay", &short], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).1.contains("not a legal move"),
+        "{}",
+        text(&out).1
+    );
+}
