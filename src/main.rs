@@ -290,13 +290,17 @@ enum Command {
         opts: OptionArgs,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
-        /// Write each game's record (as `play --record` does) into this folder
+        /// Write each game's record (as `play --record` does) into this folder (new or empty)
         #[arg(long, value_name = "DIR")]
         record_dir: Option<String>,
+        /// Write the records into a folder that is not empty (files of the same names are
+        /// replaced)
+        #[arg(long, requires = "record_dir")]
+        force: bool,
     },
     /// Count the distinct complete turn sequences of each depth from the start (no chance)
     #[command(
-        after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nPerft stops (exit 1) past 50,000,000 positions or 1,000,000,000 units of the engine's work\n(statements run, sites visited) at one depth: raise them with --max-positions and --max-work.\n\nGAME is a built-in game, by any name `ludic list` shows, or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
+        after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nPerft stops (exit 1) past 50,000,000 positions or 1,000,000,000 units of the engine's work\n(statements run, sites visited, decisions listed) at one depth: raise them with --max-positions and --max-work.\n\nGAME is a built-in game, by any name `ludic list` shows, or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
     )]
     Perft {
         /// A built-in game or a .game file
@@ -557,6 +561,7 @@ fn main() -> ExitCode {
             opts,
             format,
             record_dir,
+            force,
         } => {
             if jobs.is_some() && gave_short_flag('j') {
                 deprecated(
@@ -574,6 +579,7 @@ fn main() -> ExitCode {
             seed,
             format: format.into(),
             record_dir,
+            force,
         })
         }
         Command::Perft {

@@ -256,3 +256,59 @@ fn agent_usage_errors() {
     let out = ludic(&["play", "--help"]);
     assert!(text(&out).0.contains("mcts:time=5s"));
 }
+
+#[test]
+fn a_used_record_folder_is_refused_without_force() {
+    // Issue 22: `match --record-dir D` into a used folder overwrote the earlier records without
+    // a word.
+    let dir = tmp_dir("used");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "puluc",
+            "--agent",
+            "random",
+            "--agent",
+            "random",
+            "-n",
+            "2",
+            "--record-dir",
+            &dir,
+        ];
+        args.extend(extra);
+        ludic(&args)
+    };
+    let out = run(&["--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let first = std::fs::read_to_string(format!("{dir}/game-1.json")).unwrap();
+    let out = run(&["--seed", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("is not empty"), "{:?}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(format!("{dir}/game-1.json")).unwrap(),
+        first,
+        "nothing touched"
+    );
+    let out = run(&["--seed", "2", "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_ne!(
+        std::fs::read_to_string(format!("{dir}/game-1.json")).unwrap(),
+        first
+    );
+    // a file where the folder should be
+    let file = format!("{dir}/game-1.json");
+    let out = ludic(&[
+        "match",
+        "puluc",
+        "--agent",
+        "random",
+        "--agent",
+        "random",
+        "-n",
+        "1",
+        "--record-dir",
+        &file,
+        "--force",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+}

@@ -43,6 +43,8 @@ pub struct MatchArgs {
     pub format: Format,
     /// a folder for every game's record
     pub record_dir: Option<String>,
+    /// write the records into a folder that is not empty
+    pub force: bool,
 }
 
 /// Wins, draws and losses.
@@ -289,11 +291,23 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         .jobs
         .unwrap_or_else(|| (default_threads() / search_threads(&specs)).max(1))
         .clamp(1, usize::try_from(args.games).unwrap_or(usize::MAX));
-    if let Some(dir) = &args.record_dir
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        to_stderr!("error: cannot create the folder `{dir}`: {e}");
-        return FAILED;
+    if let Some(dir) = &args.record_dir {
+        // the records of an earlier match are not overwritten without a word
+        let used = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
+        if used && !args.force {
+            to_stderr!(
+                "error: the folder `{dir}` is not empty: its records would be replaced\nhint: give an empty or new folder, or --force to write into it"
+            );
+            return USAGE;
+        }
+        if std::path::Path::new(dir).exists() && !std::path::Path::new(dir).is_dir() {
+            to_stderr!("error: `{dir}` is not a folder");
+            return USAGE;
+        }
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            to_stderr!("error: cannot create the folder `{dir}`: {e}");
+            return FAILED;
+        }
     }
     let nsides = g.sides.len().max(1);
     let mut tallies: [Tally; 2] = Default::default();
