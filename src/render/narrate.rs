@@ -7,9 +7,12 @@
 //! Nothing here knows a game: every line is made from the events and the names of the `.game`
 //! file, so a new game is told the same way.
 
+mod book;
+
 use super::{holdings, outcome_text};
 use crate::engine::{Event, Game, Landing, Pending, State};
 use crate::ir::{PieceKind, Player, SiteId, SiteKind};
+use book::TokenBook;
 
 /// Relays of one sowing told one by one before the others are summed up in a line (the last
 /// one is always told: what follows the sowing happens where it ends). A sowing of up to
@@ -728,72 +731,6 @@ struct TokenGroup {
     onto: Vec<usize>,
     /// the sites a piece went through on its way (hops of a chain)
     via: Vec<SiteId>,
-}
-
-/// Where the tokens are while the events of a step are told (each event moves one), starting
-/// from the position before the step.
-struct TokenBook {
-    /// each token's site, if on the board
-    site: Vec<Option<SiteId>>,
-    /// each token's area, if in one
-    area: Vec<Option<u8>>,
-    /// each site's stack, bottom first
-    stacks: Vec<Vec<usize>>,
-}
-
-impl TokenBook {
-    fn new(g: &Game, st: &State) -> Self {
-        let n = g.tokens.len();
-        let site: Vec<Option<SiteId>> = (0..n).map(|t| st.tokens().site_of(t)).collect();
-        let area = (0..n).map(|t| st.tokens().area_of(t)).collect();
-        let stacks = if n == 0 {
-            vec![]
-        } else {
-            (0..g.sites.len())
-                .map(|s| st.tokens().stack(SiteId(s as u16)))
-                .collect()
-        };
-        TokenBook { site, area, stacks }
-    }
-
-    fn site(&self, t: usize) -> Option<SiteId> {
-        self.site.get(t).copied().flatten()
-    }
-
-    fn area(&self, t: usize) -> Option<u8> {
-        self.area.get(t).copied().flatten()
-    }
-
-    fn stack(&self, s: SiteId) -> Vec<usize> {
-        self.stacks.get(s.0 as usize).cloned().unwrap_or_default()
-    }
-
-    fn lift(&mut self, t: usize) {
-        if let Some(s) = self.site(t)
-            && let Some(stack) = self.stacks.get_mut(s.0 as usize)
-        {
-            stack.retain(|&u| u != t);
-        }
-    }
-
-    fn put(&mut self, t: usize, s: SiteId) {
-        self.lift(t);
-        if let (Some(site), Some(area)) = (self.site.get_mut(t), self.area.get_mut(t)) {
-            *site = Some(s);
-            *area = None;
-        }
-        if let Some(stack) = self.stacks.get_mut(s.0 as usize) {
-            stack.push(t);
-        }
-    }
-
-    fn send(&mut self, t: usize, a: u8) {
-        self.lift(t);
-        if let (Some(site), Some(area)) = (self.site.get_mut(t), self.area.get_mut(t)) {
-            *site = None;
-            *area = Some(a);
-        }
-    }
 }
 
 /// For each kind of piece, whether the game starts with exactly one piece of it (on the
