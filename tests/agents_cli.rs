@@ -262,7 +262,7 @@ fn a_used_record_folder_is_refused_without_force() {
     // Issue 22: `match --record-dir D` into a used folder overwrote the earlier records without
     // a word.
     let dir = tmp_dir("used");
-    let run = |extra: &[&str]| {
+    let run_into = |dir: &str, extra: &[&str]| {
         let mut args = vec![
             "match",
             "puluc",
@@ -273,11 +273,12 @@ fn a_used_record_folder_is_refused_without_force() {
             "-n",
             "2",
             "--record-dir",
-            &dir,
+            dir,
         ];
         args.extend(extra);
         ludic(&args)
     };
+    let run = |extra: &[&str]| run_into(&dir, extra);
     let out = run(&["--seed", "1"]);
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     let first = std::fs::read_to_string(format!("{dir}/game-1.json")).unwrap();
@@ -297,18 +298,6 @@ fn a_used_record_folder_is_refused_without_force() {
     );
     // a file where the folder should be
     let file = format!("{dir}/game-1.json");
-    let out = ludic(&[
-        "match",
-        "puluc",
-        "--agent",
-        "random",
-        "--agent",
-        "random",
-        "-n",
-        "1",
-        "--record-dir",
-        &file,
-        "--force",
-    ]);
+    let out = run_into(&file, &["--force"]);
     assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
 }

@@ -25,6 +25,11 @@ fn at(g: &Game, side: &str, pos: i64) -> (i64, i64) {
 /// A position: each (player, position) chip on the board, the rest of that player's four
 /// chips `finished`, South to move.
 fn position(g: &Game, chips: &[(&str, i64)], waiting: &[(&str, usize)]) -> State {
+    position_for(g, chips, waiting, &g.players[0])
+}
+
+/// [`position`] with `mover` to move.
+fn position_for(g: &Game, chips: &[(&str, i64)], waiting: &[(&str, usize)], mover: &str) -> State {
     let mut b = Setup::new(g);
     for (who, pos) in chips {
         b = b.token_at(who, "chip", *pos).unwrap();
@@ -45,7 +50,7 @@ fn position(g: &Game, chips: &[(&str, i64)], waiting: &[(&str, usize)]) -> State
             b = b.token_in(who, "chip", "finished").unwrap();
         }
     }
-    b.build()
+    b.mover(mover).unwrap().build()
 }
 
 #[test]
@@ -354,54 +359,20 @@ fn teams_of_eight_burn_only_the_other_team_and_win_together() {
     let (x, y) = at(&g, "South", 30);
     let north_pos = (1..=76).find(|&p| at(&g, "North", p) == (x, y)).unwrap();
     // South5 lands on 30, where its teammate South3 and two chips of North7 and North2 are.
-    let mut b = ludic::setup::Setup::new(&g);
-    for (who, pos) in [
+    let chips = [
         ("South5", 27),
         ("South3", 30),
         ("North7", north_pos),
         ("North2", north_pos),
-    ] {
-        b = b.token_at(who, "chip", pos).unwrap();
-    }
-    b = b.token_in("South5", "chip", "waiting").unwrap();
-    for who in &g.players {
-        let used = match who.as_str() {
-            "South5" => 2,
-            "South3" | "North7" | "North2" => 1,
-            _ => 0,
-        };
-        for _ in used..4 {
-            b = b.token_in(who, "chip", "finished").unwrap();
-        }
-    }
-    let mut st = b.mover("South5").unwrap().build();
+    ];
+    let mut st = position_for(&g, &chips, &[("South5", 1)], "South5");
     assert_eq!(g.player_name(st.mover()), "South5");
     one_move(&g, &mut st, 10); // the waiting chip is the rearmost: 10
     one_move(&g, &mut st, 3); // still the rearmost, 10 -> 13
     assert_eq!(pos_of(&g, &st, "South5"), vec![13, 27]);
     assert_eq!(g.player_name(st.mover()), "North5", "the teams alternate");
     // Now South5's 27 + 3 = 30: burns North7 and North2, not its teammate South3.
-    let mut st = {
-        let mut b = ludic::setup::Setup::new(&g);
-        for (who, pos) in [
-            ("South5", 27),
-            ("South3", 30),
-            ("North7", north_pos),
-            ("North2", north_pos),
-        ] {
-            b = b.token_at(who, "chip", pos).unwrap();
-        }
-        for who in &g.players {
-            let used = usize::from(matches!(
-                who.as_str(),
-                "South5" | "South3" | "North7" | "North2"
-            ));
-            for _ in used..4 {
-                b = b.token_in(who, "chip", "finished").unwrap();
-            }
-        }
-        b.mover("South5").unwrap().build()
-    };
+    let mut st = position_for(&g, &chips, &[], "South5");
     one_move(&g, &mut st, 3);
     assert_eq!(in_area(&g, &st, "North7", "waiting"), 1, "burned");
     assert_eq!(in_area(&g, &st, "North2", "waiting"), 1, "burned");
@@ -420,18 +391,7 @@ fn teams_of_eight_burn_only_the_other_team_and_win_together() {
         "South3 has not finished: the team has not won"
     );
     // South3 finishes: only then does South win (every player of the team has finished).
-    let mut st = {
-        let mut b = ludic::setup::Setup::new(&g);
-        b = b.token_at("South3", "chip", 74).unwrap();
-        b = b.token_at("North1", "chip", 10).unwrap();
-        for who in &g.players {
-            let used = usize::from(matches!(who.as_str(), "South3" | "North1"));
-            for _ in used..4 {
-                b = b.token_in(who, "chip", "finished").unwrap();
-            }
-        }
-        b.mover("South3").unwrap().build()
-    };
+    let mut st = position_for(&g, &[("South3", 74), ("North1", 10)], &[], "South3");
     one_move(&g, &mut st, 3);
     let o = st.outcome().expect("the game is over");
     assert_eq!(
