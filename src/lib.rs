@@ -14,6 +14,7 @@ pub mod ir;
 pub mod lang;
 pub mod limits;
 pub mod notation;
+pub mod output;
 pub mod perft;
 pub mod record;
 pub mod render;

@@ -6,8 +6,7 @@ use crate::engine::{Event, Pending, State};
 use crate::limits::shorten;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{self, Seek, SeekFrom, Write};
+use std::io;
 
 /// The version of the record format this ludic writes and reads.
 pub const FORMAT: u32 = 1;
@@ -44,6 +43,24 @@ pub struct Record {
     pub agents: BTreeMap<String, String>,
     pub steps: Vec<Step>,
     pub result: Option<serde_json::Value>,
+    /// the position the steps lead to (its digest and score), written when the record is
+    /// finished, so that `replay` can tell a game whose rules changed since (absent from
+    /// records of older versions, which replay without this check)
+    #[serde(
+        rename = "final",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last: Option<FinalPosition>,
+}
+
+/// The last position of a record: a digest of it and each side's score.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinalPosition {
+    /// FNV-1a hash of the position as `replay --format json` shows it
+    pub digest: String,
+    /// each side's score (its players' captures by value, summed)
+    pub score: BTreeMap<String, i64>,
 }
 
 /// Why a record did not replay.
@@ -207,25 +224,30 @@ impl<'g> Timeline<'g> {
 }
 
 /// A record written as the game goes: after each step the file holds a valid record of the
-/// game so far (`"result": null` until it is over), so that a game stopped by Ctrl-C or by a
-/// closed pipe keeps its record up to there. Each step is one line; a step is added by
-/// rewriting only the end of the file.
+/// game so far (`"result": null` until it is over), so that a game stopped by Ctrl-C, by a
+/// closed pipe or by a full disk keeps its record up to there. Each step is one line. The file
+/// is written whole at each change, into a temporary file renamed over it (see
+/// [`crate::output::write_whole`]): a failed write leaves the record as it was before it,
+/// valid JSON. (A game has at most a few thousand steps of about 60 bytes: rewriting the file
+/// costs well under a millisecond a step.)
 pub struct RecordFile {
-    file: File,
-    /// where the steps start (after `"steps": [`)
-    steps_start: u64,
-    /// where each written step ends
-    ends: Vec<u64>,
+    path: String,
+    /// the record's text up to its steps (`…"steps": [`)
+    head: String,
+    /// each step, in JSON
+    lines: Vec<String>,
+    /// how many steps the file on disk holds
+    written: usize,
 }
 
 impl RecordFile {
-    /// Creates (or empties) the file and writes the record's head, without steps: an error
-    /// here (an unwritable path) comes before the game starts.
+    /// Writes the record's head, without steps: an error here (an unwritable path) comes
+    /// before the game starts.
     pub fn create(path: &str, head: &Record) -> io::Result<Self> {
-        let mut file = File::create(path)?;
         let empty = Record {
             steps: vec![],
             result: None,
+            last: None,
             ..head.clone()
         };
         let text = serde_json::to_string_pretty(&empty)?;
@@ -234,75 +256,76 @@ impl RecordFile {
             .rfind("\"steps\": [")
             .map(|i| i + "\"steps\": [".len())
             .ok_or_else(|| io::Error::other("a record without its steps"))?;
-        file.write_all(&text.as_bytes()[..at])?;
         let mut r = RecordFile {
-            file,
-            steps_start: at as u64,
-            ends: vec![],
+            path: path.to_string(),
+            head: text[..at].to_string(),
+            lines: vec![],
+            written: 0,
         };
-        r.write_tail(None)?;
+        r.write(None, None)?;
         Ok(r)
     }
 
-    fn steps_end(&self) -> u64 {
-        self.ends.last().copied().unwrap_or(self.steps_start)
+    /// How many steps the file holds (after a failed write: those of the write before).
+    pub fn written(&self) -> usize {
+        self.written
     }
 
-    /// Writes what follows the steps, at the end of the last one.
-    fn write_tail(&mut self, result: Option<&serde_json::Value>) -> io::Result<()> {
+    /// Writes the file whole: the head, the steps, and what follows them.
+    fn write(
+        &mut self,
+        result: Option<&serde_json::Value>,
+        last: Option<&FinalPosition>,
+    ) -> io::Result<()> {
         let result = match result {
             Some(v) => serde_json::to_string(v)?,
             None => "null".into(),
         };
-        let tail = if self.ends.is_empty() {
-            format!("],\n  \"result\": {result}\n}}\n")
-        } else {
-            format!("\n  ],\n  \"result\": {result}\n}}\n")
-        };
-        let at = self.steps_end();
-        self.file.seek(SeekFrom::Start(at))?;
-        self.file.write_all(tail.as_bytes())?;
-        self.file.set_len(at + tail.len() as u64)?;
-        self.file.flush()
+        let mut text = String::with_capacity(
+            self.head.len() + self.lines.iter().map(|l| l.len() + 6).sum::<usize>() + 200,
+        );
+        text.push_str(&self.head);
+        for (i, line) in self.lines.iter().enumerate() {
+            text.push_str(if i == 0 { "\n    " } else { ",\n    " });
+            text.push_str(line);
+        }
+        if !self.lines.is_empty() {
+            text.push_str("\n  ");
+        }
+        text.push_str("],\n  \"result\": ");
+        text.push_str(&result);
+        if let Some(last) = last {
+            text.push_str(",\n  \"final\": ");
+            text.push_str(&serde_json::to_string(last)?);
+        }
+        text.push_str("\n}\n");
+        // the last write of a game reaches the disk before it is said to be written
+        let durable = last.is_some();
+        crate::output::write_whole(&self.path, text.as_bytes(), durable)?;
+        self.written = self.lines.len();
+        Ok(())
     }
 
     /// Makes the file hold exactly these steps: those already written that are still there are
     /// kept (`kept` of them, after an undo), the others are written.
     pub fn sync(&mut self, steps: &[Step], kept: usize) -> io::Result<()> {
-        let kept = kept.min(self.ends.len()).min(steps.len());
-        if kept == self.ends.len() && kept == steps.len() {
+        let kept = kept.min(self.lines.len()).min(steps.len());
+        if kept == self.lines.len() && kept == steps.len() && self.written == kept {
             return Ok(());
         }
-        self.ends.truncate(kept);
-        let mut at = self.steps_end();
-        let mut text = String::new();
-        for (i, step) in steps[kept..].iter().enumerate() {
-            let line = serde_json::to_string(step)?;
-            let sep = if kept + i == 0 { "\n    " } else { ",\n    " };
-            text.push_str(sep);
-            text.push_str(&line);
-            at += (sep.len() + line.len()) as u64;
-            self.ends.push(at);
+        self.lines.truncate(kept);
+        for step in &steps[kept..] {
+            self.lines.push(serde_json::to_string(step)?);
         }
-        // the new steps and the tail in one write, so that the file is never left half done
-        let tail = if self.ends.is_empty() {
-            "],\n  \"result\": null\n}\n".to_string()
-        } else {
-            "\n  ],\n  \"result\": null\n}\n".to_string()
-        };
-        let start = self
-            .ends
-            .get(kept.wrapping_sub(1))
-            .copied()
-            .unwrap_or(self.steps_start);
-        self.file.seek(SeekFrom::Start(start))?;
-        self.file.write_all((text + &tail).as_bytes())?;
-        self.file.set_len(at + tail.len() as u64)?;
-        self.file.flush()
+        self.write(None, None)
     }
 
-    /// The last word: the result of the game, if it is over.
-    pub fn finish(&mut self, result: Option<&serde_json::Value>) -> io::Result<()> {
-        self.write_tail(result)
+    /// The last word: the result of the game if it is over, and its last position.
+    pub fn finish(
+        &mut self,
+        result: Option<&serde_json::Value>,
+        last: &FinalPosition,
+    ) -> io::Result<()> {
+        self.write(result, Some(last))
     }
 }

@@ -631,6 +631,27 @@ pub fn outcome_json(g: &Game, o: Outcome) -> Value {
     v
 }
 
+/// The last position of a record: a digest of [`state_json`] (FNV-1a of its text: any change
+/// of the board, holdings, scores, tallies or result changes it) and each side's score (its
+/// players' scores summed).
+pub fn final_position(g: &Engine, st: &State) -> crate::record::FinalPosition {
+    let text = state_json(g, st).to_string();
+    let score = (0..g.sides.len())
+        .map(|s| {
+            let points: i64 = (0..g.players.len())
+                .map(|p| Player(p as u8))
+                .filter(|&p| g.side_of(p).0 as usize == s)
+                .map(|p| st.score(g, p))
+                .sum();
+            (g.sides[s].clone(), points)
+        })
+        .collect();
+    crate::record::FinalPosition {
+        digest: crate::source_hash(&text),
+        score,
+    }
+}
+
 /// The state as JSON: every site by name with its contents, each side's captures and score,
 /// whose turn, what is pending, the result.
 pub fn state_json(g: &Engine, st: &State) -> Value {

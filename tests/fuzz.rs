@@ -588,6 +588,7 @@ fn record_seeds() -> Vec<String> {
                 agents: Default::default(),
                 steps,
                 result: st.outcome().map(|o| ludic::render::outcome_json(&g, o)),
+                last: None,
             };
             out.push(serde_json::to_string(&rec).unwrap());
         }

@@ -4,7 +4,8 @@
 use std::io::{self, Write};
 
 use super::replay::{check_at, open_record};
-use super::{FAILED, OK, USAGE, load_for_command};
+use super::{FAILED, OK, USAGE, game_file, load_for_command};
+use crate::output::{Named, check_outputs, error_text};
 use crate::engine::{Game, State};
 use crate::ir::SiteId;
 use crate::record::{Step, play_step, replay};
@@ -26,6 +27,8 @@ pub struct DrawArgs {
 
 /// `ludic draw`
 pub fn draw(args: &DrawArgs) -> u8 {
+    // the record's game, when the picture is of a record
+    let mut named = String::new();
     let (g, st, marks) = match &args.record {
         None => {
             let Some(game) = &args.game else {
@@ -45,10 +48,24 @@ pub fn draw(args: &DrawArgs) -> u8 {
             }
         }
         Some(path) => match from_record(path, args) {
-            Ok(x) => x,
+            Ok((x, game)) => {
+                named = game;
+                x
+            }
             Err(code) => return code,
         },
     };
+    if let Some(out) = &args.out {
+        let inputs = [
+            Named::new("the game file being drawn", args.game.as_deref().map_or("", game_file)),
+            Named::new("the record (--record)", args.record.as_deref().unwrap_or("")),
+            Named::new("the game file the record names", game_file(&named)),
+        ];
+        if let Err(e) = check_outputs(&inputs, &[Named::new("the picture (--out)", out)], true) {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    }
     let picture = svg(&g, &st, &marks);
     match &args.out {
         None => super::finish(
@@ -57,12 +74,15 @@ pub fn draw(args: &DrawArgs) -> u8 {
                 .write_all(picture.as_bytes())
                 .map(|()| OK),
         ),
-        Some(path) => match write_atomic(path, &picture) {
+        Some(path) => match write_atomic(path, &picture, true) {
             Ok(()) => {
                 super::finish(writeln!(io::stdout(), "picture written to {path}").map(|()| OK))
             }
             Err(e) => {
-                eprintln!("error: cannot write the picture to `{path}`: {e}");
+                eprintln!(
+                    "error: cannot write the picture to `{path}`: {}",
+                    error_text(&e)
+                );
                 FAILED
             }
         },
@@ -71,7 +91,8 @@ pub fn draw(args: &DrawArgs) -> u8 {
 
 /// The game a record names (or the one given), its position after `--at` steps, and the
 /// sites of the last decision in them.
-fn from_record(path: &str, args: &DrawArgs) -> Result<(Game, State, Vec<SiteId>), u8> {
+#[allow(clippy::type_complexity)]
+fn from_record(path: &str, args: &DrawArgs) -> Result<((Game, State, Vec<SiteId>), String), u8> {
     if !args.options.is_empty() || args.variant.is_some() {
         eprintln!("error: a record sets the options itself: drop -o and --variant");
         return Err(USAGE);
@@ -84,7 +105,8 @@ fn from_record(path: &str, args: &DrawArgs) -> Result<(Game, State, Vec<SiteId>)
         FAILED
     })?;
     let marks = last_decision_sites(&g, &rec.steps[..n]);
-    Ok((g, st, marks))
+    let named = if args.game.is_some() { String::new() } else { rec.game };
+    Ok(((g, st, marks), named))
 }
 
 /// The sites the last decision among the steps touched (none when there is no decision).

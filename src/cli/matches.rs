@@ -7,14 +7,17 @@
 
 use super::progress::MatchProgress;
 use super::simulate::{catch_ctrl_c, interrupted};
-use super::{FAILED, Format, INTERRUPTED, OK, USAGE, fmt_options, load_for_command};
+use super::{
+    FAILED, Format, INTERRUPTED, OK, USAGE, fmt_options, game_file, load_for_command,
+};
 use crate::agents::mcts::thousands;
 use crate::agents::{Agent, AgentSpec, Event, default_threads};
 use crate::check::option_map;
 use crate::engine::{EndReason, Game, Pending};
 use crate::ir::Player;
-use crate::record::{Record, Step};
-use crate::render::outcome_json;
+use crate::output::{Named, check_outputs, error_text, write_whole};
+use crate::record::{FinalPosition, Record, Step};
+use crate::render::{final_position, outcome_json};
 use crate::source_hash;
 pub use crate::study::stats::wilson;
 use crate::study::{Control, run_games, stream_seed};
@@ -144,6 +147,8 @@ struct Played {
     decisions: u64,
     steps: Vec<Step>,
     result: Option<Value>,
+    /// the last position (with a record)
+    last: Option<FinalPosition>,
     /// what each agent did in it (by_side empty)
     tallies: [Tally; 2],
     /// how long it took
@@ -233,9 +238,18 @@ fn play_one(
         decisions,
         steps,
         result: Some(outcome_json(g, outcome)),
+        last: record.then(|| final_position(g, &st)),
         tallies,
         length: t0.elapsed(),
     }
+}
+
+/// The path of game `i`'s record in the folder (numbered from 1, `width` digits).
+fn record_path(dir: &str, i: u64, width: usize) -> String {
+    std::path::Path::new(dir)
+        .join(format!("game-{:0width$}.json", i + 1))
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The threads of the searches of `specs` (one for an agent that does not search).
@@ -291,6 +305,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         .jobs
         .unwrap_or_else(|| (default_threads() / search_threads(&specs)).max(1))
         .clamp(1, usize::try_from(args.games).unwrap_or(usize::MAX));
+    let width = args.games.to_string().len();
     if let Some(dir) = &args.record_dir {
         // the records of an earlier match are not overwritten without a word
         let used = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
@@ -308,6 +323,22 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             to_stderr!("error: cannot create the folder `{dir}`: {e}");
             return FAILED;
         }
+        // a used folder (--force): none of the files to write may be a folder, a FIFO, a
+        // device, a link to nothing, the game file or standard output
+        if used {
+            let paths: Vec<String> = (0..args.games)
+                .map(|i| record_path(dir, i, width))
+                .collect();
+            let outputs: Vec<Named> = paths
+                .iter()
+                .map(|p| Named::new("the record", p))
+                .collect();
+            let inputs = [Named::new("the game file being played", game_file(&args.game))];
+            if let Err(e) = check_outputs(&inputs, &outputs, true) {
+                to_stderr!("error: {e}");
+                return USAGE;
+            }
+        }
     }
     let nsides = g.sides.len().max(1);
     let mut tallies: [Tally; 2] = Default::default();
@@ -317,7 +348,6 @@ pub fn run_match(args: &MatchArgs) -> u8 {
     let mut reasons: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut decisions_total = 0u64;
     let mut write_error: Option<String> = None;
-    let width = args.games.to_string().len();
     let playouts = AtomicU64::new(0);
     let progress = RefCell::new(MatchProgress::new(args.games, jobs, &label));
     let record = args.record_dir.is_some();
@@ -368,11 +398,12 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                     agents,
                     steps: p.steps,
                     result: p.result,
+                    last: p.last,
                 };
-                let path = std::path::Path::new(dir).join(format!("game-{:0width$}.json", i + 1));
-                let text = serde_json::to_string_pretty(&rec).unwrap_or_default();
-                if let Err(e) = std::fs::write(&path, text + "\n") {
-                    write_error = Some(format!("cannot write `{}`: {e}", path.display()));
+                let path = record_path(dir, i, width);
+                let text = serde_json::to_string_pretty(&rec).unwrap_or_default() + "\n";
+                if let Err(e) = write_whole(&path, text.as_bytes(), false) {
+                    write_error = Some(format!("cannot write `{path}`: {}", error_text(&e)));
                     ctl.stop.store(true, Ordering::Relaxed);
                 }
             }

@@ -187,6 +187,14 @@ pub fn resolve_game(name: &str) -> Result<(String, String), String> {
     }
 }
 
+/// The file a game named on the command line is read from: none (`""`) for a built-in game.
+pub(crate) fn game_file(name: &str) -> &str {
+    match builtin::lookup(name) {
+        builtin::Lookup::NotFound => name,
+        _ => "",
+    }
+}
+
 pub(crate) fn settings_from(options: &[String], variant: Option<&str>) -> Result<Settings, String> {
     let mut s = Settings {
         variant: variant.map(str::to_string),

@@ -9,9 +9,9 @@ use crate::diagnostic::render;
 use crate::engine::{Game, Pending, State};
 use crate::limits::{MAX_RECORD_BYTES, shorten};
 use crate::load_game;
-use crate::record::{FORMAT, Record, Step, Timeline};
+use crate::record::{FORMAT, FinalPosition, Record, Step, Timeline};
 use crate::render::narrate::{chance_text, end_text, narrate};
-use crate::render::{board_text, outcome_json, state_json};
+use crate::render::{board_text, final_position, outcome_json, state_json};
 use crate::source_hash;
 use std::io::{self, BufRead, IsTerminal, Write};
 
@@ -46,6 +46,7 @@ pub fn replay(args: &ReplayArgs) -> u8 {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let rec_last = rec.last.clone();
     let timeline = match Timeline::new(&g, rec.steps) {
         Ok(t) => t,
         Err(e) => {
@@ -55,6 +56,14 @@ pub fn replay(args: &ReplayArgs) -> u8 {
     };
     let last = timeline.at(timeline.len());
     let result = last.outcome().map(|o| outcome_json(&g, o));
+    // a record that keeps its last position: the game must lead there again
+    if let Some(kept) = &rec_last {
+        let here = final_position(&g, &last);
+        if let Some(why) = differs(&g, &here, kept) {
+            to_stderr!("error: {path}: the game has changed since this record was made: {why}");
+            return FAILED;
+        }
+    }
     if rec.result.is_some() && result != rec.result {
         to_stderr!("error: {path}: the replayed result differs from the recorded one");
         return FAILED;
@@ -121,7 +130,11 @@ pub(super) fn open_record(path: &str, game: Option<&str>) -> Result<(Record, Gam
         );
         return Err(FAILED);
     }
-    let (label, source) = resolve_game(game.unwrap_or(&rec.game)).map_err(|e| {
+    let found = match game {
+        Some(name) => resolve_game(name),
+        None => record_game(&rec.game),
+    };
+    let (label, source) = found.map_err(|e| {
         to_stderr!("error: {path}: {e}");
         FAILED
     })?;
@@ -153,6 +166,65 @@ pub(super) fn open_record(path: &str, game: Option<&str>) -> Result<(Record, Gam
         }
         Err(LoadError::Options(errs)) => Err(does_not_fit(errs.join("; "))),
     }
+}
+
+/// The game a record names: a built-in game, or a regular file whose name ends in `.game`.
+/// Anything else (a FIFO, a device, a folder, any other file) is refused without being opened,
+/// so that a record cannot make `replay` wait on a pipe for ever or show a line of a file
+/// that is not a game.
+fn record_game(name: &str) -> Result<(String, String), String> {
+    let shown = shorten(name, 200);
+    if !matches!(crate::builtin::lookup(name), crate::builtin::Lookup::NotFound) {
+        return resolve_game(name);
+    }
+    if !name.ends_with(".game") {
+        return Err(format!(
+            "the record names the game `{shown}`, which is neither a built-in game nor a .game file\nhint: give the description with --game FILE"
+        ));
+    }
+    match std::fs::metadata(name) {
+        Ok(m) if m.is_file() => resolve_game(name),
+        Ok(_) => Err(format!(
+            "the record names the game `{shown}`, which is not a regular file: it is not read\nhint: give the description with --game FILE"
+        )),
+        Err(e) => Err(format!(
+            "the record names the game `{shown}`, which cannot be read: {}\nhint: give the description with --game FILE",
+            crate::output::error_text(&e)
+        )),
+    }
+}
+
+/// How the last position replayed (`here`) differs from the one the record keeps, in words.
+fn differs(g: &Game, here: &FinalPosition, kept: &FinalPosition) -> Option<String> {
+    if here.score != kept.score {
+        let score = |f: &FinalPosition| {
+            let by_side: Vec<String> = g
+                .sides
+                .iter()
+                .map(|s| f.score.get(s).map_or("?".into(), i64::to_string))
+                .collect();
+            let mut text = by_side.join("-");
+            // sides the game does not have (renamed since)
+            for (s, v) in &f.score {
+                if !g.sides.contains(s) {
+                    text.push_str(&format!(" ({} {v})", shorten(s, 40)));
+                }
+            }
+            text
+        };
+        return Some(format!(
+            "final score {} here, {} in the record",
+            score(here),
+            score(kept)
+        ));
+    }
+    (here.digest != kept.digest).then(|| {
+        format!(
+            "the final position differs (digest {} here, {} in the record)",
+            here.digest,
+            shorten(&kept.digest, 40)
+        )
+    })
 }
 
 /// `--at N` for a record of `len` steps: past the end is a usage error naming the last step.

@@ -121,19 +121,10 @@ pub fn changed_sites(g: &Game, before: &State, after: &State) -> Vec<SiteId> {
         .collect()
 }
 
-/// Writes a file whole: into a temporary file beside it, then renamed over it, so that a reader
-/// (a browser reloading the picture) never sees half of it.
-pub fn write_atomic(path: &str, text: &str) -> std::io::Result<()> {
-    let p = std::path::Path::new(path);
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "picture".into());
-    let tmp = p.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, p).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+/// Writes a picture whole (see [`crate::output::write_whole`]): a reader (a browser reloading
+/// it) never sees half of it; `durable` for a last picture (`draw --out`).
+pub fn write_atomic(path: &str, text: &str, durable: bool) -> std::io::Result<()> {
+    crate::output::write_whole(path, text.as_bytes(), durable)
 }
 
 /// A picture kept up to date with a game in play (`play --svg FILE`): rewritten whole at each
@@ -168,7 +159,7 @@ impl LivePicture {
             }
         }
         self.last = Some(st.clone());
-        write_atomic(&self.path, &svg(g, st, &self.marks))
+        write_atomic(&self.path, &svg(g, st, &self.marks), false)
     }
 }
 

@@ -8,7 +8,8 @@ use crate::ir::Player;
 use crate::limits::shorten;
 use crate::record::{FORMAT, Record, RecordFile};
 use crate::render::narrate::end_text;
-use crate::render::{board_text, outcome_json, state_json};
+use crate::output::{Named, check_outputs, error_text};
+use crate::render::{board_text, final_position, outcome_json, state_json};
 use crate::source_hash;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -159,6 +160,19 @@ pub fn play(args: &PlayArgs) -> u8 {
             return USAGE;
         }
     };
+    // Nothing is written before every output is known to be safe to write.
+    let mut outputs = vec![];
+    if let Some(r) = &args.record {
+        outputs.push(Named::new("the record (--record)", r));
+    }
+    if let Some(p) = &args.svg {
+        outputs.push(Named::new("the picture (--svg)", p));
+    }
+    let inputs = [Named::new("the game file being played", super::game_file(&args.game))];
+    if let Err(e) = check_outputs(&inputs, &outputs, true) {
+        to_stderr!("error: {e}");
+        return USAGE;
+    }
     let seed = pick_seed(args.seed);
     // The record is created before the game starts, and written as it goes.
     let record = match &args.record {
@@ -179,11 +193,12 @@ pub fn play(args: &PlayArgs) -> u8 {
                 seed: Some(seed),
                 steps: vec![],
                 result: None,
+                last: None,
             };
             match RecordFile::create(path, &head) {
                 Ok(f) => Some(f),
                 Err(e) => {
-                    to_stderr!("error: cannot write the record to `{path}`: {e}");
+                    to_stderr!("error: cannot write the record to `{path}`: {}", error_text(&e));
                     return FAILED;
                 }
             }
@@ -203,21 +218,43 @@ pub fn play(args: &PlayArgs) -> u8 {
     };
     let out = &mut io::stdout().lock();
     let stopped = run(&mut s, args, seed, &agents, out);
-    // The record gets the last steps and the result, whatever stopped the game.
+    // The record gets the last steps, the result and the last position, whatever stopped the
+    // game.
     let result = s.st.outcome().map(|o| outcome_json(&g, o));
+    let last = final_position(&g, &s.st);
     let recorded = match s.sync_record() {
         Ok(()) => match &mut s.record {
-            Some(f) => f.finish(result.as_ref()).map_err(Stop::Record),
+            Some(f) => f.finish(result.as_ref(), &last).map_err(Stop::Record),
             None => Ok(()),
         },
         Err(e) => Err(e),
     };
     let path = args.record.as_deref().unwrap_or("");
+    let held = s.record.as_ref().map_or(0, RecordFile::written);
+    // A record that could not be written is said first: it is what would be lost.
+    let stopped = match (stopped, recorded) {
+        (Ok(()), r) => r,
+        (Err(e), Ok(())) => Err(e),
+        (Err(Stop::Output(e)), Err(r)) => {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                to_stderr!("error: cannot write the output: {}", error_text(&e));
+            }
+            Err(r)
+        }
+        (Err(Stop::Script(e)), Err(r)) => {
+            to_stderr!("error: {e}");
+            Err(r)
+        }
+        (Err(e), Err(_)) => Err(e),
+    };
     let mut script_error = None;
-    match stopped.and(recorded) {
+    match stopped {
         Ok(()) => {}
         Err(Stop::Record(e)) => {
-            to_stderr!("error: cannot write the record to `{path}`: {e}");
+            to_stderr!(
+                "error: cannot write the record to `{path}`: {}; the record stopped at step {held} (valid, with the steps up to there)",
+                error_text(&e)
+            );
             return FAILED;
         }
         Err(Stop::Internal(e)) => {
@@ -229,6 +266,19 @@ pub fn play(args: &PlayArgs) -> u8 {
             return FAILED;
         }
         Err(Stop::Script(e)) => script_error = Some(e),
+        // A reader that stopped reading (`play … | head`) ends the game: said on standard
+        // error, exit 1, since the game did not reach its end.
+        Err(Stop::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            let n = s.steps.len();
+            match &args.record {
+                Some(path) => to_stderr!(
+                    "standard output closed: stopped after {}; the record {path} holds them",
+                    plural(n, "step")
+                ),
+                None => to_stderr!("standard output closed: stopped after {}", plural(n, "step")),
+            }
+            return FAILED;
+        }
         Err(Stop::Output(e)) => return super::finish(Err(e)),
     }
     let text = args.format == Format::Text;
