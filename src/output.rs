@@ -211,7 +211,9 @@ pub fn write_whole(path: &str, bytes: &[u8], durable: bool) -> io::Result<()> {
     let target = target_of(Path::new(path));
     let old = fs::metadata(&target).ok();
     if let Some(what) = old.as_ref().and_then(not_regular) {
-        return Err(io::Error::other(format!("it is {what}, not a regular file")));
+        return Err(io::Error::other(format!(
+            "it is {what}, not a regular file"
+        )));
     }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

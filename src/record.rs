@@ -46,11 +46,7 @@ pub struct Record {
     /// the position the steps lead to (its digest and score), written when the record is
     /// finished, so that `replay` can tell a game whose rules changed since (absent from
     /// records of older versions, which replay without this check)
-    #[serde(
-        rename = "final",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "final", default, skip_serializing_if = "Option::is_none")]
     pub last: Option<FinalPosition>,
 }
 

@@ -311,7 +311,16 @@ fn the_record_is_written_as_the_game_goes() {
     let mut one = [0u8; 1];
     child.stdout.take().unwrap().read_exact(&mut one).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    // a game cut short by its reader is said and fails (issue 22, point 6), unless it ended
+    // before the pipe closed
+    let said = text(&out).1;
+    match out.status.code() {
+        Some(1) => assert!(
+            said.contains("standard output closed: stopped after"),
+            "{said}"
+        ),
+        code => assert_eq!(code, Some(0), "{said}"),
+    }
     let text_of = std::fs::read_to_string(&rec).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text_of).expect("a valid record");
     assert!(v["steps"].as_array().is_some());

@@ -5,8 +5,8 @@
 //! its final position and `replay` tells a changed game; the game a record names is a built-in
 //! one or a regular `.game` file, never anything else.
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::FileTypeExt;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -118,7 +118,11 @@ fn an_output_that_is_an_input_another_output_or_standard_output_is_refused() {
     let before = std::fs::read_to_string(&rec).unwrap();
     let o = ludic(&["draw", "--record", &rec, "--out", &rec]);
     assert_eq!(o.status.code(), Some(2), "{}", err_of(&o));
-    assert!(err_of(&o).contains("the record (--record)"), "{}", err_of(&o));
+    assert!(
+        err_of(&o).contains("the record (--record)"),
+        "{}",
+        err_of(&o)
+    );
     assert_eq!(std::fs::read_to_string(&rec).unwrap(), before, "untouched");
 
     // standard output redirected to the record's file: text and record were interleaved
@@ -186,12 +190,7 @@ fn an_output_that_is_not_a_regular_file_is_refused_and_left_as_it_was() {
             .file_type()
             .is_symlink()
     );
-    assert!(
-        std::fs::metadata(&socket)
-            .unwrap()
-            .file_type()
-            .is_socket()
-    );
+    assert!(std::fs::metadata(&socket).unwrap().file_type().is_socket());
     assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 
     // a used record folder (--force) with a FIFO where a record goes
@@ -212,7 +211,11 @@ fn an_output_that_is_not_a_regular_file_is_refused_and_left_as_it_was() {
         "--force",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", err_of(&o));
-    assert!(err_of(&o).contains("game-2.json` is a FIFO"), "{}", err_of(&o));
+    assert!(
+        err_of(&o).contains("game-2.json` is a FIFO"),
+        "{}",
+        err_of(&o)
+    );
     assert!(!std::path::Path::new(&format!("{records}/game-1.json")).exists());
 }
 
@@ -293,7 +296,9 @@ fn a_full_disk_is_reported_and_the_old_file_kept() {
     assert_eq!(o.status.code(), Some(1), "{}", err_of(&o));
     let e = err_of(&o);
     assert!(
-        e.contains(&format!("cannot write the picture to `{pic}`: File too large")),
+        e.contains(&format!(
+            "cannot write the picture to `{pic}`: File too large"
+        )),
         "{e}"
     );
     assert!(!e.contains("os error"), "{e}");
@@ -314,7 +319,9 @@ fn a_record_that_cannot_be_written_further_stays_valid_and_says_where_it_stopped
     assert!(v["result"].is_null());
     let e = err_of(&o);
     assert!(
-        e.contains(&format!("cannot write the record to `{rec}`: File too large")),
+        e.contains(&format!(
+            "cannot write the record to `{rec}`: File too large"
+        )),
         "{e}"
     );
     assert!(
@@ -396,7 +403,11 @@ fn a_record_keeps_its_final_position_and_replay_tells_a_changed_game() {
     assert_eq!(ludic(&["replay", &rec]).status.code(), Some(0));
 
     // the rules changed since (each seed is worth 2): same steps, another score
-    std::fs::write(&game, text.replace("pieces { seed }", "pieces { seed value 2 }")).unwrap();
+    std::fs::write(
+        &game,
+        text.replace("pieces { seed }", "pieces { seed value 2 }"),
+    )
+    .unwrap();
     let o = ludic(&["replay", &rec]);
     assert_eq!(o.status.code(), Some(1), "{}", err_of(&o));
     let e = err_of(&o);
@@ -424,7 +435,11 @@ fn a_record_keeps_its_final_position_and_replay_tells_a_changed_game() {
     std::fs::write(&older, serde_json::to_string_pretty(&moved).unwrap()).unwrap();
     let o = ludic(&["replay", &older]);
     assert_eq!(o.status.code(), Some(1), "{}", err_of(&o));
-    assert!(err_of(&o).contains("the final position differs"), "{}", err_of(&o));
+    assert!(
+        err_of(&o).contains("the final position differs"),
+        "{}",
+        err_of(&o)
+    );
 
     // every record kept in tests/fixtures is read and replayed as before (the one there is a
     // reported game whose last step is after the end since issue 9: its error stays that)
@@ -485,7 +500,10 @@ fn the_game_a_record_names_is_a_built_in_game_or_a_regular_game_file_only() {
     assert_eq!(o.status.code(), Some(1), "{}", err_of(&o));
     let all = out_of(&o) + &err_of(&o);
     assert!(!all.contains("TOP-SECRET"), "{all}");
-    assert!(all.contains("neither a built-in game nor a .game file"), "{all}");
+    assert!(
+        all.contains("neither a built-in game nor a .game file"),
+        "{all}"
+    );
     // a folder and a device named like games
     let folder_game = format!("{dir}/sub.game");
     std::fs::create_dir(&folder_game).unwrap();
@@ -507,7 +525,11 @@ fn the_game_a_record_names_is_a_built_in_game_or_a_regular_game_file_only() {
     let o = ludic(&["replay", &naming("Pallanguzhi", "alias.json")]);
     assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
     // an explicit --game is the user's choice: still read
-    let o = ludic(&["replay", &naming(&secret, "secret2.json"), "--game", "pallankuzhi"]);
+    let o = ludic(&[
+        "replay",
+        &naming(&secret, "secret2.json"),
+        "--game",
+        "pallankuzhi",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
-    let _ = std::io::stdout().flush();
 }

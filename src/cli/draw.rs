@@ -5,9 +5,9 @@ use std::io::{self, Write};
 
 use super::replay::{check_at, open_record};
 use super::{FAILED, OK, USAGE, game_file, load_for_command};
-use crate::output::{Named, check_outputs, error_text};
 use crate::engine::{Game, State};
 use crate::ir::SiteId;
+use crate::output::{Named, check_outputs, error_text};
 use crate::record::{Step, play_step, replay};
 use crate::render::svg::{event_sites, svg, write_atomic};
 
@@ -57,8 +57,14 @@ pub fn draw(args: &DrawArgs) -> u8 {
     };
     if let Some(out) = &args.out {
         let inputs = [
-            Named::new("the game file being drawn", args.game.as_deref().map_or("", game_file)),
-            Named::new("the record (--record)", args.record.as_deref().unwrap_or("")),
+            Named::new(
+                "the game file being drawn",
+                args.game.as_deref().map_or("", game_file),
+            ),
+            Named::new(
+                "the record (--record)",
+                args.record.as_deref().unwrap_or(""),
+            ),
             Named::new("the game file the record names", game_file(&named)),
         ];
         if let Err(e) = check_outputs(&inputs, &[Named::new("the picture (--out)", out)], true) {
@@ -105,7 +111,11 @@ fn from_record(path: &str, args: &DrawArgs) -> Result<((Game, State, Vec<SiteId>
         FAILED
     })?;
     let marks = last_decision_sites(&g, &rec.steps[..n]);
-    let named = if args.game.is_some() { String::new() } else { rec.game };
+    let named = if args.game.is_some() {
+        String::new()
+    } else {
+        rec.game
+    };
     Ok(((g, st, marks), named))
 }
 

@@ -7,9 +7,7 @@
 
 use super::progress::MatchProgress;
 use super::simulate::{catch_ctrl_c, interrupted};
-use super::{
-    FAILED, Format, INTERRUPTED, OK, USAGE, fmt_options, game_file, load_for_command,
-};
+use super::{FAILED, Format, INTERRUPTED, OK, USAGE, fmt_options, game_file, load_for_command};
 use crate::agents::mcts::thousands;
 use crate::agents::{Agent, AgentSpec, Event, default_threads};
 use crate::check::option_map;
@@ -329,11 +327,11 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             let paths: Vec<String> = (0..args.games)
                 .map(|i| record_path(dir, i, width))
                 .collect();
-            let outputs: Vec<Named> = paths
-                .iter()
-                .map(|p| Named::new("the record", p))
-                .collect();
-            let inputs = [Named::new("the game file being played", game_file(&args.game))];
+            let outputs: Vec<Named> = paths.iter().map(|p| Named::new("the record", p)).collect();
+            let inputs = [Named::new(
+                "the game file being played",
+                game_file(&args.game),
+            )];
             if let Err(e) = check_outputs(&inputs, &outputs, true) {
                 to_stderr!("error: {e}");
                 return USAGE;

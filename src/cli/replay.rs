@@ -174,7 +174,10 @@ pub(super) fn open_record(path: &str, game: Option<&str>) -> Result<(Record, Gam
 /// that is not a game.
 fn record_game(name: &str) -> Result<(String, String), String> {
     let shown = shorten(name, 200);
-    if !matches!(crate::builtin::lookup(name), crate::builtin::Lookup::NotFound) {
+    if !matches!(
+        crate::builtin::lookup(name),
+        crate::builtin::Lookup::NotFound
+    ) {
         return resolve_game(name);
     }
     if !name.ends_with(".game") {

@@ -6,9 +6,9 @@ use crate::check::option_map;
 use crate::engine::Game;
 use crate::ir::Player;
 use crate::limits::shorten;
+use crate::output::{Named, check_outputs, error_text};
 use crate::record::{FORMAT, Record, RecordFile};
 use crate::render::narrate::end_text;
-use crate::output::{Named, check_outputs, error_text};
 use crate::render::{board_text, final_position, outcome_json, state_json};
 use crate::source_hash;
 use std::collections::BTreeMap;
@@ -168,7 +168,10 @@ pub fn play(args: &PlayArgs) -> u8 {
     if let Some(p) = &args.svg {
         outputs.push(Named::new("the picture (--svg)", p));
     }
-    let inputs = [Named::new("the game file being played", super::game_file(&args.game))];
+    let inputs = [Named::new(
+        "the game file being played",
+        super::game_file(&args.game),
+    )];
     if let Err(e) = check_outputs(&inputs, &outputs, true) {
         to_stderr!("error: {e}");
         return USAGE;
@@ -198,7 +201,10 @@ pub fn play(args: &PlayArgs) -> u8 {
             match RecordFile::create(path, &head) {
                 Ok(f) => Some(f),
                 Err(e) => {
-                    to_stderr!("error: cannot write the record to `{path}`: {}", error_text(&e));
+                    to_stderr!(
+                        "error: cannot write the record to `{path}`: {}",
+                        error_text(&e)
+                    );
                     return FAILED;
                 }
             }
@@ -275,7 +281,10 @@ pub fn play(args: &PlayArgs) -> u8 {
                     "standard output closed: stopped after {}; the record {path} holds them",
                     plural(n, "step")
                 ),
-                None => to_stderr!("standard output closed: stopped after {}", plural(n, "step")),
+                None => to_stderr!(
+                    "standard output closed: stopped after {}",
+                    plural(n, "step")
+                ),
             }
             return FAILED;
         }
