@@ -101,8 +101,9 @@ pub(super) fn run(
             && let Err(e) = p.update(g, &s.st)
         {
             return Err(Stop::Picture(format!(
-                "cannot write the picture `{}`: {e}",
-                p.path()
+                "cannot write the picture `{}`: {}",
+                p.path(),
+                crate::output::error_text(&e)
             )));
         }
         // Rounds: say when one is over (its between-round decisions follow) and when the next
