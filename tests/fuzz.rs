@@ -14,11 +14,20 @@
 //!
 //! Each input runs in a worker process (this same program), so that a hang is stopped at its
 //! budget and a stack overflow is seen, not fatal; its stage (loading, playing, perft…) says
-//! whose it is. A failing input is saved under `target/tmp/fuzz/` with what happened.
+//! whose it is. Each input's memory is watched: this program's allocator counts the heap in
+//! use (its peak is reset when an input starts) and stops a worker the moment it passes the
+//! cap, and the kernel's peak of the worker's resident set (VmHWM, reset through
+//! `/proc/self/clear_refs`) is read after each input; an input over the cap (1 GiB, or
+//! `LUDIC_FUZZ_MEMORY_MB`) fails like one over its time budget. A failing input is saved under
+//! `target/tmp/fuzz/` with what happened, and so are the inputs of the largest peaks. Before
+//! the run, a built-in game under a tiny cap must fail, so that a cap that does not work is
+//! seen.
 //!
 //! `cargo test` runs a quick, deterministic run. A long run:
 //! `LUDIC_FUZZ_SECONDS=3600 cargo test --release --test fuzz -- --ignored` (also
-//! `LUDIC_FUZZ_SEED`, `LUDIC_FUZZ_BUDGET_MS`).
+//! `LUDIC_FUZZ_SEED`, `LUDIC_FUZZ_BUDGET_MS`, `LUDIC_FUZZ_MEMORY_MB`). Its summary gives the
+//! inputs by kind, the panics, hangs and inputs over the cap, the CPU time used and the
+//! largest peaks of memory with their inputs.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -808,10 +817,16 @@ fn run_record_input(bytes: &[u8]) -> Result<&'static str, String> {
 }
 
 /// The worker: reads inputs (`@@game ID SEED LEN` or `@@record ID SEED LEN` then the bytes)
-/// and reports on each.
+/// and reports on each (`@@stage NAME`, then `@@done ID CPU_MICROS HEAP_PEAK RSS_PEAK ok|fail
+/// WHAT`, or `@@over-memory BYTES` when it passes its cap, `LUDIC_FUZZ_WORKER_CAP` bytes).
 fn worker() {
     // panics are reported by `stage`, not printed
     std::panic::set_hook(Box::new(|_| {}));
+    let cap: usize = std::env::var("LUDIC_FUZZ_WORKER_CAP")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    CAP.store(cap, std::sync::atomic::Ordering::Relaxed);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut header = String::new();
@@ -829,15 +844,20 @@ fn worker() {
         if input.read_exact(&mut bytes).is_err() {
             return;
         }
+        let measured = memory_reset();
         let t = cpu_time();
         let result = match kind {
             "@@game" => run_game_input(&bytes, seed),
             _ => run_record_input(&bytes),
         };
         let micros = cpu_time().saturating_sub(t).as_micros();
+        let heap = PEAK.load(std::sync::atomic::Ordering::Relaxed);
+        // the resident set's peak only where it was reset for this input
+        let rss = if measured { resident_peak() } else { 0 };
+        let peaks = format!("{micros} {heap} {rss}");
         match result {
-            Ok(how) => report(&format!("done {id} {micros} ok {}", how.replace(' ', "_"))),
-            Err(e) => report(&format!("done {id} {micros} fail {e}")),
+            Ok(how) => report(&format!("done {id} {peaks} ok {}", how.replace(' ', "_"))),
+            Err(e) => report(&format!("done {id} {peaks} fail {e}")),
         }
     }
 }
@@ -876,6 +896,150 @@ fn process_cpu_time(pid: u32) -> Option<Duration> {
     (per_second > 0).then(|| Duration::from_micros(ticks * 1_000_000 / per_second as u64))
 }
 
+// ---------------------------------------------------------------------------- memory
+
+/// The memory an input may use (heap in use, or the worker's resident set), unless
+/// `LUDIC_FUZZ_MEMORY_MB` says otherwise: more is a failure, reported like a time-out.
+const MEMORY_CAP: u64 = 1 << 30;
+/// The tiny cap of the check that the cap works ([`memory_cap_check`]).
+const CHECK_CAP: u64 = 48 << 10;
+
+/// The allocator of this program: the system's, counting the bytes in use and their peak, so
+/// that each input's peak is measured (the peak is reset when an input starts) and an
+/// allocation that would take a worker over its cap stops it at once, with a report, before
+/// the machine runs short (a perft that keeps every child reached 11.7 GB).
+struct Counting;
+
+static LIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static PEAK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// The worker's cap in bytes (0: none, as in the runner).
+static CAP: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn grow(n: usize) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let now = LIVE.fetch_add(n, Relaxed).saturating_add(n);
+    PEAK.fetch_max(now, Relaxed);
+    let cap = CAP.load(Relaxed);
+    if cap != 0 && now > cap {
+        over_memory(now);
+    }
+}
+
+fn shrink(n: usize) {
+    LIVE.fetch_sub(n, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A worker past its cap: says so on its report stream (`@@over-memory BYTES`, written
+/// without allocating) and exits; the runner saves the input with the stage it was in.
+fn over_memory(bytes: usize) -> ! {
+    let mut buf = [0u8; 48];
+    let head = b"\n@@over-memory ";
+    buf[..head.len()].copy_from_slice(head);
+    let mut digits = [0u8; 20];
+    let (mut n, mut k) = (bytes, 0);
+    loop {
+        digits[k] = b'0' + (n % 10) as u8;
+        k += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut len = head.len();
+    for d in digits[..k].iter().rev() {
+        buf[len] = *d;
+        len += 1;
+    }
+    buf[len] = b'\n';
+    len += 1;
+    #[cfg(unix)]
+    // SAFETY: write and _exit take a buffer that lives until they return, and allocate nothing
+    unsafe {
+        libc::write(1, buf.as_ptr().cast(), len);
+        libc::_exit(3);
+    }
+    #[cfg(not(unix))]
+    std::process::abort();
+}
+
+// SAFETY: every call is passed on to the system's allocator unchanged; only counters are kept
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        grow(layout.size());
+        // SAFETY: the caller's layout, as the system allocator requires
+        let p = unsafe { std::alloc::System.alloc(layout) };
+        if p.is_null() {
+            shrink(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        grow(layout.size());
+        // SAFETY: as in alloc
+        let p = unsafe { std::alloc::System.alloc_zeroed(layout) };
+        if p.is_null() {
+            shrink(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: a block this allocator gave, with its layout
+        unsafe { std::alloc::System.dealloc(ptr, layout) };
+        shrink(layout.size());
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        let old = layout.size();
+        if new_size > old {
+            grow(new_size - old);
+        }
+        // SAFETY: a block this allocator gave, with its layout, as the caller guarantees
+        let p = unsafe { std::alloc::System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            if new_size > old {
+                shrink(new_size - old);
+            }
+        } else if new_size < old {
+            shrink(old - new_size);
+        }
+        p
+    }
+}
+
+/// Starts the measure of one input: the heap's peak is reset to what is in use, and the
+/// kernel's peak of the resident set (VmHWM) too, where `/proc/self/clear_refs` allows it.
+fn memory_reset() -> bool {
+    // what the C library keeps of earlier inputs' memory goes back to the system first
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory
+    unsafe {
+        libc::malloc_trim(0);
+    }
+    PEAK.store(
+        LIVE.load(std::sync::atomic::Ordering::Relaxed),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The peak resident set of this process since the last reset, in bytes (0 where unknown).
+fn resident_peak() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / (1 << 20) as f64)
+}
+
 // ---------------------------------------------------------------------------- the runner
 
 /// A worker process and the lines it reports.
@@ -887,9 +1051,10 @@ struct Worker {
 }
 
 impl Worker {
-    fn start() -> Worker {
+    fn start(cap: u64) -> Worker {
         let mut child = Command::new(std::env::current_exe().expect("this program"))
             .env("LUDIC_FUZZ_WORKER", "1")
+            .env("LUDIC_FUZZ_WORKER_CAP", cap.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -945,20 +1110,65 @@ impl Worker {
 /// How an input ended.
 enum Outcome {
     Ok(String),
-    Failed { stage: String, what: String },
+    Failed {
+        stage: String,
+        what: String,
+        class: Class,
+    },
 }
 
-/// Sends one input to the worker and waits at most `budget`; a worker that is stopped (over
-/// budget) or dies (a stack overflow) is replaced.
+/// What kind of failure.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Class {
+    Panic,
+    /// over the CPU budget
+    Hang,
+    /// over the memory cap
+    OverMemory,
+    /// a stack overflow, an abort
+    Died,
+    Error,
+}
+
+impl Class {
+    fn of(what: &str) -> Class {
+        if what.starts_with("panic") {
+            Class::Panic
+        } else {
+            Class::Error
+        }
+    }
+}
+
+/// What an input used: its CPU time and its peaks of heap and resident set, in bytes (0
+/// where unknown).
+#[derive(Default, Clone, Copy)]
+struct Used {
+    cpu: Duration,
+    heap: u64,
+    rss: u64,
+}
+
+/// The limits of one input.
+#[derive(Clone, Copy)]
+struct Limits {
+    budget: Duration,
+    memory: u64,
+}
+
+/// Sends one input to the worker and waits at most its CPU budget; a worker that is stopped
+/// (over budget), passes its memory cap or dies (a stack overflow) is replaced.
 fn run_one(
     w: &mut Option<Worker>,
     kind: &str,
     seed: u64,
     bytes: &[u8],
-    budget: Duration,
-) -> Outcome {
-    let worker = w.get_or_insert_with(Worker::start);
+    limits: Limits,
+) -> (Outcome, Used) {
+    let budget = limits.budget;
+    let worker = w.get_or_insert_with(|| Worker::start(limits.memory));
     let header = format!("@@{kind} 0 {seed} {}\n", bytes.len());
+    let mut used = Used::default();
     if worker
         .stdin
         .write_all(header.as_bytes())
@@ -969,10 +1179,12 @@ fn run_one(
         let dead = w.take().unwrap();
         let stderr = dead.stderr.lock().map(|s| s.clone()).unwrap_or_default();
         dead.stop();
-        return Outcome::Failed {
+        let failed = Outcome::Failed {
             stage: "start".into(),
             what: format!("the worker died: {stderr}"),
+            class: Class::Died,
         };
+        return (failed, used);
     }
     // The budget is CPU time: when it has passed in wall time, a worker that has had less CPU
     // than that (the machine is busy) is given the rest, up to thirty times the budget in all.
@@ -987,28 +1199,67 @@ fn run_one(
             Ok(Some(line)) => {
                 if let Some(s) = line.strip_prefix("stage ") {
                     stage = s.to_string();
+                } else if let Some(n) = line.strip_prefix("over-memory ") {
+                    // the worker has exited; the stage is the one it was in
+                    used.heap = n.trim().parse().unwrap_or(0);
+                    used.cpu = process_cpu_time(pid)
+                        .zip(cpu_at_start)
+                        .map_or(Duration::ZERO, |(now, then)| now.saturating_sub(then));
+                    w.take().unwrap().stop();
+                    let failed = Outcome::Failed {
+                        stage,
+                        what: format!(
+                            "over the memory cap of {}: {} of heap in use",
+                            megabytes(limits.memory),
+                            megabytes(used.heap)
+                        ),
+                        class: Class::OverMemory,
+                    };
+                    return (failed, used);
                 } else if let Some(rest) = line.strip_prefix("done ") {
-                    let mut parts = rest.splitn(4, ' ');
+                    let mut parts = rest.splitn(6, ' ');
                     let _id = parts.next();
-                    let micros: u128 = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+                    let mut number = || parts.next().and_then(|m| m.parse::<u64>().ok());
+                    let micros = number().unwrap_or(0);
+                    used.heap = number().unwrap_or(0);
+                    used.rss = number().unwrap_or(0);
+                    used.cpu = Duration::from_micros(micros);
                     let status = parts.next().unwrap_or("");
                     let what = parts.next().unwrap_or("").to_string();
-                    if micros > budget.as_micros() {
-                        return Outcome::Failed {
+                    if used.cpu > budget {
+                        let failed = Outcome::Failed {
                             stage,
                             what: format!("over the budget: {} ms of CPU", micros / 1000),
+                            class: Class::Hang,
                         };
+                        return (failed, used);
                     }
-                    return if status == "ok" {
+                    if used.heap.max(used.rss) > limits.memory {
+                        // the resident set (the heap is stopped at its cap as it grows): the
+                        // worker is replaced, so that the next input starts afresh
+                        w.take().unwrap().stop();
+                        let failed = Outcome::Failed {
+                            stage,
+                            what: format!(
+                                "over the memory cap of {}: {} resident",
+                                megabytes(limits.memory),
+                                megabytes(used.rss)
+                            ),
+                            class: Class::OverMemory,
+                        };
+                        return (failed, used);
+                    }
+                    let outcome = if status == "ok" {
                         Outcome::Ok(what)
                     } else {
-                        Outcome::Failed { stage, what }
+                        let class = Class::of(&what);
+                        Outcome::Failed { stage, what, class }
                     };
+                    return (outcome, used);
                 }
             }
             Ok(None) | Err(RecvTimeoutError::Disconnected) => {
                 let dead = w.take().unwrap();
-                let _ = dead.child.id();
                 std::thread::sleep(Duration::from_millis(50));
                 let stderr = dead.stderr.lock().map(|s| s.clone()).unwrap_or_default();
                 dead.stop();
@@ -1017,33 +1268,65 @@ fn run_one(
                 } else {
                     "the worker died"
                 };
-                return Outcome::Failed {
+                let failed = Outcome::Failed {
                     stage,
                     what: format!("{why}: {}", stderr.lines().last().unwrap_or("")),
+                    class: Class::Died,
                 };
+                return (failed, used);
             }
             Err(RecvTimeoutError::Timeout) => {
-                let used = process_cpu_time(pid)
+                let spent = process_cpu_time(pid)
                     .zip(cpu_at_start)
                     .map(|(now, then)| now.saturating_sub(then));
-                if let Some(used) = used
-                    && used < budget
+                if let Some(spent) = spent
+                    && spent < budget
                     && wall_start.elapsed() < budget * 30
                 {
-                    deadline = Instant::now() + (budget - used).max(Duration::from_millis(100));
+                    deadline = Instant::now() + (budget - spent).max(Duration::from_millis(100));
                     continue;
                 }
+                used.cpu = spent.unwrap_or(wall_start.elapsed());
                 w.take().unwrap().stop();
-                return Outcome::Failed {
+                let failed = Outcome::Failed {
                     stage,
                     what: format!(
                         "over the budget of {} ms of CPU (stopped after {} ms)",
                         budget.as_millis(),
                         wall_start.elapsed().as_millis()
                     ),
+                    class: Class::Hang,
                 };
+                return (failed, used);
             }
         }
+    }
+}
+
+/// The memory cap at work: a built-in game, loaded and played under a cap far below what that
+/// takes, must fail as over the cap, with its stage (one worker, a few milliseconds).
+fn memory_cap_check(budget: Duration) -> Result<(), String> {
+    let (_, src) = ludic::builtin::GAMES.first().ok_or("no built-in game")?;
+    let limits = Limits {
+        budget,
+        memory: CHECK_CAP,
+    };
+    let mut w = None;
+    let (outcome, used) = run_one(&mut w, "game", 1, src.as_bytes(), limits);
+    if let Some(w) = w {
+        w.stop();
+    }
+    match outcome {
+        Outcome::Failed {
+            class: Class::OverMemory,
+            stage,
+            ..
+        } if used.heap > CHECK_CAP && stage != "start" => Ok(()),
+        Outcome::Failed { stage, what, .. } => Err(format!("{stage}: {what}")),
+        Outcome::Ok(how) => Err(format!(
+            "a built-in game under a cap of {} bytes: {how}",
+            CHECK_CAP
+        )),
     }
 }
 
@@ -1063,13 +1346,22 @@ fn failures_dir() -> std::path::PathBuf {
 
 struct Run {
     inputs: usize,
+    /// inputs run, by kind (game, record, …)
+    by_kind: BTreeMap<String, usize>,
     by_result: BTreeMap<String, usize>,
+    /// failures by kind of failure
+    by_class: BTreeMap<Class, usize>,
     /// (where the input was saved, stage, what)
     front_end: Vec<(String, String, String)>,
     engine: Vec<(String, String, String)>,
+    /// the CPU time of the inputs, as their workers measured it
+    cpu: Duration,
+    /// the largest peaks of heap and resident set, with the input's name and where it was saved
+    heap_peak: (u64, String),
+    rss_peak: (u64, String),
 }
 
-fn fuzz(seed: u64, until: Instant, max_inputs: usize, budget: Duration) -> Run {
+fn fuzz(seed: u64, until: Instant, max_inputs: usize, limits: Limits) -> Run {
     let files = game_files();
     let seeds: Vec<String> = files.iter().map(|(_, t)| t.clone()).collect();
     let records = record_seeds();
@@ -1097,9 +1389,14 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, budget: Duration) -> Run {
     }
     let mut run = Run {
         inputs: 0,
+        by_kind: BTreeMap::new(),
         by_result: BTreeMap::new(),
+        by_class: BTreeMap::new(),
         front_end: vec![],
         engine: vec![],
+        cpu: Duration::ZERO,
+        heap_peak: (0, String::new()),
+        rss_peak: (0, String::new()),
     };
     let dir = failures_dir();
     let mut rng = Rng::new(seed);
@@ -1131,10 +1428,28 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, budget: Duration) -> Run {
             continue;
         }
         run.inputs += 1;
-        match run_one(&mut worker, kind, input_seed, &bytes, budget) {
+        *run.by_kind.entry(kind.to_string()).or_default() += 1;
+        let ext = if kind == "record" { "json" } else { "game" };
+        let (outcome, used) = run_one(&mut worker, kind, input_seed, &bytes, limits);
+        run.cpu += used.cpu;
+        // the largest peaks are kept, with their input, for a look at what takes memory
+        for (peak, best, name) in [
+            (used.heap, &mut run.heap_peak, "heap"),
+            (used.rss, &mut run.rss_peak, "resident"),
+        ] {
+            if peak > best.0 {
+                let file = dir.join(format!("{seed}-peak-{name}.{ext}"));
+                let _ = std::fs::write(&file, &bytes);
+                *best = (
+                    peak,
+                    format!("{label}, seed {input_seed}, saved as {}", file.display()),
+                );
+            }
+        }
+        match outcome {
             Outcome::Ok(how) => *run.by_result.entry(format!("{kind}: {how}")).or_default() += 1,
-            Outcome::Failed { stage, what } => {
-                let ext = if kind == "record" { "json" } else { "game" };
+            Outcome::Failed { stage, what, class } => {
+                *run.by_class.entry(class).or_default() += 1;
                 let file = dir.join(format!("{seed}-{}.{ext}", n - 1));
                 let _ = std::fs::write(&file, &bytes);
                 let _ = std::fs::write(
@@ -1156,12 +1471,61 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, budget: Duration) -> Run {
     run
 }
 
-fn summary(run: &Run, took: Duration) -> String {
+/// The CPU time (user and system) of this process and of its children that have ended (the
+/// workers, once stopped).
+fn own_cpu_time() -> (Duration, Duration) {
+    #[cfg(unix)]
+    {
+        let time = |who| {
+            // SAFETY: getrusage writes into the struct it is given
+            let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+            if unsafe { libc::getrusage(who, &mut u) } != 0 {
+                return Duration::ZERO;
+            }
+            let t = |v: libc::timeval| {
+                Duration::from_secs(v.tv_sec as u64) + Duration::from_micros(v.tv_usec as u64)
+            };
+            t(u.ru_utime) + t(u.ru_stime)
+        };
+        (time(libc::RUSAGE_SELF), time(libc::RUSAGE_CHILDREN))
+    }
+    #[cfg(not(unix))]
+    (Duration::ZERO, Duration::ZERO)
+}
+
+fn summary(run: &Run, took: Duration, limits: Limits) -> String {
+    let (own, children) = own_cpu_time();
+    let count = |c: Class| run.by_class.get(&c).copied().unwrap_or(0);
+    let peak = |p: &(u64, String)| {
+        if p.0 == 0 {
+            "not measured".to_string()
+        } else {
+            format!("{} ({})", megabytes(p.0), p.1)
+        }
+    };
     let mut s = format!(
-        "{} inputs in {:.1} s: {:?}\nfront-end failures: {}\nengine failures: {}\n",
+        "{} inputs in {:.1} s\n\
+         inputs by kind: {:?}\n\
+         results: {:?}\n\
+         panics: {}, hangs: {}, over-memory: {}, died: {}, other failures: {}\n\
+         CPU time used: {:.1} s by the inputs ({:.1} s by the workers, {:.1} s by the runner)\n\
+         peak memory of an input (cap {}): heap {}; resident {}\n\
+         front-end failures: {}\nengine failures: {}\n",
         run.inputs,
         took.as_secs_f64(),
+        run.by_kind,
         run.by_result,
+        count(Class::Panic),
+        count(Class::Hang),
+        count(Class::OverMemory),
+        count(Class::Died),
+        count(Class::Error),
+        run.cpu.as_secs_f64(),
+        children.as_secs_f64(),
+        own.as_secs_f64(),
+        megabytes(limits.memory),
+        peak(&run.heap_peak),
+        peak(&run.rss_peak),
         run.front_end.len(),
         run.engine.len()
     );
@@ -1233,24 +1597,38 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .map(Duration::from_millis)
         .unwrap_or(BUDGET);
+    let memory = std::env::var("LUDIC_FUZZ_MEMORY_MB")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .map_or(MEMORY_CAP, |mb| mb.saturating_mul(1 << 20));
+    let limits = Limits { budget, memory };
+    // the cap is seen to work before it is trusted: a known input under a tiny cap fails
+    if let Err(e) = memory_cap_check(budget) {
+        println!("fuzz: FAILED: the memory cap does not work: {e}");
+        std::process::exit(1);
+    }
     let t = Instant::now();
     let run = if long {
         let secs: u64 = std::env::var("LUDIC_FUZZ_SECONDS")
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(600);
-        println!("fuzz: long run, {secs} s, seed {seed}");
-        fuzz(seed, t + Duration::from_secs(secs), usize::MAX, budget)
+        println!(
+            "fuzz: long run, {secs} s, seed {seed}, {} ms of CPU and {} an input",
+            budget.as_millis(),
+            megabytes(memory)
+        );
+        fuzz(seed, t + Duration::from_secs(secs), usize::MAX, limits)
     } else {
         // a quick run: a fixed number of inputs, whatever the time
         fuzz(
             seed,
             t + Duration::from_secs(24 * 3600),
             QUICK_INPUTS,
-            budget,
+            limits,
         )
     };
-    let text = summary(&run, t.elapsed());
+    let text = summary(&run, t.elapsed(), limits);
     println!("{text}");
     let _ = std::fs::write(failures_dir().join(format!("summary-{seed}.txt")), &text);
     if !run.front_end.is_empty() || !run.engine.is_empty() {
