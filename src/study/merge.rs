@@ -156,6 +156,46 @@ pub fn merge(parts: &[(String, Study)]) -> Result<Study, String> {
     Ok(out)
 }
 
+/// Merges the results of shards of one comparison (`compare --shard i/N`): each is `(file
+/// name, its columns as (name, study))`, and every column is merged with [`merge`], with its
+/// checks. The shards must have the same columns, in the same order.
+pub fn merge_columns(
+    parts: &[(String, Vec<(String, Study)>)],
+) -> Result<Vec<(String, Study)>, String> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err("nothing to merge".into());
+    };
+    let names = |cols: &[(String, Study)]| -> Vec<String> {
+        cols.iter().map(|(n, _)| format!("`{n}`")).collect()
+    };
+    let columns = |n: usize| format!("{n} column{}", if n == 1 { "" } else { "s" });
+    for (name, cols) in parts {
+        if cols.len() != first.len() {
+            return Err(format!(
+                "`{name}` has {} and `{first_name}` {}: not shards of one comparison (or one was stopped before its last column: run its shard again)",
+                columns(cols.len()),
+                columns(first.len())
+            ));
+        }
+        if cols.iter().zip(first).any(|((a, _), (b, _))| a != b) {
+            return Err(format!(
+                "`{name}` and `{first_name}` are not shards of one comparison: their columns differ ({} and {})",
+                names(cols).join(", "),
+                names(first).join(", ")
+            ));
+        }
+    }
+    let mut out = vec![];
+    for (k, (column, _)) in first.iter().enumerate() {
+        let shards: Vec<(String, Study)> = parts
+            .iter()
+            .map(|(name, cols)| (format!("{name}, column {column}"), cols[k].1.clone()))
+            .collect();
+        out.push((column.clone(), merge(&shards)?));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
