@@ -8,9 +8,21 @@
 //!   played (at most `MAX_DECISIONS` decisions each), typed lines are read at some positions,
 //!   and a short perft is counted when the game has no chance events.
 //! - Records: records of random games of the built-in games, and those of `tests/fixtures/`,
-//!   mutated, then read and replayed with `ludic::record::replay`.
+//!   mutated (steps changed, duplicated, reordered, cut; another game, options or source hash;
+//!   the result or any field edited; the JSON itself cut), then read and replayed with
+//!   `ludic::record::replay` and through a `Timeline` as `replay` and `draw --record` do: an
+//!   error or a replay, never a panic or a hang.
 //! - Typed input: random lines (legal notations bent, numbers, long words) through
 //!   `Game::parse_decision`; a decision read must be legal.
+//! - The command line's inputs that are library calls, from a stream of their own (so that
+//!   the games and records above stay those of earlier runs): agent specs through
+//!   `AgentSpec::parse` (one that reads and searches little then chooses a decision at a
+//!   position of a built-in game, which must be legal); `--shard` strings through
+//!   `parse_shard` (the blocks of all the shards must cover the games once); and shards'
+//!   results (of `simulate` and `compare`, made by a few small runs of the program at the
+//!   start) left out, given twice, mixed and edited, through `read_shard` and `merge` or
+//!   `merge_columns`, the merge written in each format (a merge holds at most `-n` games and
+//!   is partial exactly when it lacks some).
 //!
 //! Each input runs in a worker process (this same program), so that a hang is stopped at its
 //! budget and a stack overflow is seen, not fatal; its stage (loading, playing, perft…) says
@@ -441,7 +453,7 @@ fn mutate_record(rng: &mut Rng, records: &[String], seeds: &[String]) -> Vec<u8>
     let mut v: serde_json::Value = serde_json::from_str(base).expect("a seed record");
     for _ in 0..1 + rng.below(3) {
         let steps = v["steps"].as_array().map(|s| s.len()).unwrap_or(0);
-        match rng.below(12) {
+        match rng.below(16) {
             0 if steps > 0 => {
                 let i = rng.below(steps);
                 v["steps"].as_array_mut().unwrap().remove(i);
@@ -508,6 +520,47 @@ fn mutate_record(rng: &mut Rng, records: &[String], seeds: &[String]) -> Vec<u8>
                 }
             }
             10 => v["steps"] = serde_json::json!([]),
+            // the steps cut after some step (a game stopped, a record cut short)
+            12 if steps > 0 => {
+                let k = rng.below(steps);
+                v["steps"].as_array_mut().unwrap().truncate(k);
+            }
+            // a wrong source hash: another game's, empty, or garbage
+            13 => {
+                let other = rng.pick(ludic::builtin::GAMES).1;
+                v["source_hash"] = match rng.below(4) {
+                    0 => ludic::source_hash(other),
+                    1 => String::new(),
+                    2 => "0".repeat(64),
+                    _ => "é\u{0}".repeat(40),
+                }
+                .into();
+            }
+            // the result edited: one of its fields (whatever they are) changed or removed
+            14 => {
+                if let Some(r) = v["result"].as_object_mut()
+                    && !r.is_empty()
+                    && rng.chance(80)
+                {
+                    let keys: Vec<String> = r.keys().cloned().collect();
+                    let k = rng.pick(&keys).clone();
+                    if rng.chance(25) {
+                        r.remove(&k);
+                    } else {
+                        r.insert(k, random_json(rng));
+                    }
+                } else {
+                    v["result"] = random_json(rng);
+                }
+            }
+            // any field of the record (those to come too) given a value of another kind
+            15 => {
+                if let Some(o) = v.as_object_mut() {
+                    let keys: Vec<String> = o.keys().cloned().collect();
+                    let k = rng.pick(&keys).clone();
+                    o.insert(k, random_json(rng));
+                }
+            }
             _ => v["seed"] = serde_json::json!(u64::MAX),
         }
     }
@@ -525,6 +578,328 @@ fn mutate_record(rng: &mut Rng, records: &[String], seeds: &[String]) -> Vec<u8>
     }
     if rng.chance(5) {
         bytes.splice(0..0, b"\xef\xbb\xbf".iter().copied());
+    }
+    bytes
+}
+
+/// A JSON value of some kind: extreme numbers, strings, empty or odd containers.
+fn random_json(rng: &mut Rng) -> serde_json::Value {
+    use serde_json::json;
+    match rng.below(14) {
+        0 => json!(0),
+        1 => json!(-1),
+        2 => json!(u64::MAX),
+        3 => json!(i64::MIN),
+        4 => json!(1e308),
+        5 => json!(0.5),
+        6 => json!("340282366920938463463374607431768211455"),
+        7 => json!(""),
+        8 => json!(rng.pick(WORDS)),
+        9 => serde_json::Value::Null,
+        10 => json!(true),
+        11 => json!([]),
+        12 => json!({}),
+        _ => json!([[0, 0], [5, 2]]),
+    }
+}
+
+/// Every node of a JSON value, as JSON pointers.
+fn json_pointers(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                json_pointers(
+                    x,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                json_pointers(x, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// One node of a JSON value edited: a number a little off (the edits a check must see), a
+/// value of another kind, or the node removed.
+fn mutate_json(rng: &mut Rng, v: &mut serde_json::Value) {
+    let mut pointers = vec![];
+    json_pointers(v, String::new(), &mut pointers);
+    let p = rng.pick(&pointers).clone();
+    if p.is_empty() {
+        return;
+    }
+    if rng.chance(15) {
+        let (parent, last) = p.rsplit_once('/').unwrap_or(("", ""));
+        match v.pointer_mut(parent) {
+            Some(serde_json::Value::Object(o)) => {
+                o.remove(&last.replace("~1", "/").replace("~0", "~"));
+            }
+            Some(serde_json::Value::Array(a)) => {
+                if let Ok(i) = last.parse::<usize>()
+                    && i < a.len()
+                {
+                    a.remove(i);
+                }
+            }
+            _ => {}
+        }
+        return;
+    }
+    let Some(node) = v.pointer_mut(&p) else {
+        return;
+    };
+    *node = match (node.as_u64(), rng.below(5)) {
+        (Some(n), 0) => serde_json::json!(n + 1),
+        (Some(n), 1) => serde_json::json!(n.saturating_sub(1)),
+        (Some(n), 2) => serde_json::json!(n.saturating_mul(2)),
+        (Some(_), 3) => serde_json::json!(u64::MAX),
+        _ => random_json(rng),
+    };
+}
+
+/// Agent specs, as `--agent` takes them: the seeds of the agent inputs.
+const AGENT_SPECS: &[&str] = &[
+    "random",
+    "human",
+    "mcts",
+    "mcts:playouts=50",
+    "mcts:time=5ms",
+    "mcts:playouts=20,c=1.4",
+    "mcts:threads=2,playouts=40",
+    "mcts:c=0,playouts=30",
+    "mcts:playouts=1",
+    "Mcts: Playouts = 25 , C = 100",
+    "mcts:j=3,playouts=60,c=0.3",
+    "random:c=1",
+    "mcts:time=1s,time=5s",
+    "mcts:time=1s,playouts=100",
+];
+
+const SETTING_KEYS: &[&str] = &[
+    "time", "playouts", "c", "threads", "j", "TIME", "Playouts", "depth", "", " c ",
+];
+
+const SETTING_VALUES: &[&str] = &[
+    "0",
+    "-1",
+    "1",
+    "2",
+    "40",
+    "1e308",
+    "NaN",
+    "inf",
+    "-0",
+    "0.0001",
+    "5s",
+    "5ms",
+    "500ms",
+    "2m",
+    "1ms",
+    "0.5ms",
+    "1e-9s",
+    "-1s",
+    "١",
+    "18446744073709551616",
+    "1_000",
+    "",
+    " ",
+    "=",
+    "1024",
+    "1025",
+    "100",
+    "100.0000001",
+];
+
+/// One mutated agent spec.
+fn mutate_agent(rng: &mut Rng) -> Vec<u8> {
+    let mut spec = rng.pick(AGENT_SPECS).to_string();
+    // a third as they are or with one change, so that some read and search
+    let changes = if rng.chance(35) {
+        rng.below(2)
+    } else {
+        1 + rng.below(3)
+    };
+    for _ in 0..changes {
+        match rng.below(8) {
+            // a setting's value replaced
+            0 | 1 => {
+                let eqs: Vec<usize> = spec.match_indices('=').map(|(i, _)| i).collect();
+                if let Some(&at) = eqs.get(rng.below(eqs.len().max(1))) {
+                    let end = spec[at..].find(',').map_or(spec.len(), |e| at + e);
+                    spec.replace_range(at + 1..end, *rng.pick(SETTING_VALUES));
+                }
+            }
+            // a setting added (again, perhaps)
+            2 | 3 => {
+                let sep = if spec.contains(':') { "," } else { ":" };
+                spec.push_str(&format!(
+                    "{sep}{}={}",
+                    rng.pick(SETTING_KEYS),
+                    rng.pick(SETTING_VALUES)
+                ));
+            }
+            // a character removed
+            4 => {
+                let chars: Vec<(usize, char)> = spec.char_indices().collect();
+                if let Some(&(i, c)) = chars.get(rng.below(chars.len().max(1))) {
+                    spec.replace_range(i..i + c.len_utf8(), "");
+                }
+            }
+            // punctuation or odd characters inserted
+            5 => {
+                let at = spec
+                    .char_indices()
+                    .map(|(i, _)| i)
+                    .nth(rng.below(spec.chars().count() + 1))
+                    .unwrap_or(spec.len());
+                spec.insert_str(
+                    at,
+                    *rng.pick(&[":", ",", "=", " ", "\u{0}", "é", "\u{202e}"]),
+                );
+            }
+            // another name
+            6 => {
+                let rest = spec.split_once(':').map_or("", |(_, r)| r).to_string();
+                let name = rng.pick(&["mcts", "MCTS", "random", "human", "", "mcts:mcts"]);
+                spec = if rest.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{name}:{rest}")
+                };
+            }
+            // long
+            _ => {
+                if rng.chance(50) {
+                    spec.push_str(&",playouts=1".repeat(1 + rng.below(2000)));
+                } else {
+                    spec.push_str(&"x".repeat(5000));
+                }
+            }
+        }
+    }
+    spec.into_bytes()
+}
+
+/// One shard string and a number of games (`SPEC\nGAMES`).
+fn mutate_shard(rng: &mut Rng) -> Vec<u8> {
+    let specs = [
+        "1/2",
+        "3/8",
+        "8/8",
+        "0/8",
+        "9/8",
+        "1/0",
+        "3",
+        "a/b",
+        "-1/2",
+        " 2 / 3 ",
+        "18446744073709551615/18446744073709551615",
+        "1/18446744073709551615",
+        "18446744073709551616/2",
+        "1/1",
+        "٣/٨",
+        "1/2/3",
+        "",
+        "/",
+        "+1/+2",
+        "1 /2",
+    ];
+    let mut spec = rng.pick(&specs).to_string();
+    if rng.chance(30) {
+        spec = format!("{}/{}", rng.below(600), rng.below(600));
+    }
+    let games = if rng.chance(50) {
+        rng.pick(NUMBERS).to_string()
+    } else {
+        rng.below(5000).to_string()
+    };
+    format!("{spec}\n{games}").into_bytes()
+}
+
+/// The results of shards of studies and comparisons, as `simulate`/`compare --shard I/N
+/// --format json` write them (made by the program, a few small runs), in groups of one study.
+fn merge_seeds() -> Vec<Vec<serde_json::Value>> {
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_ludic"))
+            .args(args)
+            .args(["--format", "json"])
+            .output()
+            .expect("ludic runs");
+        assert_eq!(out.status.code(), Some(0), "ludic {args:?}");
+        serde_json::from_slice(&out.stdout).expect("a result in JSON")
+    };
+    let simulate = |extra: &[&str], shards: u32| {
+        (1..=shards)
+            .map(|i| {
+                let shard = format!("{i}/{shards}");
+                let mut args = vec!["simulate", "puluc", "-n", "90", "--seed", "3"];
+                args.extend(extra);
+                args.extend(["--shard", &shard]);
+                run(&args)
+            })
+            .collect::<Vec<_>>()
+    };
+    let compare = (1..=2)
+        .map(|i| {
+            let shard = format!("{i}/2");
+            run(&[
+                "compare",
+                "pallankuzhi",
+                "--variant",
+                "default",
+                "--variant",
+                "chogi=off",
+                "-n",
+                "40",
+                "--shard",
+                &shard,
+            ])
+        })
+        .collect();
+    vec![simulate(&[], 3), simulate(&["--quick"], 2), compare]
+}
+
+/// One mutated merge: a JSON array of shards' results, some left out, given twice or from
+/// another study, and edited.
+fn mutate_merge(rng: &mut Rng, groups: &[Vec<serde_json::Value>]) -> Vec<u8> {
+    let mut parts = rng.pick(groups).clone();
+    match rng.below(6) {
+        0 if !parts.is_empty() => {
+            let i = rng.below(parts.len());
+            parts.remove(i);
+        }
+        1 if !parts.is_empty() => {
+            let i = rng.below(parts.len());
+            parts.push(parts[i].clone());
+        }
+        2 if parts.len() > 1 => {
+            let (i, j) = (rng.below(parts.len()), rng.below(parts.len()));
+            parts.swap(i, j);
+        }
+        3 => {
+            let other = rng.pick(groups).clone();
+            if !other.is_empty() {
+                parts.push(rng.pick(&other).clone());
+            }
+        }
+        _ => {}
+    }
+    for _ in 0..rng.below(4) {
+        if !parts.is_empty() {
+            let k = rng.below(parts.len());
+            mutate_json(rng, &mut parts[k]);
+        }
+    }
+    let mut bytes = serde_json::to_vec(&parts).expect("JSON");
+    if rng.chance(8) {
+        let cut = rng.below(bytes.len());
+        bytes.truncate(cut);
     }
     bytes
 }
@@ -800,23 +1175,239 @@ fn run_record_input(bytes: &[u8]) -> Result<&'static str, String> {
         Ok(g) => g,
         Err(_) => return Ok("options refused"),
     };
+    let _same_rules = rec.source_hash == ludic::source_hash(src);
     let replayed = stage("replay", || ludic::record::replay(&g, &rec.steps))?;
-    match replayed {
-        Ok(st) => {
-            stage("render", || {
-                let _ = ludic::render::state_json(&g, &st);
-                let _ = ludic::render::board_text(&g, &st);
-            })?;
-            Ok("replayed")
-        }
+    let st = match replayed {
+        Ok(st) => st,
         Err(e) => {
             let _ = e.to_string();
-            Ok("refused")
+            return Ok("refused");
         }
+    };
+    // as `replay` and `draw --record` read it: the timeline, a position on it, the result
+    let len = rec.steps.len();
+    let at = (rec.seed.unwrap_or(0) as usize) % (len + 1);
+    let differs = stage("timeline", || {
+        let timeline = ludic::record::Timeline::new(&g, rec.steps.clone())
+            .expect("a record that replays has a timeline");
+        assert_eq!(timeline.len(), len);
+        let _ = timeline.at(at);
+        let _ = timeline.step(at);
+        let last = timeline.at(len);
+        let result = last.outcome().map(|o| ludic::render::outcome_json(&g, o));
+        rec.result.is_some() && result != rec.result
+    })?;
+    stage("render", || {
+        let _ = ludic::render::state_json(&g, &st);
+        let _ = ludic::render::board_text(&g, &st);
+    })?;
+    Ok(if differs {
+        "replayed, another result"
+    } else {
+        "replayed"
+    })
+}
+
+/// An agent spec read as `--agent` reads it; one that reads and searches little is asked for
+/// a decision at a position of a built-in game, which must be legal.
+fn run_agent_input(bytes: &[u8], seed: u64) -> Result<&'static str, String> {
+    use ludic::agents::{AgentSpec, Budget};
+    let text = String::from_utf8_lossy(bytes);
+    let Ok(spec) = stage("agent spec", || AgentSpec::parse(&text, 1))? else {
+        return Ok("refused");
+    };
+    let _ = spec.describe();
+    let small = match &spec {
+        AgentSpec::Mcts(c) => {
+            c.threads <= 4
+                && match c.budget {
+                    Budget::Playouts(n) => n <= 200,
+                    Budget::Time(d) => d <= Duration::from_millis(10),
+                }
+        }
+        _ => true,
+    };
+    let Some(mut agent) = spec.build().filter(|_| small) else {
+        return Ok("read");
+    };
+    let games = ludic::builtin::GAMES;
+    let src = games[seed as usize % games.len()].1;
+    stage("agent search", || {
+        use rand::SeedableRng;
+        let g = ludic::load_game(src, &Default::default()).expect("a built-in game");
+        let mut rng = Rng::new(seed);
+        let mut st = g.start();
+        // a position a few random steps in, at a decision
+        let walk = rng.below(30);
+        for n in 0..walk + 500 {
+            if st.is_over() || (n >= walk && !st.moves().is_empty()) {
+                break;
+            }
+            if st.moves().is_empty() {
+                let outs = g.chance_outcomes(&st);
+                let o = outs[rng.below(outs.len())].0;
+                g.play_chance(&mut st, o).expect("a listed outcome");
+            } else {
+                let d = st.moves()[rng.below(st.moves().len())];
+                g.play(&mut st, d).expect("a legal decision");
+            }
+        }
+        if st.is_over() || st.moves().is_empty() {
+            return;
+        }
+        let mut r = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let thought = agent.decide(&g, &st, &mut r, &mut |_| {});
+        assert!(
+            st.moves().contains(&thought.decision),
+            "the agent chose a decision that is not legal"
+        );
+        let _ = agent.describe();
+    })?;
+    Ok("searched")
+}
+
+/// A shard string (`--shard`) and a number of games: a shard read must be one of its games'
+/// blocks, and the blocks of all the shards must cover the games once.
+fn run_shard_input(bytes: &[u8]) -> Result<&'static str, String> {
+    use ludic::study::merge::{parse_shard, shard_range};
+    let text = String::from_utf8_lossy(bytes);
+    let (spec, games) = text.split_once('\n').unwrap_or((&text, ""));
+    let games: u64 = games.trim().parse().unwrap_or(1000);
+    stage("shard", || match parse_shard(spec) {
+        Ok((i, n)) => {
+            assert!(1 <= i && i <= n, "shard {i} of {n} read from `{spec}`");
+            let r = shard_range(games, i, n);
+            assert!(r.start <= r.end && r.end <= games, "{r:?} of {games}");
+            if n <= 1000 {
+                let mut next = 0;
+                for k in 1..=n {
+                    let r = shard_range(games, k, n);
+                    assert_eq!(r.start, next, "shard {k} of {n}, {games} games");
+                    next = r.end;
+                }
+                assert_eq!(next, games, "{n} shards of {games} games");
+            }
+            "read"
+        }
+        Err(e) => {
+            assert!(!e.is_empty());
+            "refused"
+        }
+    })
+}
+
+/// Shards' results (a JSON array) merged as `ludic merge` merges them, and the merge written
+/// in each format; a merge that succeeds must hold at most the study's games, and be partial
+/// exactly when it lacks some.
+fn run_merge_input(bytes: &[u8]) -> Result<&'static str, String> {
+    use ludic::study::Output;
+    use ludic::study::compare::{Column, write_comparison};
+    use ludic::study::merge::{Shard, merge, merge_columns, read_shard};
+    use ludic::study::report::write_study;
+    let text = String::from_utf8_lossy(bytes);
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Ok("not JSON");
+    };
+    let Some(items) = v.as_array() else {
+        return Ok("not shards");
+    };
+    let read = stage("merge read", || {
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, s)| read_shard(s, &format!("shard{k}.json")))
+            .collect::<Result<Vec<Shard>, String>>()
+    })?;
+    let Ok(shards) = read else {
+        return Ok("refused");
+    };
+    let (mut studies, mut comparisons) = (vec![], vec![]);
+    for (k, s) in shards.into_iter().enumerate() {
+        match s {
+            Shard::Study(s) => studies.push((format!("shard{k}.json"), s)),
+            Shard::Comparison(c) => comparisons.push((format!("shard{k}.json"), c)),
+        }
+    }
+    if !studies.is_empty() && !comparisons.is_empty() {
+        return Ok("mixed");
+    }
+    let outputs = [Output::Table, Output::Json, Output::Csv];
+    stage("merge", || {
+        let merged: Vec<(String, ludic::study::Study)> = if comparisons.is_empty() {
+            match merge(&studies) {
+                Ok(m) => vec![(String::new(), m)],
+                Err(_) => return "refused",
+            }
+        } else {
+            match merge_columns(&comparisons) {
+                Ok(c) => c,
+                Err(_) => return "refused",
+            }
+        };
+        for (_, m) in &merged {
+            assert!(m.stats.games <= m.requested, "more games than -n");
+            assert_eq!(m.partial, m.stats.games < m.requested, "partial or not");
+        }
+        for output in outputs {
+            let mut sink = vec![];
+            if comparisons.is_empty() {
+                write_study(&mut sink, &merged[0].1, output, false).expect("written");
+            } else {
+                let columns: Vec<Column> = merged
+                    .iter()
+                    .map(|(name, study)| Column {
+                        name: name.clone(),
+                        study: study.clone(),
+                    })
+                    .collect();
+                write_comparison(&mut sink, &columns, output, false).expect("written");
+            }
+        }
+        if merged.iter().any(|(_, m)| m.partial) {
+            "merged, partial"
+        } else {
+            "merged"
+        }
+    })
+}
+
+/// Runs one input of a kind.
+fn run_input(kind: &str, bytes: &[u8], seed: u64) -> Result<&'static str, String> {
+    match kind {
+        "game" => run_game_input(bytes, seed),
+        "record" => run_record_input(bytes),
+        "agent" => run_agent_input(bytes, seed),
+        "shard" => run_shard_input(bytes),
+        "merge" => run_merge_input(bytes),
+        other => Err(format!("no input of the kind `{other}`")),
     }
 }
 
-/// The worker: reads inputs (`@@game ID SEED LEN` or `@@record ID SEED LEN` then the bytes)
+/// The name a failing input of a kind is saved under, after its number.
+fn saved_suffix(kind: &str) -> &'static str {
+    match kind {
+        "record" => "record.json",
+        "agent" => "agent.txt",
+        "shard" => "shard.txt",
+        "merge" => "merge.json",
+        _ => "game",
+    }
+}
+
+/// The kind of a saved input, by its name.
+fn kind_of_file(f: &str) -> &'static str {
+    ["record", "agent", "shard", "merge"]
+        .into_iter()
+        .find(|k| f.ends_with(saved_suffix(k)))
+        .unwrap_or(if f.ends_with(".json") {
+            "record"
+        } else {
+            "game"
+        })
+}
+
+/// The worker: reads inputs (`@@KIND ID SEED LEN`, KIND one of game, record, agent, shard and
+/// merge, then the bytes)
 /// and reports on each (`@@stage NAME`, then `@@done ID CPU_MICROS HEAP_PEAK RSS_PEAK ok|fail
 /// WHAT`, or `@@over-memory BYTES` when it passes its cap, `LUDIC_FUZZ_WORKER_CAP` bytes).
 fn worker() {
@@ -846,10 +1437,7 @@ fn worker() {
         }
         let measured = memory_reset();
         let t = cpu_time();
-        let result = match kind {
-            "@@game" => run_game_input(&bytes, seed),
-            _ => run_record_input(&bytes),
-        };
+        let result = run_input(kind.trim_start_matches("@@"), &bytes, seed);
         let micros = cpu_time().saturating_sub(t).as_micros();
         let heap = PEAK.load(std::sync::atomic::Ordering::Relaxed);
         // the resident set's peak only where it was reset for this input
@@ -1335,6 +1923,8 @@ fn engine_stage(stage: &str) -> bool {
     stage.starts_with("playout")
         || stage == "perft"
         || stage == "replay"
+        || stage == "timeline"
+        || stage == "agent search"
         || stage == "start position"
 }
 
@@ -1354,8 +1944,11 @@ struct Run {
     /// (where the input was saved, stage, what)
     front_end: Vec<(String, String, String)>,
     engine: Vec<(String, String, String)>,
-    /// the CPU time of the inputs, as their workers measured it
+    /// the CPU time of the inputs, as their workers measured it, and by kind
     cpu: Duration,
+    cpu_by_kind: BTreeMap<String, Duration>,
+    /// the inputs that took the most CPU time (at most five, the slowest first)
+    slowest: Vec<(Duration, String)>,
     /// the largest peaks of heap and resident set, with the input's name and where it was saved
     heap_peak: (u64, String),
     rss_peak: (u64, String),
@@ -1365,6 +1958,7 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, limits: Limits) -> Run {
     let files = game_files();
     let seeds: Vec<String> = files.iter().map(|(_, t)| t.clone()).collect();
     let records = record_seeds();
+    let merges = merge_seeds();
     let valid: Vec<String> = seeds
         .iter()
         .filter(|s| ludic::load_game(s, &Default::default()).is_ok())
@@ -1395,30 +1989,66 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, limits: Limits) -> Run {
         front_end: vec![],
         engine: vec![],
         cpu: Duration::ZERO,
+        cpu_by_kind: BTreeMap::new(),
+        slowest: vec![],
         heap_peak: (0, String::new()),
         rss_peak: (0, String::new()),
     };
     let dir = failures_dir();
     let mut rng = Rng::new(seed);
+    let mut cli_rng = Rng::new(seed ^ 0xC11_5EED);
     let mut worker: Option<Worker> = None;
     let mut n = 0usize;
     while n < max_inputs && Instant::now() < until {
-        let input_seed = rng.next();
-        let (kind, bytes, label) = if n < regressions.len() {
-            let (name, b) = &regressions[n];
-            ("game", b.clone(), format!("tests/fixtures/fuzz/{name}"))
-        } else if rng.chance(12) {
-            (
-                "record",
-                mutate_record(&mut rng, &records, &seeds),
-                format!("record {n}"),
-            )
+        // the command line's inputs (agent specs, shards, merges) come from a stream of their
+        // own, so that the games and records are those of the runs before them
+        let (input_seed, kind, bytes, label) = if n >= regressions.len() && cli_rng.chance(10) {
+            let input_seed = cli_rng.next();
+            match cli_rng.below(10) {
+                0..3 => (
+                    input_seed,
+                    "agent",
+                    mutate_agent(&mut cli_rng),
+                    format!("agent spec {n}"),
+                ),
+                3..5 => (
+                    input_seed,
+                    "shard",
+                    mutate_shard(&mut cli_rng),
+                    format!("shard {n}"),
+                ),
+                _ => (
+                    input_seed,
+                    "merge",
+                    mutate_merge(&mut cli_rng, &merges),
+                    format!("merge {n}"),
+                ),
+            }
         } else {
-            (
-                "game",
-                mutate_game(&mut rng, &seeds, &valid),
-                format!("game {n}"),
-            )
+            let input_seed = rng.next();
+            if n < regressions.len() {
+                let (name, b) = &regressions[n];
+                (
+                    input_seed,
+                    "game",
+                    b.clone(),
+                    format!("tests/fixtures/fuzz/{name}"),
+                )
+            } else if rng.chance(12) {
+                (
+                    input_seed,
+                    "record",
+                    mutate_record(&mut rng, &records, &seeds),
+                    format!("record {n}"),
+                )
+            } else {
+                (
+                    input_seed,
+                    "game",
+                    mutate_game(&mut rng, &seeds, &valid),
+                    format!("game {n}"),
+                )
+            }
         };
         n += 1;
         if known.contains(&bytes) {
@@ -1429,9 +2059,16 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, limits: Limits) -> Run {
         }
         run.inputs += 1;
         *run.by_kind.entry(kind.to_string()).or_default() += 1;
-        let ext = if kind == "record" { "json" } else { "game" };
+        let ext = saved_suffix(kind);
         let (outcome, used) = run_one(&mut worker, kind, input_seed, &bytes, limits);
         run.cpu += used.cpu;
+        *run.cpu_by_kind.entry(kind.to_string()).or_default() += used.cpu;
+        if run.slowest.len() < 5 || run.slowest.last().is_some_and(|s| s.0 < used.cpu) {
+            run.slowest
+                .push((used.cpu, format!("{label}, seed {input_seed}")));
+            run.slowest.sort_by(|a, b| b.0.cmp(&a.0));
+            run.slowest.truncate(5);
+        }
         // the largest peaks are kept, with their input, for a look at what takes memory
         for (peak, best, name) in [
             (used.heap, &mut run.heap_peak, "heap"),
@@ -1453,7 +2090,7 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, limits: Limits) -> Run {
                 let file = dir.join(format!("{seed}-{}.{ext}", n - 1));
                 let _ = std::fs::write(&file, &bytes);
                 let _ = std::fs::write(
-                    file.with_extension(format!("{ext}.why")),
+                    format!("{}.why", file.display()),
                     format!("{label}, seed {input_seed}: {stage}: {what}\n"),
                 );
                 let entry = (file.display().to_string(), stage.clone(), what);
@@ -1503,17 +2140,26 @@ fn summary(run: &Run, took: Duration, limits: Limits) -> String {
             format!("{} ({})", megabytes(p.0), p.1)
         }
     };
+    let by_kind: Vec<String> = run
+        .by_kind
+        .iter()
+        .map(|(k, n)| {
+            let cpu = run.cpu_by_kind.get(k).copied().unwrap_or_default();
+            format!("{k} {n} ({:.1} s of CPU)", cpu.as_secs_f64())
+        })
+        .collect();
     let mut s = format!(
         "{} inputs in {:.1} s\n\
-         inputs by kind: {:?}\n\
+         inputs by kind: {}\n\
          results: {:?}\n\
          panics: {}, hangs: {}, over-memory: {}, died: {}, other failures: {}\n\
          CPU time used: {:.1} s by the inputs ({:.1} s by the workers, {:.1} s by the runner)\n\
+         slowest inputs: {}\n\
          peak memory of an input (cap {}): heap {}; resident {}\n\
          front-end failures: {}\nengine failures: {}\n",
         run.inputs,
         took.as_secs_f64(),
-        run.by_kind,
+        by_kind.join(", "),
         run.by_result,
         count(Class::Panic),
         count(Class::Hang),
@@ -1523,6 +2169,11 @@ fn summary(run: &Run, took: Duration, limits: Limits) -> String {
         run.cpu.as_secs_f64(),
         children.as_secs_f64(),
         own.as_secs_f64(),
+        run.slowest
+            .iter()
+            .map(|(t, l)| format!("{l} ({} ms)", t.as_millis()))
+            .collect::<Vec<_>>()
+            .join("; "),
         megabytes(limits.memory),
         peak(&run.heap_peak),
         peak(&run.rss_peak),
@@ -1557,11 +2208,7 @@ fn triage(files: &[String]) {
         println!("{f} ({} bytes, seed {seed}): {}", bytes.len(), why.trim());
         let t = Instant::now();
         *TRIAGE_START.lock().unwrap_or_else(|e| e.into_inner()) = Some(t);
-        let result = if f.ends_with(".json") {
-            run_record_input(&bytes)
-        } else {
-            run_game_input(&bytes, seed)
-        };
+        let result = run_input(kind_of_file(f), &bytes, seed);
         println!("  done in {:.3} s: {result:?}", t.elapsed().as_secs_f64());
     }
 }

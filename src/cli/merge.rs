@@ -5,7 +5,7 @@
 
 use super::{FAILED, OK, read_text_file};
 use crate::study::compare::{Column, write_comparison};
-use crate::study::merge::{merge, merge_columns};
+use crate::study::merge::{Shard, merge, merge_columns, read_shard};
 use crate::study::report::{Output, Study, write_study};
 use serde_json::Value;
 
@@ -15,35 +15,11 @@ pub const INCOMPLETE: u8 = 3;
 /// The most a result file may have (its histograms are small).
 const MAX_RESULT_BYTES: u64 = 64 << 20;
 
-/// What a result file holds: a study (`simulate`) or a comparison's columns (`compare`).
-enum Part {
-    Study(Study),
-    Columns(Vec<(String, Study)>),
-}
-
 /// Reads one result file.
-fn read_part(f: &str) -> Result<Part, String> {
+fn read_part(f: &str) -> Result<Shard, String> {
     let text = read_text_file(f, MAX_RESULT_BYTES, "a study's result")?;
     let v: Value = serde_json::from_str(&text).map_err(|e| format!("`{f}` is not JSON: {e}"))?;
-    let Some(columns) = v.get("columns") else {
-        return Study::from_json(&v, f).map(Part::Study);
-    };
-    let bad = || {
-        format!(
-            "`{f}`: its `columns` are not those of a comparison (`ludic compare --format json` writes them)"
-        )
-    };
-    let columns = columns
-        .as_array()
-        .filter(|c| !c.is_empty())
-        .ok_or_else(bad)?;
-    let mut out = vec![];
-    for c in columns {
-        let name = c.get("column").and_then(Value::as_str).ok_or_else(bad)?;
-        let study = Study::from_json(c, &format!("{f}, column {name}"))?;
-        out.push((name.to_string(), study));
-    }
-    Ok(Part::Columns(out))
+    read_shard(&v, f)
 }
 
 /// `ludic merge FILE...`
@@ -52,8 +28,8 @@ pub fn merge_results(files: &[String], output: Output, colour: bool) -> u8 {
     let mut comparisons = vec![];
     for f in files {
         match read_part(f) {
-            Ok(Part::Study(s)) => studies.push((f.clone(), s)),
-            Ok(Part::Columns(c)) => comparisons.push((f.clone(), c)),
+            Ok(Shard::Study(s)) => studies.push((f.clone(), s)),
+            Ok(Shard::Comparison(c)) => comparisons.push((f.clone(), c)),
             Err(e) => {
                 to_stderr!("error: {e}");
                 return FAILED;

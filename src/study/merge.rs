@@ -3,7 +3,38 @@
 //! the same study, into exactly what one run of them all gives.
 
 use super::report::Study;
+use serde_json::Value;
 use std::ops::Range;
+
+/// A shard's result: a study's (`simulate --shard`) or a comparison's columns (`compare
+/// --shard`), as `(column name, study)`.
+pub enum Shard {
+    Study(Study),
+    Comparison(Vec<(String, Study)>),
+}
+
+/// Reads the JSON of a shard's result; `name` names it in errors (a file's name).
+pub fn read_shard(v: &Value, name: &str) -> Result<Shard, String> {
+    let Some(columns) = v.get("columns") else {
+        return Study::from_json(v, name).map(Shard::Study);
+    };
+    let bad = || {
+        format!(
+            "`{name}`: its `columns` are not those of a comparison (`ludic compare --format json` writes them)"
+        )
+    };
+    let columns = columns
+        .as_array()
+        .filter(|c| !c.is_empty())
+        .ok_or_else(bad)?;
+    let mut out = vec![];
+    for c in columns {
+        let column = c.get("column").and_then(Value::as_str).ok_or_else(bad)?;
+        let study = Study::from_json(c, &format!("{name}, column {column}"))?;
+        out.push((column.to_string(), study));
+    }
+    Ok(Shard::Comparison(out))
+}
 
 /// Reads `i/N` (shards are numbered from 1).
 pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
