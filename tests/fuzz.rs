@@ -732,7 +732,8 @@ fn mutate_agent(rng: &mut Rng) -> Vec<u8> {
                 let eqs: Vec<usize> = spec.match_indices('=').map(|(i, _)| i).collect();
                 if let Some(&at) = eqs.get(rng.below(eqs.len().max(1))) {
                     let end = spec[at..].find(',').map_or(spec.len(), |e| at + e);
-                    spec.replace_range(at + 1..end, *rng.pick(SETTING_VALUES));
+                    let value = rng.pick(SETTING_VALUES);
+                    spec.replace_range(at + 1..end, value);
                 }
             }
             // a setting added (again, perhaps)
@@ -758,10 +759,8 @@ fn mutate_agent(rng: &mut Rng) -> Vec<u8> {
                     .map(|(i, _)| i)
                     .nth(rng.below(spec.chars().count() + 1))
                     .unwrap_or(spec.len());
-                spec.insert_str(
-                    at,
-                    *rng.pick(&[":", ",", "=", " ", "\u{0}", "é", "\u{202e}"]),
-                );
+                let odd = rng.pick(&[":", ",", "=", " ", "\u{0}", "é", "\u{202e}"]);
+                spec.insert_str(at, odd);
             }
             // another name
             6 => {
@@ -1324,7 +1323,7 @@ fn run_merge_input(bytes: &[u8]) -> Result<&'static str, String> {
     let (mut studies, mut comparisons) = (vec![], vec![]);
     for (k, s) in shards.into_iter().enumerate() {
         match s {
-            Shard::Study(s) => studies.push((format!("shard{k}.json"), s)),
+            Shard::Study(s) => studies.push((format!("shard{k}.json"), *s)),
             Shard::Comparison(c) => comparisons.push((format!("shard{k}.json"), c)),
         }
     }
@@ -2066,7 +2065,7 @@ fn fuzz(seed: u64, until: Instant, max_inputs: usize, limits: Limits) -> Run {
         if run.slowest.len() < 5 || run.slowest.last().is_some_and(|s| s.0 < used.cpu) {
             run.slowest
                 .push((used.cpu, format!("{label}, seed {input_seed}")));
-            run.slowest.sort_by(|a, b| b.0.cmp(&a.0));
+            run.slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
             run.slowest.truncate(5);
         }
         // the largest peaks are kept, with their input, for a look at what takes memory

@@ -28,7 +28,7 @@ pub fn merge_results(files: &[String], output: Output, colour: bool) -> u8 {
     let mut comparisons = vec![];
     for f in files {
         match read_part(f) {
-            Ok(Shard::Study(s)) => studies.push((f.clone(), s)),
+            Ok(Shard::Study(s)) => studies.push((f.clone(), *s)),
             Ok(Shard::Comparison(c)) => comparisons.push((f.clone(), c)),
             Err(e) => {
                 to_stderr!("error: {e}");

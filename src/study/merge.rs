@@ -9,14 +9,14 @@ use std::ops::Range;
 /// A shard's result: a study's (`simulate --shard`) or a comparison's columns (`compare
 /// --shard`), as `(column name, study)`.
 pub enum Shard {
-    Study(Study),
+    Study(Box<Study>),
     Comparison(Vec<(String, Study)>),
 }
 
 /// Reads the JSON of a shard's result; `name` names it in errors (a file's name).
 pub fn read_shard(v: &Value, name: &str) -> Result<Shard, String> {
     let Some(columns) = v.get("columns") else {
-        return Study::from_json(v, name).map(Shard::Study);
+        return Study::from_json(v, name).map(|s| Shard::Study(Box::new(s)));
     };
     let bad = || {
         format!(
