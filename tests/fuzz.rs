@@ -1779,7 +1779,7 @@ fn run_one(
     let cpu_at_start = process_cpu_time(pid);
     let wall_start = Instant::now();
     let mut deadline = wall_start + budget;
-    let mut stage = String::from("start");
+    let mut stage = String::from("reading the input");
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match worker.lines.recv_timeout(left) {
@@ -1908,7 +1908,7 @@ fn memory_cap_check(budget: Duration) -> Result<(), String> {
             class: Class::OverMemory,
             stage,
             ..
-        } if used.heap > CHECK_CAP && stage != "start" => Ok(()),
+        } if used.heap > CHECK_CAP && stage != "reading the input" => Ok(()),
         Outcome::Failed { stage, what, .. } => Err(format!("{stage}: {what}")),
         Outcome::Ok(how) => Err(format!(
             "a built-in game under a cap of {} bytes: {how}",
