@@ -262,6 +262,120 @@ fn merge_checks_each_shard_and_marks_a_merge_that_lacks_shards() {
 }
 
 #[test]
+fn compare_shards_merge_into_exactly_the_whole_comparison() {
+    // Issue 22, point 7: `compare --shard I/N` said "see `ludic merge`", but merge refused what
+    // compare writes ("not the JSON of a study").
+    let base = [
+        "compare",
+        "pallankuzhi",
+        "--variant",
+        "default",
+        "--variant",
+        "chogi=off",
+        "-n",
+        "301",
+        "--seed",
+        "4",
+    ];
+    let columns_only = |mut v: Value| {
+        for c in v["columns"].as_array_mut().unwrap() {
+            for k in ludic::study::report::TIMING_KEYS {
+                c.as_object_mut().unwrap().remove(k);
+            }
+        }
+        v
+    };
+    let whole = json(&base);
+    assert_eq!(whole["partial"], false);
+    let mut files = vec![];
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard]);
+        let f = tmp(&format!("compare{i}.json"));
+        std::fs::write(&f, json(&args).to_string()).unwrap();
+        files.push(f);
+    }
+    // given in any order, the merge is the whole comparison (statistics, tests, p-values)
+    let merged = json(&["merge", &files[1], &files[2], &files[0]]);
+    assert_eq!(columns_only(merged), columns_only(whole.clone()));
+    // the table and CSV, as compare writes them
+    let table = ludic(&["merge", &files[0], &files[1], &files[2]]);
+    assert_eq!(table.status.code(), Some(0));
+    let whole_table = ludic(&base);
+    assert_eq!(
+        String::from_utf8_lossy(&table.stdout),
+        String::from_utf8_lossy(&whole_table.stdout)
+    );
+    let csv = ludic(&["merge", &files[0], &files[1], &files[2], "--format", "csv"]);
+    let mut whole_csv = base.to_vec();
+    whole_csv.extend(["--format", "csv"]);
+    assert_eq!(csv.stdout, ludic(&whole_csv).stdout);
+    // a shard missing: partial, exit 3, marked in JSON and CSV
+    let out = ludic(&["merge", &files[0], &files[2], "--format", "json"]);
+    assert_eq!(out.status.code(), Some(3));
+    let part: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(part["partial"], true);
+    assert_eq!(part["columns"][1]["partial"], true);
+    assert_eq!(part["columns"][1]["playouts"], 201);
+    let out = ludic(&["merge", &files[0], &files[2], "--format", "csv"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("# PARTIAL: column default: 201 of 301 games\n"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // the checks of a study's shards, column by column
+    let refused = |files: &[&str], says: &str| {
+        let mut args = vec!["merge"];
+        args.extend(files);
+        let out = ludic(&args);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(1), "{says}: {err}");
+        assert!(err.contains(says), "{says}: {err}");
+        assert!(out.stdout.is_empty(), "{says}");
+    };
+    refused(&[&files[0], &files[0]], "a shard given twice?");
+    let shard: Value = serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
+    let mut edited = shard.clone();
+    edited["columns"][1]["playout_ranges"] = serde_json::json!([[100, 250]]);
+    let f = tmp("compare-edited.json");
+    std::fs::write(&f, edited.to_string()).unwrap();
+    refused(&[&files[0], &f], "column chogi=off");
+    let mut renamed = shard.clone();
+    renamed["columns"][1]["column"] = serde_json::json!("other");
+    let f = tmp("compare-renamed.json");
+    std::fs::write(&f, renamed.to_string()).unwrap();
+    refused(&[&files[0], &f], "their columns differ");
+    let mut fewer = shard.clone();
+    fewer["columns"].as_array_mut().unwrap().pop();
+    let f = tmp("compare-fewer.json");
+    std::fs::write(&f, fewer.to_string()).unwrap();
+    refused(&[&files[0], &f], "has 1 column and");
+    let mut seeded = shard;
+    seeded["columns"][0]["seed"] = serde_json::json!(5);
+    let f = tmp("compare-seed.json");
+    std::fs::write(&f, seeded.to_string()).unwrap();
+    refused(&[&files[0], &f], "their seeds differ");
+    // a study and a comparison do not merge
+    let sim = tmp("compare-simulate.json");
+    let v = json(&[
+        "simulate",
+        "pallankuzhi",
+        "-n",
+        "301",
+        "--seed",
+        "4",
+        "--shard",
+        "2/3",
+    ]);
+    std::fs::write(&sim, v.to_string()).unwrap();
+    refused(&[&files[0], &sim], "they do not merge");
+    refused(&[&sim, &files[0]], "they do not merge");
+}
+
+#[test]
 fn the_first_player_wins_in_three_decisions() {
     let v = json(&["simulate", &fixture("three"), "-n", "50"]);
     assert_eq!(v["playouts"], 50);

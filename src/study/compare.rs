@@ -99,6 +99,7 @@ pub fn write_comparison(
                 })
                 .collect();
             let v = json!({
+                "partial": cols.iter().any(|c| c.study.partial),
                 "columns": columns,
                 "baseline": 0,
                 "tests": "two-proportion z-test for proportions, Welch's test (normal approximation) for means; two-sided; each column against the first",
@@ -109,6 +110,16 @@ pub fn write_comparison(
             writeln!(out)
         }
         Output::Csv => {
+            // comment lines first, so that a partial column never reads as a complete one
+            for c in cols.iter().filter(|c| c.study.partial) {
+                writeln!(
+                    out,
+                    "# PARTIAL: column {}: {} of {} games",
+                    c.name.replace(['\n', '\r'], " "),
+                    c.study.stats.games,
+                    c.study.requested
+                )?;
+            }
             writeln!(out, "column,metric,value,low,high,p_value,significant")?;
             let f = |x: f64| {
                 if x.is_finite() {

@@ -3,7 +3,38 @@
 //! the same study, into exactly what one run of them all gives.
 
 use super::report::Study;
+use serde_json::Value;
 use std::ops::Range;
+
+/// A shard's result: a study's (`simulate --shard`) or a comparison's columns (`compare
+/// --shard`), as `(column name, study)`.
+pub enum Shard {
+    Study(Box<Study>),
+    Comparison(Vec<(String, Study)>),
+}
+
+/// Reads the JSON of a shard's result; `name` names it in errors (a file's name).
+pub fn read_shard(v: &Value, name: &str) -> Result<Shard, String> {
+    let Some(columns) = v.get("columns") else {
+        return Study::from_json(v, name).map(|s| Shard::Study(Box::new(s)));
+    };
+    let bad = || {
+        format!(
+            "`{name}`: its `columns` are not those of a comparison (`ludic compare --format json` writes them)"
+        )
+    };
+    let columns = columns
+        .as_array()
+        .filter(|c| !c.is_empty())
+        .ok_or_else(bad)?;
+    let mut out = vec![];
+    for c in columns {
+        let column = c.get("column").and_then(Value::as_str).ok_or_else(bad)?;
+        let study = Study::from_json(c, &format!("{name}, column {column}"))?;
+        out.push((column.to_string(), study));
+    }
+    Ok(Shard::Comparison(out))
+}
 
 /// Reads `i/N` (shards are numbered from 1).
 pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -153,6 +184,46 @@ pub fn merge(parts: &[(String, Study)]) -> Result<Study, String> {
     }
     // shards missing: the merged result is partial (its ranges say which games it holds)
     out.partial = out.stats.games < out.requested;
+    Ok(out)
+}
+
+/// Merges the results of shards of one comparison (`compare --shard i/N`): each is `(file
+/// name, its columns as (name, study))`, and every column is merged with [`merge`], with its
+/// checks. The shards must have the same columns, in the same order.
+pub fn merge_columns(
+    parts: &[(String, Vec<(String, Study)>)],
+) -> Result<Vec<(String, Study)>, String> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err("nothing to merge".into());
+    };
+    let names = |cols: &[(String, Study)]| -> Vec<String> {
+        cols.iter().map(|(n, _)| format!("`{n}`")).collect()
+    };
+    let columns = |n: usize| format!("{n} column{}", if n == 1 { "" } else { "s" });
+    for (name, cols) in parts {
+        if cols.len() != first.len() {
+            return Err(format!(
+                "`{name}` has {} and `{first_name}` {}: not shards of one comparison (or one was stopped before its last column: run its shard again)",
+                columns(cols.len()),
+                columns(first.len())
+            ));
+        }
+        if cols.iter().zip(first).any(|((a, _), (b, _))| a != b) {
+            return Err(format!(
+                "`{name}` and `{first_name}` are not shards of one comparison: their columns differ ({} and {})",
+                names(cols).join(", "),
+                names(first).join(", ")
+            ));
+        }
+    }
+    let mut out = vec![];
+    for (k, (column, _)) in first.iter().enumerate() {
+        let shards: Vec<(String, Study)> = parts
+            .iter()
+            .map(|(name, cols)| (format!("{name}, column {column}"), cols[k].1.clone()))
+            .collect();
+        out.push((column.clone(), merge(&shards)?));
+    }
     Ok(out)
 }
 
