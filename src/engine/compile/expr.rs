@@ -16,24 +16,16 @@ pub(crate) fn fail(b: &Board, f: Fault) -> i64 {
     0
 }
 
-/// A comparison, or arithmetic on game values.
+/// A comparison, or arithmetic on game values (both through [`crate::ir::apply`]).
 #[inline(always)]
 pub(crate) fn compare(b: &Board, op: Op, a: i64, c: i64) -> i64 {
-    match op {
-        Op::Eq => (a == c) as i64,
-        Op::Ne => (a != c) as i64,
-        Op::Lt => (a < c) as i64,
-        Op::Le => (a <= c) as i64,
-        Op::Gt => (a > c) as i64,
-        Op::Ge => (a >= c) as i64,
-        _ => arith(b, op, a, c),
-    }
+    arith(b, op, a, c)
 }
 
 /// Arithmetic on game values: a fault where there is no value.
 #[inline(always)]
 pub(crate) fn arith(b: &Board, op: Op, a: i64, c: i64) -> i64 {
-    match crate::optimize::apply(op, a, c) {
+    match apply(op, a, c) {
         Some(v) => v,
         None if matches!(op, Op::Div | Op::Mod) && c == 0 => fail(b, Fault::DivisionByZero),
         None => fail(b, Fault::Overflow),

@@ -486,9 +486,8 @@ impl Compiler {
         let (second, cond) = match (&a.to, a.var, &a.cond) {
             (Some((v2, _)), Some(v), Some(c)) => {
                 // The conjuncts about the second value alone: a question over it.
-                let (alone, both): (Vec<&Expr>, Vec<&Expr>) = query::conjuncts(c)
-                    .into_iter()
-                    .partition(|x| !crate::optimize::uses(x, v));
+                let (alone, both): (Vec<&Expr>, Vec<&Expr>) =
+                    query::conjuncts(c).into_iter().partition(|x| !uses(x, v));
                 let second = (!alone.is_empty()).then(|| {
                     let alone = Expr::All(alone.into_iter().cloned().collect());
                     let q = self.sites(*v2, Base::All, Some(&alone));
