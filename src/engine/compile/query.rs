@@ -6,8 +6,9 @@
 //! candidates are the intersection of the indexed sets, computed a word at a time; only they
 //! are tried with the rest of the condition.
 
-use super::expr::player_ref;
-use super::{Compiler, Num, Tables, num};
+use super::memory::line_sites;
+use super::num::{Compiler, Num, num, player_ref};
+use super::tables::Tables;
 use crate::engine::bits;
 use crate::engine::state::{Board, Fault, Regs, raise};
 use crate::engine::tokens::{ON_BOARD, UNPLACED};
@@ -620,7 +621,7 @@ impl CSet {
                 true
             }
             CSet::Empty => true,
-            CSet::Line(l) => super::memory::line_sites(&l.3, l.0, &l.1, &l.2, b, r, f),
+            CSet::Line(l) => line_sites(&l.3, l.0, &l.1, &l.2, b, r, f),
         }
     }
 
