@@ -203,8 +203,16 @@ fn resolve(
     Some((module, full))
 }
 
-/// The imports of every file: (file's module, the module it names, the full path).
-fn imports() -> Vec<(PathBuf, Vec<String>, Vec<String>, Vec<String>)> {
+/// An import: the file, its module, the module it names and the full path it wrote.
+struct Import {
+    path: PathBuf,
+    from: Vec<String>,
+    to: Vec<String>,
+    full: Vec<String>,
+}
+
+/// The imports of every file (a file naming its own module is left out).
+fn imports() -> Vec<Import> {
     let files = files();
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| f.module.clone()).collect();
     let mut out = vec![];
@@ -213,7 +221,12 @@ fn imports() -> Vec<(PathBuf, Vec<String>, Vec<String>, Vec<String>)> {
             if let Some((to, full)) = resolve(&p, &f.module, &modules)
                 && to != f.module
             {
-                out.push((f.path.clone(), f.module.clone(), to, full));
+                out.push(Import {
+                    path: f.path.clone(),
+                    from: f.module.clone(),
+                    to,
+                    full,
+                });
             }
         }
     }
@@ -279,7 +292,7 @@ fn the_reader_finds_imports() {
     let all = imports();
     let has = |from: &str, to: &str| {
         all.iter()
-            .any(|(_, f, t, _)| name(f) == from && name(t) == to)
+            .any(|i| name(&i.from) == from && name(&i.to) == to)
     };
     // a `use super::…`, a `use crate::…`, a path in the code, a child named in its parent
     assert!(has("engine::run", "engine::compile"));
@@ -321,7 +334,10 @@ fn the_engine_imports_nothing_of_the_language_nor_of_the_front_ends() {
         "agents",
     ];
     let mut found = vec![];
-    for (path, from, _, full) in imports() {
+    for Import {
+        path, from, full, ..
+    } in imports()
+    {
         if from.first().is_some_and(|m| m == "engine")
             && full.first().is_some_and(|m| above.contains(&m.as_str()))
         {
@@ -340,7 +356,13 @@ fn the_engine_imports_nothing_of_the_language_nor_of_the_front_ends() {
 fn no_circle_of_imports_in_the_engine() {
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
-    for (path, from, to, full) in imports() {
+    for Import {
+        path,
+        from,
+        to,
+        full,
+    } in imports()
+    {
         if from.first().is_some_and(|m| m == "engine") && to.first().is_some_and(|m| m == "engine")
         {
             let (f, t) = (name(&from), name(&to));

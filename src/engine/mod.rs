@@ -345,18 +345,6 @@ impl Game {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// A game is shared by the threads of a search; each has its own states.
-    #[test]
-    fn games_are_shared_and_states_sent_across_threads() {
-        fn shared<T: Send + Sync>() {}
-        fn sent<T: Send>() {}
-        shared::<super::Game>();
-        sent::<super::State>();
-    }
-}
-
 impl Game {
     /// The hash of the state's position computed from scratch, which the hash kept up to date
     /// by every change must equal (`None` when the rules never ask `repeated`).
@@ -366,5 +354,17 @@ impl Game {
         Some(history::mix(
             st.b.hash_from_scratch(self).wrapping_add(mover),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A game is shared by the threads of a search; each has its own states.
+    #[test]
+    fn games_are_shared_and_states_sent_across_threads() {
+        fn shared<T: Send + Sync>() {}
+        fn sent<T: Send>() {}
+        shared::<super::Game>();
+        sent::<super::State>();
     }
 }
