@@ -564,3 +564,36 @@ impl PartialEq for Look {
     }
 }
 impl Eq for Look {}
+
+/// A position built by hand ([`crate::setup`]): each sets one part of the board, and
+/// `Game::resume` rebuilds the indexes from them afterward.
+impl Board {
+    /// The number of pieces of kind `k` at site `s`.
+    pub(crate) fn set_count(&mut self, s: usize, k: usize, n: u32) {
+        self.counts[s * self.nk + k] = n;
+    }
+    /// The number of pieces of kind `k` that player `p` holds (has captured).
+    pub(crate) fn set_captured(&mut self, p: usize, k: usize, n: u32) {
+        self.bank[p * self.nk + k] = n;
+    }
+    pub(crate) fn set_kind_by_hand(&mut self, s: usize, k: SiteKind) {
+        self.kinds[s] = k;
+    }
+    /// The owner of site `s` (-1 for nobody).
+    pub(crate) fn set_owner_by_hand(&mut self, s: usize, p: i8) {
+        self.owners[s] = p;
+    }
+    pub(crate) fn set_mover(&mut self, p: u8) {
+        self.mover = p;
+    }
+    pub(crate) fn set_first_player(&mut self, p: u8) {
+        self.round_first = p;
+    }
+    pub(crate) fn set_round(&mut self, r: u32) {
+        self.round = r;
+    }
+    /// The tally in slot `i` (a player's or a site's slot of a tally kept per player or site).
+    pub(crate) fn set_tally(&mut self, i: usize, v: i64) {
+        self.tallies[i] = v;
+    }
+}

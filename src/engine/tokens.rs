@@ -211,3 +211,19 @@ impl Tokens {
         self.clock = clock.max(self.height.iter().copied().max().unwrap_or(0));
     }
 }
+
+/// A position built by hand ([`crate::setup`]): the stacks are rebuilt afterward (`reindex`).
+impl Tokens {
+    /// Token `t` goes on top of site `s`, at track position `pos`.
+    pub(crate) fn place_by_hand(&mut self, t: usize, s: u16, pos: i32) {
+        self.clock += 1;
+        self.site[t] = s;
+        self.area[t] = ON_BOARD;
+        self.height[t] = self.clock;
+        self.pos[t] = pos;
+    }
+    /// Token `t` goes to area `a`.
+    pub(crate) fn put_in_area_by_hand(&mut self, t: usize, a: u8) {
+        self.area[t] = a;
+    }
+}
