@@ -22,7 +22,7 @@
 //! assert_eq!(g.legal_notations(&st), vec!["sow s3"]);
 //! ```
 
-use crate::engine::tokens::{ON_BOARD, UNPLACED};
+use crate::engine::tokens::UNPLACED;
 use crate::engine::{Game, Pending, State};
 use crate::ir::*;
 
@@ -37,7 +37,7 @@ impl<'g> Setup<'g> {
     /// at the start of the first side's turn.
     pub fn new(g: &'g Game) -> Self {
         let mut st = g.empty();
-        st.b.round = 1;
+        st.b.set_round(1);
         st.pc = g.turn_start;
         st.pending = Pending::Choice(0);
         Setup { g, st }
@@ -72,14 +72,14 @@ impl<'g> Setup<'g> {
     /// Sets the number of pieces of a kind at a site.
     pub fn put(mut self, site: &str, piece: &str, n: u32) -> Result<Self, String> {
         let (s, k) = (self.site(site)?, self.piece(piece)?);
-        self.st.b.counts[s * self.g.pieces.len() + k] = n;
+        self.st.b.set_count(s, k, n);
         Ok(self)
     }
 
     /// Sets the number of pieces of a kind a side has captured.
     pub fn captured(mut self, side: &str, piece: &str, n: u32) -> Result<Self, String> {
         let (p, k) = (self.side(side)?, self.piece(piece)?);
-        self.st.b.bank[p * self.g.pieces.len() + k] = n;
+        self.st.b.set_captured(p, k, n);
         Ok(self)
     }
 
@@ -90,17 +90,18 @@ impl<'g> Setup<'g> {
             .iter()
             .find(|k| k.name() == kind)
             .ok_or_else(|| format!("unknown kind `{kind}`"))?;
-        self.st.b.kinds[s] = *k;
+        self.st.b.set_kind_by_hand(s, *k);
         Ok(self)
     }
 
     /// Sets a site's owner (`None` for nobody).
     pub fn owner(mut self, site: &str, side: Option<&str>) -> Result<Self, String> {
         let s = self.site(site)?;
-        self.st.b.owners[s] = match side {
+        let owner = match side {
             Some(p) => self.side(p)? as i8,
             None => -1,
         };
+        self.st.b.set_owner_by_hand(s, owner);
         Ok(self)
     }
 
@@ -108,15 +109,12 @@ impl<'g> Setup<'g> {
     pub fn token(mut self, side: &str, piece: &str, site: &str) -> Result<Self, String> {
         let (p, k, s) = (self.side(side)?, self.piece(piece)?, self.site(site)?);
         let t = self.unplaced(p, k)?;
-        self.st.b.toks.clock += 1;
-        self.st.b.toks.site[t] = s as u16;
-        self.st.b.toks.area[t] = ON_BOARD;
-        self.st.b.toks.height[t] = self.st.b.toks.clock;
-        self.st.b.toks.pos[t] = self
+        let pos = self
             .g
             .track_pos_of(p, s as u16)
             .map(|x| x as i32)
             .unwrap_or_else(|| self.g.before_track(Player(p as u8)));
+        self.st.b.toks.place_by_hand(t, s as u16, pos);
         Ok(self)
     }
 
@@ -130,11 +128,7 @@ impl<'g> Setup<'g> {
             .copied()
             .ok_or_else(|| format!("no position {pos} on the track"))?;
         let t = self.unplaced(p, k)?;
-        self.st.b.toks.clock += 1;
-        self.st.b.toks.site[t] = s;
-        self.st.b.toks.area[t] = ON_BOARD;
-        self.st.b.toks.height[t] = self.st.b.toks.clock;
-        self.st.b.toks.pos[t] = pos as i32;
+        self.st.b.toks.place_by_hand(t, s, pos as i32);
         Ok(self)
     }
 
@@ -148,7 +142,7 @@ impl<'g> Setup<'g> {
             .position(|x| x == area)
             .ok_or_else(|| format!("unknown area `{area}`"))?;
         let t = self.unplaced(p, k)?;
-        self.st.b.toks.area[t] = a as u8;
+        self.st.b.toks.put_in_area_by_hand(t, a as u8);
         Ok(self)
     }
 
@@ -164,7 +158,8 @@ impl<'g> Setup<'g> {
 
     /// Whose turn it is.
     pub fn mover(mut self, side: &str) -> Result<Self, String> {
-        self.st.b.mover = self.side(side)? as u8;
+        let p = self.side(side)? as u8;
+        self.st.b.set_mover(p);
         Ok(self)
     }
 
@@ -185,7 +180,7 @@ impl<'g> Setup<'g> {
             (true, None) => return Err(format!("`{name}` is kept per player: name one")),
             (false, Some(_)) => return Err(format!("`{name}` is one number for the game")),
         };
-        self.st.b.tallies[i] = value;
+        self.st.b.set_tally(i, value);
         Ok(self)
     }
 
@@ -198,13 +193,14 @@ impl<'g> Setup<'g> {
             .find(|t| t.name == name && t.per_site)
             .ok_or_else(|| format!("no tally `{name}` kept per site"))?;
         let i = t.slot as usize + self.site(site)?;
-        self.st.b.tallies[i] = value;
+        self.st.b.set_tally(i, value);
         Ok(self)
     }
 
     /// Who played first in this round (`first_player`).
     pub fn first_player(mut self, side: &str) -> Result<Self, String> {
-        self.st.b.round_first = self.side(side)? as u8;
+        let p = self.side(side)? as u8;
+        self.st.b.set_first_player(p);
         Ok(self)
     }
 

@@ -11,7 +11,6 @@
 //! Nothing of this is paid by a game whose rules never ask `repeated`: without keys, every
 //! hook is one test of an empty `Option`.
 
-use super::state::Board;
 use super::tokens::{ON_BOARD, UNPLACED};
 use crate::ir::Game as Ir;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -26,26 +25,26 @@ const RESERVED: usize = 1 << 12;
 /// The random keys of a game's positions.
 #[derive(Debug)]
 pub(crate) struct Keys {
-    nk: usize,
-    nsites: usize,
+    pub(super) nk: usize,
+    pub(super) nsites: usize,
     npieces: usize,
-    players: usize,
+    pub(super) players: usize,
     nareas: usize,
     /// `site * nk + kind`: added once for each counter there
-    counts: Vec<u64>,
+    pub(super) counts: Vec<u64>,
     /// `player * nk + kind`: once for each piece held
-    bank: Vec<u64>,
+    pub(super) bank: Vec<u64>,
     /// `site * 5 + kind of site`
-    kinds: Vec<u64>,
+    pub(super) kinds: Vec<u64>,
     /// `site * (players + 1) + owner + 1`
-    owners: Vec<u64>,
+    pub(super) owners: Vec<u64>,
     /// `class * nsites + site` (class: owner and kind of a token), mixed with its level and
     /// its track position
-    stack: Vec<u64>,
+    pub(super) stack: Vec<u64>,
     /// `class * (areas + 1) + area` (the last for tokens not placed yet)
     area: Vec<u64>,
     /// the player to move
-    mover: Vec<u64>,
+    pub(super) mover: Vec<u64>,
 }
 
 impl Keys {
@@ -70,11 +69,11 @@ impl Keys {
         }
     }
 
-    fn class(&self, g: &Ir, t: usize) -> usize {
+    pub(super) fn class(&self, g: &Ir, t: usize) -> usize {
         g.tokens[t].owner.0 as usize * self.npieces + g.tokens[t].kind.0 as usize
     }
 
-    fn area_key(&self, g: &Ir, t: usize, a: u8) -> u64 {
+    pub(super) fn area_key(&self, g: &Ir, t: usize, a: u8) -> u64 {
         let a = match a {
             ON_BOARD => return 0,
             UNPLACED => self.nareas,
@@ -92,7 +91,7 @@ pub(crate) struct Positions {
     /// the hash of the board and holdings (without the player to move)
     pub(crate) hash: u64,
     /// the hash of each site's stack of tokens
-    stacks: Vec<u64>,
+    pub(super) stacks: Vec<u64>,
     /// the positions at the start of earlier turns, in order
     list: Vec<u64>,
     /// an open-addressing table of `list` (a slot is used when its generation is `gen`)
@@ -150,7 +149,7 @@ impl PartialEq for Positions {
 
 /// Mixes a hash's bits (the finalizer of SplitMix64).
 #[inline(always)]
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
@@ -354,192 +353,5 @@ impl Positions {
         }
         self.gens[i] = self.epoch;
         self.table[i] = h;
-    }
-}
-
-impl Board {
-    /// The hash of a site's stack of tokens.
-    fn stack_hash(&self, g: &Ir, k: &Keys, s: usize) -> u64 {
-        let mut h = 0u64;
-        for (level, t) in self.toks.at(s as u16).enumerate() {
-            let key = k.stack[k.class(g, t) * k.nsites + s];
-            let pos = self.toks.pos[t] as u32 as u64;
-            h = h.wrapping_add(mix(key ^ ((level as u64) << 40) ^ pos));
-        }
-        h
-    }
-
-    /// The stack of a site changed (tokens came, left, or moved within it).
-    #[inline]
-    pub(crate) fn stack_changed(&mut self, g: &Ir, s: usize) {
-        let Some(k) = &self.seen.keys else {
-            return;
-        };
-        let new = self.stack_hash(g, k, s);
-        let old = std::mem::replace(&mut self.seen.stacks[s], new);
-        self.seen.hash = self.seen.hash.wrapping_sub(old).wrapping_add(new);
-    }
-
-    /// A token changed areas (`ON_BOARD` on the board).
-    #[inline]
-    pub(crate) fn area_changed(&mut self, g: &Ir, t: usize, old: u8, new: u8) {
-        let Some(k) = &self.seen.keys else {
-            return;
-        };
-        let h = self
-            .seen
-            .hash
-            .wrapping_sub(k.area_key(g, t, old))
-            .wrapping_add(k.area_key(g, t, new));
-        self.seen.hash = h;
-    }
-
-    /// The hash of the board and holdings computed from scratch (what the incremental hash
-    /// must equal); 0 without keys.
-    pub(crate) fn hash_from_scratch(&self, g: &Ir) -> u64 {
-        let Some(k) = &self.seen.keys else {
-            return 0;
-        };
-        let mut h = 0u64;
-        let add = |h: &mut u64, x: u64| *h = h.wrapping_add(x);
-        for (i, &c) in self.counts.iter().enumerate() {
-            add(&mut h, k.counts[i].wrapping_mul(c as u64));
-        }
-        for (i, &c) in self.bank.iter().enumerate() {
-            add(&mut h, k.bank[i].wrapping_mul(c as u64));
-        }
-        for s in 0..k.nsites {
-            add(&mut h, k.kinds[s * 5 + self.kinds[s] as usize]);
-            add(
-                &mut h,
-                k.owners[s * (k.players + 1) + (self.owners[s] as i64 + 1) as usize],
-            );
-            add(&mut h, self.stack_hash(g, k, s));
-        }
-        for t in 0..g.tokens.len() {
-            add(&mut h, k.area_key(g, t, self.toks.area[t]));
-        }
-        debug_assert_eq!(k.nk, self.nk);
-        h
-    }
-
-    /// Recomputes the hash and the stacks' hashes (after a position was built by hand).
-    pub(crate) fn rehash(&mut self, g: &Ir) {
-        let Some(k) = self.seen.keys.clone() else {
-            return;
-        };
-        for s in 0..k.nsites {
-            self.seen.stacks[s] = self.stack_hash(g, &k, s);
-        }
-        self.seen.hash = self.hash_from_scratch(g);
-    }
-}
-
-impl super::State {
-    /// The hash of the position (board, holdings, player to move), when the rules ask
-    /// `repeated` (`None` otherwise: nothing is hashed).
-    pub fn position_hash(&self) -> Option<u64> {
-        self.b.seen.keys.as_ref()?;
-        Some(self.b.seen.position(self.b.mover))
-    }
-
-    /// How many positions the history holds (the starts of earlier turns since the last
-    /// `forget positions` or the start of the round).
-    pub fn positions_seen(&self) -> usize {
-        self.b.seen.len()
-    }
-}
-
-impl super::Game {
-    /// The hash of the state's position computed from scratch, which the hash kept up to date
-    /// by every change must equal (`None` when the rules never ask `repeated`).
-    pub fn position_hash_from_scratch(&self, st: &super::State) -> Option<u64> {
-        let k = st.b.seen.keys.as_ref()?;
-        let mover = k.mover.get(st.b.mover as usize).copied().unwrap_or(0);
-        Some(mix(st.b.hash_from_scratch(self).wrapping_add(mover)))
-    }
-}
-
-impl Board {
-    /// The pieces of site `s` are picked up (before they leave it).
-    #[inline(never)]
-    pub(crate) fn hash_pick_up(&mut self, s: usize) {
-        for k in 0..self.nk {
-            let c = self.counts[s * self.nk + k];
-            self.seen.count(s * self.nk + k, -(c as i64));
-        }
-    }
-
-    /// `n` pieces of kind `k` dropped on site `s` by a sowing, as `deposit` drops them (a store
-    /// with an owner sends them to the owner).
-    #[inline]
-    pub(crate) fn hash_drops(&mut self, s: usize, k: usize, n: u32) {
-        if self.seen.keys.is_none() {
-            return;
-        }
-        if self.kinds[s] == crate::ir::SiteKind::Store && self.owners[s] >= 0 {
-            let owner = self.owners[s] as usize;
-            self.seen.bank(owner * self.nk + k, n as i64);
-        } else {
-            self.seen.count(s * self.nk + k, n as i64);
-        }
-    }
-}
-
-impl super::Game {
-    /// The hash of a run of `dropped` drops of kind `k` from site `from` (past the sites of the
-    /// skipping mask at `mask`): the drops are walked again once the run is over, so that a run
-    /// costs nothing more in a game that keeps no hash (kinds and owners do not change during a
-    /// run). Whole laps of a ring are counted at once, as the sowing drops them.
-    #[inline(never)]
-    pub(crate) fn hash_run(
-        &self,
-        st: &mut super::State,
-        k: usize,
-        from: u16,
-        dropped: u32,
-        mask: Option<usize>,
-    ) {
-        let t = &*self.prog.t;
-        let next = &t.next[st.b.sow_dir as usize];
-        let step = |st: &super::State, c: u16| {
-            let mut c = next[c as usize];
-            if let Some(m) = mask {
-                while c != u16::MAX && st.r.scratch[m + c as usize / 64] >> (c % 64) & 1 != 0 {
-                    c = next[c as usize];
-                }
-            }
-            c
-        };
-        let mut left = dropped;
-        if mask.is_none() && dropped as usize > t.nsites {
-            // the length of the ring from `from`, if it comes back there
-            let mut len = 0u32;
-            let mut c = from;
-            loop {
-                c = next[c as usize];
-                len += 1;
-                if c == u16::MAX || c == from || len as usize > t.nsites {
-                    break;
-                }
-            }
-            if c == from {
-                let laps = left / len;
-                let mut c = from;
-                for _ in 0..len {
-                    c = next[c as usize];
-                    st.b.hash_drops(c as usize, k, laps);
-                }
-                left -= laps * len;
-            }
-        }
-        let mut c = from;
-        for _ in 0..left {
-            c = step(st, c);
-            if c == u16::MAX {
-                break;
-            }
-            st.b.hash_drops(c as usize, k, 1);
-        }
     }
 }

@@ -13,31 +13,6 @@
 use super::compile::Num;
 use super::{Decision, Game, Pending, State, WORK_LIMIT};
 
-/// The scratch copy of a state, and whether this state is itself one.
-#[derive(Debug, Default)]
-pub(crate) struct Look {
-    /// this state is a look-ahead (it stops at the next choice)
-    pub(crate) active: bool,
-    scratch: Option<Box<State>>,
-}
-
-impl Clone for Look {
-    /// A copy has no scratch yet (it makes one when it needs it) and is not a look-ahead.
-    fn clone(&self) -> Self {
-        Look::default()
-    }
-    /// A state copied into another keeps the other's scratch copy (its buffers are reused).
-    fn clone_from(&mut self, _: &Self) {}
-}
-
-impl PartialEq for Look {
-    /// The scratch copy is not part of the position.
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl Eq for Look {}
-
 impl Game {
     /// A look-ahead has reached choice `id`: it stops there (unless the rules faulted or ran
     /// past the work allowed).
@@ -51,23 +26,6 @@ impl Game {
         } else {
             st.pending = Pending::Choice(id);
         }
-    }
-
-    /// `set marked(h) = n`.
-    #[inline(never)]
-    pub(crate) fn set_tally_at(&self, st: &mut State, at: &(usize, Num, Num)) {
-        let (slot, site, value) = at;
-        let x = value(&st.b, &mut st.r);
-        let s = site(&st.b, &mut st.r);
-        if let Some(v) = self
-            .prog
-            .t
-            .site(s)
-            .and_then(|s| st.b.tallies.get_mut(*slot + s))
-        {
-            *v = x;
-        }
-        st.pc += 1;
     }
 
     /// Keeps, of the legal decisions just listed for choice `id`, those whose `leaving`

@@ -6,19 +6,43 @@
 //! point is reached, into a buffer the state keeps, so a playout allocates nothing per move once
 //! the buffers have grown.
 //!
-//! The parts, in the order a turn meets them: [`compile`] (the IR compiled once into closures
-//! and bit-set queries), [`state`] (the position and its incremental indexes), [`run`] (the
-//! interpreter loop and the effects of statements), [`enumerate`] (the legal decisions),
-//! [`sow`] (sowing), [`tokens`] (individual pieces and stacks).
+//! # Layers
+//!
+//! The modules import each other only downward, in this order from the bottom (no circle; the
+//! test `tests/layers.rs` checks it, and that the engine imports nothing of the language, only
+//! [`crate::ir`] with its arithmetic, walkers and static evaluator):
+//!
+//! 1. **Data**: [`bits`] (bit sets), [`events`] (what the rules did), `fields` (field-by-field
+//!    `Clone`), [`tokens`] (where each token is, the stacks), [`history`] (the position hash's
+//!    keys and the positions seen).
+//! 2. **The position**: [`state`] ([`State`], `Board`, `Regs`, the look-ahead's scratch copy),
+//!    made of the data above.
+//! 3. **Changes of the board**: `stacks` (tokens put, taken, carried) and `hash` (the hooks
+//!    that keep the position's hash up to date), as methods of `Board`.
+//! 4. **The compiled program**: [`compile`] (the IR compiled once into closures and bit-set
+//!    queries; inside it `tables` → `num` → `memory` → `query` → `expr` → the program's `Op`s),
+//!    which reads the position.
+//! 5. **The interpreter**: `run` (the loop and the effects of statements), `enumerate` (the
+//!    legal decisions), `sow` (sowing), [`lookahead`] (`leaving` conditions), each a set of
+//!    methods of [`Game`].
+//! 6. **The game**: this module, [`Game`] and the limits.
+//!
+//! Compiling a question about every site calls back the compiler's expression method for the
+//! rest of its condition (a method of the shared `Compiler`, not an import), and the
+//! interpreter's files add methods to [`Game`]; these calls go through the types, not the
+//! modules' imports.
 
 pub(crate) mod bits;
 pub(crate) mod compile;
 mod enumerate;
 pub mod events;
+mod fields;
+mod hash;
 pub(crate) mod history;
 pub(crate) mod lookahead;
 mod run;
 mod sow;
+mod stacks;
 pub(crate) mod state;
 pub mod tokens;
 
@@ -137,7 +161,7 @@ impl Game {
             limit_reached: false,
             turn_decisions: 0,
             log: events::Log::default(),
-            look: lookahead::Look::default(),
+            look: state::Look::default(),
             another_turn: false,
             moves_left: self.prog.move_limit,
         }
@@ -318,6 +342,18 @@ impl Game {
         st.b.reindex(&self.ir, &self.prog.t.layout, &st.hand);
         st.r.work = 0;
         self.run(st);
+    }
+}
+
+impl Game {
+    /// The hash of the state's position computed from scratch, which the hash kept up to date
+    /// by every change must equal (`None` when the rules never ask `repeated`).
+    pub fn position_hash_from_scratch(&self, st: &State) -> Option<u64> {
+        let k = st.b.seen.keys.as_ref()?;
+        let mover = k.mover.get(st.b.mover as usize).copied().unwrap_or(0);
+        Some(history::mix(
+            st.b.hash_from_scratch(self).wrapping_add(mover),
+        ))
     }
 }
 

@@ -638,6 +638,27 @@ impl Game {
         }
     }
 
+    /// `set marked(h) = n`.
+    #[inline(never)]
+    pub(crate) fn set_tally_at(
+        &self,
+        st: &mut State,
+        at: &(usize, super::compile::Num, super::compile::Num),
+    ) {
+        let (slot, site, value) = at;
+        let x = value(&st.b, &mut st.r);
+        let s = site(&st.b, &mut st.r);
+        if let Some(v) = self
+            .prog
+            .t
+            .site(s)
+            .and_then(|s| st.b.tallies.get_mut(*slot + s))
+        {
+            *v = x;
+        }
+        st.pc += 1;
+    }
+
     /// The sites of a set, in order, into the state's scratch list.
     fn collect(&self, st: &mut State, set: &super::compile::CSet) {
         let mut out = std::mem::take(&mut st.scratch);

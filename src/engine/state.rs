@@ -2,6 +2,8 @@
 //! read, with its incremental indexes) and [`Regs`] (the variables of the turn program).
 
 use super::bits::Layout;
+use super::fields::clone_by_fields;
+use super::history::Positions;
 use super::tokens::Tokens;
 use crate::ir::{Game as Ir, PieceKind, Player, SiteId, SiteKind, TallyInfo, VarId};
 use std::cell::Cell;
@@ -144,7 +146,7 @@ pub struct Board {
     /// kept while it stays the same
     pub(crate) shape: u64,
     /// the hash of the position and the history of positions (for `repeated`)
-    pub(crate) seen: super::history::Positions,
+    pub(crate) seen: Positions,
 }
 
 impl PartialEq for Board {
@@ -227,28 +229,12 @@ pub struct State {
     /// what the rules did, when asked (see [`crate::engine::Game::play_narrated`])
     pub(crate) log: super::events::Log,
     /// the scratch copy on which `leaving` conditions play a decision
-    pub(crate) look: super::lookahead::Look,
+    pub(crate) look: Look,
     /// `another turn` was said in this turn: the same player plays the next one
     pub(crate) another_turn: bool,
     /// decisions still allowed in this round by the move limit (`u64::MAX` without one)
     pub(crate) moves_left: u64,
 }
-
-/// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
-/// a position into another (a playout, a search) allocates nothing once they have grown.
-macro_rules! clone_by_fields {
-    ($t:ty { $($f:ident),* $(,)? }) => {
-        impl Clone for $t {
-            fn clone(&self) -> Self {
-                Self { $($f: self.$f.clone()),* }
-            }
-            fn clone_from(&mut self, o: &Self) {
-                $(self.$f.clone_from(&o.$f);)*
-            }
-        }
-    };
-}
-pub(crate) use clone_by_fields;
 
 clone_by_fields!(Board {
     nk,
@@ -551,5 +537,63 @@ pub(crate) fn pieces_count(fault: &Cell<Option<Fault>>, n: i64) -> Option<u32> {
             );
             None
         }
+    }
+}
+
+/// The scratch copy of a state, and whether this state is itself one.
+#[derive(Debug, Default)]
+pub(crate) struct Look {
+    /// this state is a look-ahead (it stops at the next choice)
+    pub(crate) active: bool,
+    pub(crate) scratch: Option<Box<State>>,
+}
+
+impl Clone for Look {
+    /// A copy has no scratch yet (it makes one when it needs it) and is not a look-ahead.
+    fn clone(&self) -> Self {
+        Look::default()
+    }
+    /// A state copied into another keeps the other's scratch copy (its buffers are reused).
+    fn clone_from(&mut self, _: &Self) {}
+}
+
+impl PartialEq for Look {
+    /// The scratch copy is not part of the position.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Look {}
+
+/// A position built by hand ([`crate::setup`]): each sets one part of the board, and
+/// `Game::resume` rebuilds the indexes from them afterward.
+impl Board {
+    /// The number of pieces of kind `k` at site `s`.
+    pub(crate) fn set_count(&mut self, s: usize, k: usize, n: u32) {
+        self.counts[s * self.nk + k] = n;
+    }
+    /// The number of pieces of kind `k` that player `p` holds (has captured).
+    pub(crate) fn set_captured(&mut self, p: usize, k: usize, n: u32) {
+        self.bank[p * self.nk + k] = n;
+    }
+    pub(crate) fn set_kind_by_hand(&mut self, s: usize, k: SiteKind) {
+        self.kinds[s] = k;
+    }
+    /// The owner of site `s` (-1 for nobody).
+    pub(crate) fn set_owner_by_hand(&mut self, s: usize, p: i8) {
+        self.owners[s] = p;
+    }
+    pub(crate) fn set_mover(&mut self, p: u8) {
+        self.mover = p;
+    }
+    pub(crate) fn set_first_player(&mut self, p: u8) {
+        self.round_first = p;
+    }
+    pub(crate) fn set_round(&mut self, r: u32) {
+        self.round = r;
+    }
+    /// The tally in slot `i` (a player's or a site's slot of a tally kept per player or site).
+    pub(crate) fn set_tally(&mut self, i: usize, v: i64) {
+        self.tallies[i] = v;
     }
 }

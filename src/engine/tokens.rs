@@ -3,9 +3,7 @@
 //! a linked list so that moving a token costs the same on any board. Sets of tokens on the
 //! board, in each area and not yet placed are kept as bit sets for quantifiers.
 
-use super::bits::Layout;
 use super::bits::words;
-use super::state::Board;
 use crate::ir::Game as Ir;
 
 const NONE: u16 = u16::MAX;
@@ -30,15 +28,15 @@ pub struct Tokens {
     /// the owner of the top token of each site (-1 for none), as the index records it
     pub(crate) top_owner: Vec<i16>,
     /// the stack of a site as a list: the token above and below each token (-1 for none)
-    above: Vec<i16>,
-    below: Vec<i16>,
+    pub(super) above: Vec<i16>,
+    pub(super) below: Vec<i16>,
     /// words of a set of tokens
     pub(crate) tw: usize,
     /// sets of tokens: on the board, not placed, then one for each area
     pub(crate) bits: Vec<u64>,
 }
 
-super::state::clone_by_fields!(Tokens {
+super::fields::clone_by_fields!(Tokens {
     site,
     area,
     pos,
@@ -144,7 +142,7 @@ impl Tokens {
     }
 
     /// Takes a token out of its site's stack.
-    fn unlink(&mut self, t: usize) {
+    pub(super) fn unlink(&mut self, t: usize) {
         let s = self.site[t];
         if s == NONE {
             return;
@@ -165,7 +163,7 @@ impl Tokens {
     }
 
     /// Puts a token on top of a site's stack.
-    fn push(&mut self, t: usize, s: u16) {
+    pub(super) fn push(&mut self, t: usize, s: u16) {
         self.clock += 1;
         self.height[t] = self.clock;
         let top = self.top[s as usize];
@@ -180,7 +178,7 @@ impl Tokens {
         self.site[t] = s;
     }
 
-    fn set_area(&mut self, t: usize, a: u8) {
+    pub(super) fn set_area(&mut self, t: usize, a: u8) {
         self.mark(t, self.area[t], false);
         self.area[t] = a;
         self.mark(t, a, true);
@@ -214,144 +212,18 @@ impl Tokens {
     }
 }
 
-impl Board {
-    /// Puts token `t` on top of site `s`, at track position `pos`.
-    pub(crate) fn put_token(&mut self, g: &Ir, l: &Layout, t: usize, s: u16, pos: i32) {
-        let from = self.toks.site[t];
-        if from != NONE {
-            self.toks.unlink(t);
-            self.token_left(g, l, from as usize);
-        }
-        let area = self.toks.area[t];
-        self.toks.push(t, s);
-        self.toks.set_area(t, ON_BOARD);
-        self.toks.pos[t] = pos;
-        let s = s as usize;
-        self.total[s] += 1;
-        l.set(&mut self.bits, l.nonempty(), s, true);
-        self.set_top(g, l, s);
-        if self.seen.keys.is_some() {
-            self.hash_token_moved(g, t, from, s as u16, area, ON_BOARD);
-        }
+/// A position built by hand ([`crate::setup`]): the stacks are rebuilt afterward (`reindex`).
+impl Tokens {
+    /// Token `t` goes on top of site `s`, at track position `pos`.
+    pub(crate) fn place_by_hand(&mut self, t: usize, s: u16, pos: i32) {
+        self.clock += 1;
+        self.site[t] = s;
+        self.area[t] = ON_BOARD;
+        self.height[t] = self.clock;
+        self.pos[t] = pos;
     }
-
-    /// Takes token `t` off the board into area `a`, at position `pos` (before its track).
-    pub(crate) fn remove_token(&mut self, g: &Ir, l: &Layout, t: usize, a: u8, pos: i32) {
-        let from = self.toks.site[t];
-        let area = self.toks.area[t];
-        self.toks.unlink(t);
-        self.toks.set_area(t, a);
-        self.toks.pos[t] = pos;
-        if from != NONE {
-            self.token_left(g, l, from as usize);
-        }
-        if self.seen.keys.is_some() {
-            self.hash_token_moved(g, t, from, NONE, area, a);
-        }
-    }
-
-    /// The hash of the position after token `t` went from site `from` to site `to` (either
-    /// may be `NONE`) and from area `old` to area `new`: out of the way of the games that keep
-    /// no hash.
-    #[cold]
-    #[inline(never)]
-    fn hash_token_moved(&mut self, g: &Ir, t: usize, from: u16, to: u16, old: u8, new: u8) {
-        for s in [from, to] {
-            if s != NONE {
-                self.stack_changed(g, s as usize);
-            }
-        }
-        self.area_changed(g, t, old, new);
-    }
-
-    /// The indexes of a site a token left.
-    fn token_left(&mut self, g: &Ir, l: &Layout, s: usize) {
-        self.total[s] -= 1;
-        l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
-        self.set_top(g, l, s);
-    }
-
-    /// The indexes of the top token of a site, after its stack changed: the site moves from
-    /// the set of its old top owner to that of the new one.
-    #[inline]
-    fn set_top(&mut self, g: &Ir, l: &Layout, s: usize) {
-        let top = self.toks.top[s];
-        let owner = if top >= 0 {
-            g.tokens[top as usize].owner.0 as i16
-        } else {
-            -1
-        };
-        let old = self.toks.top_owner[s];
-        if old != owner {
-            if old >= 0 {
-                l.set(&mut self.bits, l.top_owner(old as usize), s, false);
-            }
-            if owner >= 0 {
-                l.set(&mut self.bits, l.top_owner(owner as usize), s, true);
-            }
-            self.toks.top_owner[s] = owner;
-        }
-        l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
-    }
-
-    /// Moves token `t` and every token above it on its site, in their order, on top of site
-    /// `to` (`carry`): the stack is cut and put back in one piece. `pos` gives each token its
-    /// position there. Returns how many tokens moved.
-    pub(crate) fn carry_stack(
-        &mut self,
-        g: &Ir,
-        l: &Layout,
-        t: usize,
-        to: u16,
-        pos: impl Fn(usize) -> i32,
-    ) -> u32 {
-        let from = self.toks.site[t] as usize;
-        let toks = &mut self.toks;
-        // Cut the segment from t up to the top of its stack.
-        let below = toks.below[t];
-        match below {
-            -1 => toks.bottom[from] = -1,
-            b => toks.above[b as usize] = -1,
-        }
-        let last = toks.top[from] as usize;
-        toks.top[from] = below;
-        // Put it on top of the other stack, each token a new height in its order.
-        let top = toks.top[to as usize];
-        toks.below[t] = top;
-        match top {
-            -1 => toks.bottom[to as usize] = t as i16,
-            x => toks.above[x as usize] = t as i16,
-        }
-        toks.top[to as usize] = last as i16;
-        let mut n = 0;
-        let mut x = t as i16;
-        while x >= 0 {
-            let u = x as usize;
-            toks.clock += 1;
-            toks.height[u] = toks.clock;
-            toks.site[u] = to;
-            toks.pos[u] = pos(u);
-            n += 1;
-            x = toks.above[u];
-        }
-        toks.count_at[from] -= n;
-        toks.count_at[to as usize] += n;
-        self.total[from] -= n;
-        l.set(&mut self.bits, l.nonempty(), from, self.total[from] > 0);
-        self.set_top(g, l, from);
-        self.total[to as usize] += n;
-        l.set(&mut self.bits, l.nonempty(), to as usize, true);
-        self.set_top(g, l, to as usize);
-        if self.seen.keys.is_some() {
-            let area = self.toks.area[t];
-            self.hash_token_moved(g, t, from as u16, to, area, area);
-        }
-        n
-    }
-
-    /// The tokens above `t` on its site, lowest first (for `carry`).
-    pub(crate) fn tokens_above(&self, t: usize) -> Option<usize> {
-        let a = self.toks.above[t];
-        (a >= 0).then_some(a as usize)
+    /// Token `t` goes to area `a`.
+    pub(crate) fn put_in_area_by_hand(&mut self, t: usize, a: u8) {
+        self.area[t] = a;
     }
 }

@@ -65,7 +65,7 @@ fn fold(op: Op, x: i64, y: i64) -> Result<i64, ErrorKind> {
     if matches!(op, Op::Div | Op::Mod) && y == 0 {
         return Err(ErrorKind::DivisionByZero);
     }
-    crate::optimize::apply(op, x, y).ok_or(ErrorKind::Overflow)
+    crate::ir::apply(op, x, y).ok_or(ErrorKind::Overflow)
 }
 
 /// A statement that only tests (for `again`, see [`Checker::block`]): a `let`, or an `if` without

@@ -3,6 +3,7 @@
 //! fixed part of a condition over sites (`h in treasure`, `not h in treasure`) out of the playout:
 //! the sites that can satisfy it are listed once, when the game is loaded.
 
+use crate::ir::eval::static_values;
 use crate::ir::*;
 
 pub(crate) fn optimize(g: &mut Game) {
@@ -223,122 +224,6 @@ fn hoist(
     children_mut(e, &mut |c| hoist(g, c, v, bound, pre));
     if binder.is_some() {
         bound.pop();
-    }
-}
-
-/// Whether an expression reads variable `v`.
-pub(crate) fn uses(e: &Expr, v: VarId) -> bool {
-    let mut found = false;
-    visit(e, &mut |x| {
-        if let Expr::Var(y) | Expr::CountVar(y) | Expr::NextSowVar(y) = x
-            && *y == v
-        {
-            found = true;
-        }
-        if let Expr::KindIs(y, ..) | Expr::OwnerIs(y, ..) = x
-            && *y == v
-        {
-            found = true;
-        }
-        if let Expr::SiteTest(t) = x
-            && (t.var == v || t.count.is_some_and(|(_, r)| r == CountRhs::Var(v)))
-        {
-            found = true;
-        }
-    });
-    found
-}
-
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    let mut kids: Vec<&Expr> = vec![];
-    // Every variant is listed, so that a new one cannot be forgotten here.
-    match e {
-        Expr::Const(_)
-        | Expr::Var(_)
-        | Expr::Mover
-        | Expr::Opponent
-        | Expr::SowDir
-        | Expr::CountVar(_)
-        | Expr::KindIs(..)
-        | Expr::OwnerIs(..)
-        | Expr::SiteTest(_)
-        | Expr::Tally(_)
-        | Expr::Round
-        | Expr::FirstPlayer
-        | Expr::Repeated
-        | Expr::NextSowVar(_) => {}
-        Expr::Count(a, _)
-        | Expr::Captured(a, _)
-        | Expr::Score(a)
-        | Expr::Owner(a)
-        | Expr::KindOf(a)
-        | Expr::Opposite(a)
-        | Expr::Not(a)
-        | Expr::Neg(a)
-        | Expr::Abs(a)
-        | Expr::SideOf(a)
-        | Expr::Top(a)
-        | Expr::Bottom(a)
-        | Expr::TokOwner(a)
-        | Expr::TokSite(a)
-        | Expr::TokPos(a)
-        | Expr::TokArea(a)
-        | Expr::TrackEnd(a)
-        | Expr::CountAt(a)
-        | Expr::NextSow(a)
-        | Expr::BinConst(_, a, _)
-        | Expr::TokExists(_, a)
-        | Expr::Some(_, _, a)
-        | Expr::InRegion(a, _)
-        | Expr::CoordX(a)
-        | Expr::TallyOf(_, a)
-        | Expr::OriginalOwner(a)
-        | Expr::TallyAt(_, a)
-        | Expr::CoordY(a) => kids.push(a),
-        Expr::Next(a, b, c) | Expr::If(a, b, c) | Expr::SomeAlong(_, a, b, c) => {
-            kids.extend([&**a, &**b, &**c])
-        }
-        Expr::Bin(_, a, b)
-        | Expr::And(a, b)
-        | Expr::Or(a, b)
-        | Expr::TrackSite(a, b)
-        | Expr::TrackPos(a, b)
-        | Expr::Between(a, b)
-        | Expr::InLine(_, a, b)
-        | Expr::Agg(_, _, _, a, b) => kids.extend([&**a, &**b]),
-        Expr::All(items) | Expr::Any(items) => kids.extend(items.iter()),
-        Expr::InSet(a, s) => {
-            kids.push(a);
-            visit_set(s, &mut kids);
-        }
-        Expr::CountSet(s, _) | Expr::Size(s) => visit_set(s, &mut kids),
-        Expr::Exists(_, s, c) | Expr::Forall(_, s, c) => {
-            visit_set(s, &mut kids);
-            kids.push(c);
-        }
-    }
-    for k in kids {
-        visit(k, f);
-    }
-}
-
-fn visit_set<'a>(s: &'a SetExpr, kids: &mut Vec<&'a Expr>) {
-    match s {
-        SetExpr::One(e) => kids.push(e),
-        SetExpr::Union(items) => items.iter().for_each(|i| visit_set(i, kids)),
-        SetExpr::Diff(a, b) => {
-            visit_set(a, kids);
-            visit_set(b, kids);
-        }
-        SetExpr::Filter(_, base, c) => {
-            visit_set(base, kids);
-            kids.push(c);
-        }
-        SetExpr::Run(a, b, c) => kids.extend([&**a, &**b, &**c]),
-        SetExpr::Neighbours(a) | SetExpr::Jumps(a) => kids.push(a),
-        SetExpr::Line(_, a, c) => kids.extend([&**a, &**c]),
-        SetExpr::All | SetExpr::Empty | SetExpr::Region(_) | SetExpr::List(_) => {}
     }
 }
 
@@ -605,13 +490,17 @@ fn split_static(g: &Game, v: VarId, cond: Option<Expr>) -> (Vec<u16>, Option<Exp
         Some(Expr::All(items)) => items,
         Some(other) => vec![other],
     };
-    let (fixed, rest): (Vec<Expr>, Vec<Expr>) = parts.into_iter().partition(|e| is_static(e, v));
+    // A fixed conjunct is one with a value at every site (see `ir::eval`).
+    let mut keep = vec![true; g.sites.len()];
+    let mut rest = vec![];
+    for e in parts {
+        match static_values(g, &e, v) {
+            Some(vals) => keep.iter_mut().zip(vals).for_each(|(k, x)| *k &= x != 0),
+            None => rest.push(e),
+        }
+    }
     let sites = (0..g.sites.len() as u16)
-        .filter(|&s| {
-            fixed
-                .iter()
-                .all(|e| static_eval(g, e, v, s as i64) != Some(0))
-        })
+        .filter(|&s| keep[s as usize])
         .collect();
     let rest = match rest.len() {
         0 => None,
@@ -619,87 +508,4 @@ fn split_static(g: &Game, v: VarId, cond: Option<Expr>) -> (Vec<u16>, Option<Exp
         _ => Some(Expr::All(rest)),
     };
     (sites, rest)
-}
-
-/// Whether an expression depends only on the variable `v` and the board's fixed tables.
-pub(crate) fn is_static(e: &Expr, v: VarId) -> bool {
-    match e {
-        Expr::Const(_) => true,
-        Expr::Var(x) => *x == v,
-        Expr::InRegion(s, _) | Expr::Opposite(s) | Expr::Not(s) | Expr::Neg(s) | Expr::Abs(s) => {
-            is_static(s, v)
-        }
-        Expr::BinConst(_, x, _) => is_static(x, v),
-        Expr::Bin(_, x, y) => is_static(x, v) && is_static(y, v),
-        Expr::All(items) | Expr::Any(items) => items.iter().all(|i| is_static(i, v)),
-        Expr::If(c, x, y) => is_static(c, v) && is_static(x, v) && is_static(y, v),
-        _ => false,
-    }
-}
-
-/// Evaluates a fixed expression for `v = site` (None when it is not fixed after all).
-pub(crate) fn static_eval(g: &Game, e: &Expr, v: VarId, site: i64) -> Option<i64> {
-    let ev = |x: &Expr| static_eval(g, x, v, site);
-    let site_ok = |s: i64| usize::try_from(s).ok().filter(|&s| s < g.sites.len());
-    Some(match e {
-        Expr::Const(c) => *c,
-        Expr::Var(x) if *x == v => site,
-        Expr::InRegion(s, r) => {
-            site_ok(ev(s)?).is_some_and(|s| g.regions[r.0 as usize].1[s]) as i64
-        }
-        Expr::Opposite(s) => match site_ok(ev(s)?) {
-            Some(s) if g.opposite[s] != u16::MAX => g.opposite[s] as i64,
-            _ => -1,
-        },
-        Expr::Not(x) => (ev(x)? == 0) as i64,
-        Expr::Neg(x) => ev(x)?.checked_neg()?,
-        Expr::Abs(x) => ev(x)?.checked_abs()?,
-        Expr::BinConst(op, x, c) => apply(*op, ev(x)?, *c)?,
-        Expr::Bin(op, x, y) => apply(*op, ev(x)?, ev(y)?)?,
-        Expr::All(items) => {
-            for i in items {
-                if ev(i)? == 0 {
-                    return Some(0);
-                }
-            }
-            1
-        }
-        Expr::Any(items) => {
-            for i in items {
-                if ev(i)? != 0 {
-                    return Some(1);
-                }
-            }
-            0
-        }
-        Expr::If(c, x, y) => {
-            if ev(c)? != 0 {
-                ev(x)?
-            } else {
-                ev(y)?
-            }
-        }
-        _ => return None,
-    })
-}
-
-/// The engine's arithmetic on game values: `None` when the result does not fit in 64 bits or
-/// a division by zero is asked (never a silently clamped number).
-#[inline(always)]
-pub(crate) fn apply(op: Op, a: i64, c: i64) -> Option<i64> {
-    Some(match op {
-        Op::Add => a.checked_add(c)?,
-        Op::Sub => a.checked_sub(c)?,
-        Op::Mul => a.checked_mul(c)?,
-        Op::Div => a.checked_div(c)?,
-        Op::Mod => a.checked_rem(c)?,
-        Op::Eq => (a == c) as i64,
-        Op::Ne => (a != c) as i64,
-        Op::Lt => (a < c) as i64,
-        Op::Le => (a <= c) as i64,
-        Op::Gt => (a > c) as i64,
-        Op::Ge => (a >= c) as i64,
-        Op::Min => a.min(c),
-        Op::Max => a.max(c),
-    })
 }

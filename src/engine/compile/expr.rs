@@ -3,8 +3,9 @@
 //! of a variable's site, …), so that play never matches on the tree. Questions about every site
 //! or token go to [`super::query`].
 
+use super::num::{Compiler, Num, num, player_ref};
 use super::query::{AggKind, Base};
-use super::{Compiler, Num, num};
+use super::tables::Tables;
 use crate::engine::state::{Board, Fault, Regs, raise};
 use crate::ir::*;
 
@@ -16,24 +17,16 @@ pub(crate) fn fail(b: &Board, f: Fault) -> i64 {
     0
 }
 
-/// A comparison, or arithmetic on game values.
+/// A comparison, or arithmetic on game values (both through [`crate::ir::apply`]).
 #[inline(always)]
 pub(crate) fn compare(b: &Board, op: Op, a: i64, c: i64) -> i64 {
-    match op {
-        Op::Eq => (a == c) as i64,
-        Op::Ne => (a != c) as i64,
-        Op::Lt => (a < c) as i64,
-        Op::Le => (a <= c) as i64,
-        Op::Gt => (a > c) as i64,
-        Op::Ge => (a >= c) as i64,
-        _ => arith(b, op, a, c),
-    }
+    arith(b, op, a, c)
 }
 
 /// Arithmetic on game values: a fault where there is no value.
 #[inline(always)]
 pub(crate) fn arith(b: &Board, op: Op, a: i64, c: i64) -> i64 {
-    match crate::optimize::apply(op, a, c) {
+    match apply(op, a, c) {
         Some(v) => v,
         None if matches!(op, Op::Div | Op::Mod) && c == 0 => fail(b, Fault::DivisionByZero),
         None => fail(b, Fault::Overflow),
@@ -625,7 +618,7 @@ pub(crate) enum Arg {
     Var(VarId),
     Const(i64),
     Mover,
-    Opponent(std::sync::Arc<super::Tables>),
+    Opponent(std::sync::Arc<Tables>),
     Num(Num),
 }
 
@@ -685,19 +678,9 @@ fn binary(op: Op, x: Arg, y: Arg) -> Num {
     }
 }
 
-/// The player a [`PlayerRef`] names now.
-#[inline(always)]
-pub(crate) fn player_ref(p: PlayerRef, b: &Board, t: &super::Tables) -> i64 {
-    match p {
-        PlayerRef::Mover => b.mover as i64,
-        PlayerRef::Opponent => t.opponent[b.mover as usize] as i64,
-        PlayerRef::Fixed(c) => c,
-    }
-}
-
 /// One step along the ring in the sowing direction (-1 where it stops).
 #[inline(always)]
-pub(crate) fn next1(t: &super::Tables, b: &Board, s: i64) -> i64 {
+pub(crate) fn next1(t: &Tables, b: &Board, s: i64) -> i64 {
     // (the direction is 0 or 1; the ring's table has a place for each site, or none at all)
     let ring = &t.next[(b.sow_dir & 1) as usize];
     match usize::try_from(s).ok().and_then(|s| ring.get(s)) {
@@ -707,7 +690,7 @@ pub(crate) fn next1(t: &super::Tables, b: &Board, s: i64) -> i64 {
 }
 
 /// Pieces of the kinds of a mask at a site: counters and tokens.
-pub(crate) fn count_masked(t: &super::Tables, b: &Board, site: i64, mask: KindMask) -> i64 {
+pub(crate) fn count_masked(t: &Tables, b: &Board, site: i64, mask: KindMask) -> i64 {
     let Some(s) = t.site(site) else { return 0 };
     if mask.0 == u32::MAX {
         return b.total[s] as i64;

@@ -1,6 +1,7 @@
 //! Compiled forms of tallies `per site` and of the lines of the board.
 
-use super::{Compiler, Num, Tables, num};
+use super::num::{Compiler, Num, num};
+use super::tables::Tables;
 use crate::engine::state::{Board, Regs};
 use crate::ir::*;
 

@@ -4,23 +4,16 @@
 
 pub(crate) mod expr;
 mod memory;
+mod num;
 pub(crate) mod query;
 mod tables;
 
+pub(crate) use num::{Compiler, Num};
 pub(crate) use query::{Base, CSet, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
 
-use crate::engine::state::{Board, Regs};
 use crate::ir::*;
 use std::sync::Arc;
-
-/// A compiled expression: its value for a board and the program's variables.
-pub(crate) type Num = Box<dyn Fn(&Board, &mut Regs) -> i64 + Send + Sync>;
-
-#[inline(always)]
-pub(crate) fn num(f: impl Fn(&Board, &mut Regs) -> i64 + Send + Sync + 'static) -> Num {
-    Box::new(f)
-}
 
 /// One instruction of the compiled turn program (see [`Instr`] for what each does).
 pub(crate) enum Op {
@@ -197,23 +190,6 @@ pub(crate) struct Program {
     pub(crate) move_limit: u64,
 }
 
-/// Compiles expressions and statements of one game.
-pub(crate) struct Compiler {
-    pub(crate) t: Arc<Tables>,
-    scratch: usize,
-    /// compiling the rest of a condition about one site (see `site_predicate`)
-    pub(crate) in_predicate: bool,
-}
-
-impl Compiler {
-    /// Scratch words for a query's sets.
-    pub(crate) fn scratch(&mut self, words: usize) -> usize {
-        let at = self.scratch;
-        self.scratch += words;
-        at
-    }
-}
-
 /// Jumps to jumps go straight to where the chain ends, and a jump to `end turn` ends the turn.
 fn thread_jumps(code: &mut [Op]) {
     let end = |code: &[Op], mut t: u32| {
@@ -254,11 +230,7 @@ fn cumulative(probs: impl Iterator<Item = f64>) -> Chance {
 /// Compiles a lowered, optimized game.
 pub(crate) fn compile(g: &Game) -> Program {
     let t = Arc::new(Tables::new(g));
-    let mut c = Compiler {
-        t: t.clone(),
-        scratch: 0,
-        in_predicate: false,
-    };
+    let mut c = Compiler::new(t.clone());
     // each `end game` knows its rank among the program's `end game` statements
     let mut ends = 0u32;
     let mut code: Vec<Op> = g
@@ -284,7 +256,7 @@ pub(crate) fn compile(g: &Game) -> Program {
             .map(|d| cumulative(d.outcomes.iter().map(|o| o.prob)))
             .collect(),
         first: cumulative((0..n).map(|_| 1.0 / n as f64)),
-        scratch: c.scratch,
+        scratch: c.scratch_words(),
         limit_ends,
         move_limit: if g.move_limit == u32::MAX {
             u64::MAX
@@ -486,9 +458,8 @@ impl Compiler {
         let (second, cond) = match (&a.to, a.var, &a.cond) {
             (Some((v2, _)), Some(v), Some(c)) => {
                 // The conjuncts about the second value alone: a question over it.
-                let (alone, both): (Vec<&Expr>, Vec<&Expr>) = query::conjuncts(c)
-                    .into_iter()
-                    .partition(|x| !crate::optimize::uses(x, v));
+                let (alone, both): (Vec<&Expr>, Vec<&Expr>) =
+                    query::conjuncts(c).into_iter().partition(|x| !uses(x, v));
                 let second = (!alone.is_empty()).then(|| {
                     let alone = Expr::All(alone.into_iter().cloned().collect());
                     let q = self.sites(*v2, Base::All, Some(&alone));

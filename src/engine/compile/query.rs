@@ -6,13 +6,14 @@
 //! candidates are the intersection of the indexed sets, computed a word at a time; only they
 //! are tried with the rest of the condition.
 
-use super::expr::player_ref;
-use super::{Compiler, Num, Tables, num};
+use super::memory::line_sites;
+use super::num::{Compiler, Num, num, player_ref};
+use super::tables::Tables;
 use crate::engine::bits;
 use crate::engine::state::{Board, Fault, Regs, raise};
 use crate::engine::tokens::{ON_BOARD, UNPLACED};
+use crate::ir::eval::{is_static, static_values};
 use crate::ir::*;
-use crate::optimize::uses;
 use std::sync::Arc;
 
 /// At most this many indexed tests in one question (the others are tried one site at a time).
@@ -620,7 +621,7 @@ impl CSet {
                 true
             }
             CSet::Empty => true,
-            CSet::Line(l) => super::memory::line_sites(&l.3, l.0, &l.1, &l.2, b, r, f),
+            CSet::Line(l) => line_sites(&l.3, l.0, &l.1, &l.2, b, r, f),
         }
     }
 
@@ -712,90 +713,15 @@ fn is_comparison(op: Op) -> bool {
 }
 
 impl Compiler {
-    /// Whether an expression depends only on site variable `v` and the board's fixed tables.
-    pub(crate) fn is_fixed(&self, e: &Expr, v: VarId) -> bool {
-        let f = |x: &Expr| self.is_fixed(x, v);
-        match e {
-            Expr::Const(_) => true,
-            Expr::Var(x) => *x == v,
-            Expr::InRegion(s, _)
-            | Expr::Opposite(s)
-            | Expr::Not(s)
-            | Expr::Neg(s)
-            | Expr::Abs(s)
-            | Expr::CoordX(s)
-            | Expr::CoordY(s)
-            | Expr::OriginalOwner(s)
-            | Expr::BinConst(_, s, _) => f(s),
-            Expr::Bin(_, x, y) | Expr::And(x, y) | Expr::Or(x, y) | Expr::Between(x, y) => {
-                f(x) && f(y)
-            }
-            Expr::Next(s, d, n) => f(s) && f(d) && f(n),
-            Expr::All(items) | Expr::Any(items) => items.iter().all(f),
-            Expr::If(c, x, y) => f(c) && f(x) && f(y),
-            _ => false,
-        }
-    }
-
-    /// The value of a fixed expression for `v = site` (None where it has none).
-    pub(crate) fn fixed_value(&self, e: &Expr, v: VarId, site: i64) -> Option<i64> {
-        let t = &self.t;
-        let ev = |x: &Expr| self.fixed_value(x, v, site);
-        Some(match e {
-            Expr::Const(c) => *c,
-            Expr::Var(x) if *x == v => site,
-            Expr::InRegion(s, reg) => t
-                .site(ev(s)?)
-                .is_some_and(|s| bits::test(&t.regions[reg.0 as usize], s))
-                as i64,
-            Expr::Opposite(s) => match t.site(ev(s)?) {
-                Some(s) if t.opposite[s] != u16::MAX => t.opposite[s] as i64,
-                _ => -1,
-            },
-            Expr::CoordX(s) => t.site(ev(s)?).map_or(-1, |s| t.x[s]),
-            Expr::CoordY(s) => t.site(ev(s)?).map_or(-1, |s| t.y[s]),
-            Expr::OriginalOwner(s) => t.site(ev(s)?).map_or(-1, |s| t.original_owner[s]),
-            Expr::Between(a, c) => t.between(ev(a)?, ev(c)?),
-            Expr::Next(s, d, n) => t.walk(ev(s)?, ev(d)?, ev(n)?),
-            Expr::Not(x) => (ev(x)? == 0) as i64,
-            Expr::Neg(x) => ev(x)?.checked_neg()?,
-            Expr::Abs(x) => ev(x)?.checked_abs()?,
-            Expr::BinConst(op, x, c) => crate::optimize::apply(*op, ev(x)?, *c)?,
-            Expr::Bin(op, x, y) => crate::optimize::apply(*op, ev(x)?, ev(y)?)?,
-            Expr::And(x, y) => (ev(x)? != 0 && ev(y)? != 0) as i64,
-            Expr::Or(x, y) => (ev(x)? != 0 || ev(y)? != 0) as i64,
-            Expr::All(items) => {
-                for i in items {
-                    if ev(i)? == 0 {
-                        return Some(0);
-                    }
-                }
-                1
-            }
-            Expr::Any(items) => {
-                for i in items {
-                    if ev(i)? != 0 {
-                        return Some(1);
-                    }
-                }
-                0
-            }
-            Expr::If(c, x, y) => {
-                if ev(c)? != 0 {
-                    ev(x)?
-                } else {
-                    ev(y)?
-                }
-            }
-            _ => return None,
-        })
+    /// Whether an expression depends only on site variable `v` and the board's fixed tables
+    /// (see [`crate::ir::eval`]).
+    fn is_fixed(&self, e: &Expr, v: VarId) -> bool {
+        is_static(e, v)
     }
 
     /// The value of a fixed expression at every site (None if one has none).
     fn fixed_values(&self, e: &Expr, v: VarId) -> Option<Vec<i64>> {
-        (0..self.t.nsites)
-            .map(|s| self.fixed_value(e, v, s as i64))
-            .collect()
+        static_values(&*self.t, e, v)
     }
 
     /// A question over the sites bound to `var`: the sites of `base` where `cond` holds.

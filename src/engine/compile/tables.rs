@@ -3,7 +3,8 @@
 //! bit sets.
 
 use crate::engine::bits::{self, Layout};
-use crate::ir::{Game as Ir, TrackInfo};
+use crate::ir::eval::{self, Fixed};
+use crate::ir::{Game as Ir, RegionId, TrackInfo};
 
 const NONE: u16 = u16::MAX;
 
@@ -234,31 +235,7 @@ impl Tables {
     /// `next(s, d, n)`: n steps along the ring (backward for a negative n), going round it as
     /// often as needed; -1 where the ring stops.
     pub(crate) fn walk(&self, site: i64, dir: i64, steps: i64) -> i64 {
-        let Some(mut s) = self.site(site) else {
-            return -1;
-        };
-        let d = usize::from(dir != 0);
-        let (d, mut n) = if steps < 0 {
-            (1 - d, steps.unsigned_abs())
-        } else {
-            (d, steps as u64)
-        };
-        let start = s;
-        let mut walked = 0u64;
-        while n > 0 {
-            let x = self.next[d][s];
-            if x == NONE {
-                return -1;
-            }
-            s = x as usize;
-            n -= 1;
-            walked += 1;
-            if s == start {
-                // Round the whole ring: only the rest of the steps matter.
-                n %= walked;
-            }
-        }
-        s as i64
+        eval::walk(&self.next, self.nsites, site, dir, steps)
     }
 
     /// The site between `a` and `c` on a line, one step from each (-1 if none).
@@ -273,5 +250,33 @@ impl Tables {
             }
         }
         -1
+    }
+}
+
+/// The engine's flat tables answer the static evaluator as the IR's own do.
+impl Fixed for Tables {
+    fn nsites(&self) -> usize {
+        self.nsites
+    }
+    fn in_region(&self, r: RegionId, s: usize) -> bool {
+        bits::test(&self.regions[r.0 as usize], s)
+    }
+    fn opposite_of(&self, s: usize) -> u16 {
+        self.opposite[s]
+    }
+    fn coord_x(&self, s: usize) -> i64 {
+        self.x[s]
+    }
+    fn coord_y(&self, s: usize) -> i64 {
+        self.y[s]
+    }
+    fn first_owner(&self, s: usize) -> i64 {
+        self.original_owner[s]
+    }
+    fn between_sites(&self, a: i64, c: i64) -> i64 {
+        self.between(a, c)
+    }
+    fn ring_walk(&self, s: i64, d: i64, n: i64) -> i64 {
+        self.walk(s, d, n)
     }
 }

@@ -1,7 +1,16 @@
 //! The Game IR: what the checker proved consistent, with every name replaced by an index.
 //!
 //! The engine ([`crate::engine`]) runs a [`Game`]; nothing here holds a span, and nothing a
-//! playout touches holds a string.
+//! playout touches holds a string. What both the optimizer and the engine need to read the IR
+//! lives here too: its arithmetic ([`arith`]), its one static evaluator ([`eval`]) and its
+//! walkers ([`walk`]).
+
+pub(crate) mod arith;
+pub(crate) mod eval;
+pub(crate) mod walk;
+
+pub(crate) use arith::apply;
+pub(crate) use walk::uses;
 
 use std::collections::BTreeMap;
 use std::fmt;

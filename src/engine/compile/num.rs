@@ -1,0 +1,57 @@
+//! What every part of the compiler shares: a compiled expression ([`Num`]), the compiler
+//! itself ([`Compiler`]: the game's tables and the scratch words asked so far; the files of
+//! this folder add its methods, by concern) and the run-time helpers the compiled closures of
+//! several files call.
+
+use super::tables::Tables;
+use crate::engine::state::{Board, Regs};
+use crate::ir::PlayerRef;
+use std::sync::Arc;
+
+/// A compiled expression: its value for a board and the program's variables.
+pub(crate) type Num = Box<dyn Fn(&Board, &mut Regs) -> i64 + Send + Sync>;
+
+#[inline(always)]
+pub(crate) fn num(f: impl Fn(&Board, &mut Regs) -> i64 + Send + Sync + 'static) -> Num {
+    Box::new(f)
+}
+
+/// Compiles expressions and statements of one game.
+pub(crate) struct Compiler {
+    pub(crate) t: Arc<Tables>,
+    scratch: usize,
+    /// compiling the rest of a condition about one site (see `site_predicate`)
+    pub(crate) in_predicate: bool,
+}
+
+impl Compiler {
+    pub(crate) fn new(t: Arc<Tables>) -> Self {
+        Compiler {
+            t,
+            scratch: 0,
+            in_predicate: false,
+        }
+    }
+
+    /// The scratch words asked so far.
+    pub(crate) fn scratch_words(&self) -> usize {
+        self.scratch
+    }
+
+    /// Scratch words for a query's sets.
+    pub(crate) fn scratch(&mut self, words: usize) -> usize {
+        let at = self.scratch;
+        self.scratch += words;
+        at
+    }
+}
+
+/// The player a [`PlayerRef`] names now.
+#[inline(always)]
+pub(crate) fn player_ref(p: PlayerRef, b: &Board, t: &Tables) -> i64 {
+    match p {
+        PlayerRef::Mover => b.mover as i64,
+        PlayerRef::Opponent => t.opponent[b.mover as usize] as i64,
+        PlayerRef::Fixed(c) => c,
+    }
+}

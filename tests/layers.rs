@@ -1,0 +1,419 @@
+//! The library's layers hold: the engine imports nothing of the language (nor of the front
+//! ends), the modules of the engine import each other without a circle (the order is written
+//! down in src/engine/mod.rs), and only the terminal front end uses the terminal crates.
+//!
+//! The imports are read from the text of every file under src/: each `use` statement (its
+//! braces expanded) and each path written in the code (`crate::…`, `super::…`, `self::…`, or a
+//! child module's name followed by `::`), resolved to the module it names. A method called on a
+//! value of another module's type is not an import and is not seen.
+//!
+//! TODO (issue 23): agents and studies use only the public API (fails today: src/agents and
+//! src/study read the engine's `pub(crate)` state and compiled program).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A source file: its module path (`["engine", "compile", "query"]`; `[]` for lib.rs), whether
+/// it is the file of a folder (`mod.rs`), and its text without comments.
+struct File {
+    path: PathBuf,
+    module: Vec<String>,
+    text: String,
+}
+
+fn files() -> Vec<File> {
+    let mut out = vec![];
+    let mut dirs = vec![PathBuf::from("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a folder of src/") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") || path == Path::new("src/main.rs") {
+                continue;
+            }
+            let rel = path.strip_prefix("src").expect("under src/");
+            let mut module: Vec<String> = rel
+                .with_extension("")
+                .iter()
+                .map(|c| c.to_string_lossy().into_owned())
+                .collect();
+            if module.last().is_some_and(|m| m == "mod" || m == "lib") {
+                module.pop();
+            }
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            out.push(File {
+                path,
+                module,
+                text: strip_comments(&text),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The text without its `//` comments (doc comments included) and string literals.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut in_str = false;
+        let mut prev = ' ';
+        let mut kept = String::new();
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if in_str {
+                if c == '"' && prev != '\\' {
+                    in_str = false;
+                }
+                prev = if prev == '\\' && c == '\\' { ' ' } else { c };
+                continue;
+            }
+            if c == '/' && chars.peek() == Some(&'/') {
+                break;
+            }
+            if c == '"' && prev != '\'' {
+                in_str = true;
+                prev = ' ';
+                continue;
+            }
+            kept.push(c);
+            prev = c;
+        }
+        out.push_str(&kept);
+        out.push('\n');
+    }
+    out
+}
+
+/// The paths of a `use` tree (`super::{a, b::{c, d}}` gives `super::a`, `super::b::c`, …).
+fn expand_use(tree: &str) -> Vec<String> {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        let leaf = tree.split(" as ").next().unwrap_or(tree);
+        return vec![leaf.chars().filter(|c| !c.is_whitespace()).collect()];
+    };
+    let prefix: String = tree[..open]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let mut parts = vec![];
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(expand_use)
+        .map(|p| match p.as_str() {
+            "self" => prefix.trim_end_matches("::").to_string(),
+            _ => format!("{prefix}{p}"),
+        })
+        .collect()
+}
+
+/// Every path a file writes: its `use` trees expanded, and the paths in its code.
+fn paths(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    // `use` statements (`pub use`, `pub(crate) use` too)
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(i) = text[at..].find("use ") {
+        let i = at + i;
+        at = i + 4;
+        let before = if i == 0 { b' ' } else { bytes[i - 1] };
+        if before.is_ascii_alphanumeric() || before == b'_' {
+            continue;
+        }
+        if let Some(end) = text[at..].find(';') {
+            out.extend(expand_use(&text[at..at + end]));
+        }
+    }
+    // paths in the code: maximal runs of identifier characters and `::`
+    let mut run = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() || c == '_' || c == ':' {
+            run.push(c);
+        } else {
+            if run.contains("::") && !run.starts_with(':') {
+                out.push(run.trim_end_matches(':').to_string());
+            }
+            run.clear();
+        }
+    }
+    out
+}
+
+/// The module of the crate a path names (the longest known module it starts with), for a path
+/// written in module `from`; `None` for a path outside the crate.
+fn resolve(
+    path: &str,
+    from: &[String],
+    modules: &BTreeSet<Vec<String>>,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let segs: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let first = *segs.first()?;
+    let mut base: Vec<String> = match first {
+        "crate" => vec![],
+        "self" | "super" => from.to_vec(),
+        name => {
+            let mut child = from.to_vec();
+            child.push(name.to_string());
+            if !modules.contains(&child) {
+                return None;
+            }
+            from.to_vec()
+        }
+    };
+    let mut rest = &segs[..];
+    if matches!(first, "crate" | "self") {
+        rest = &segs[1..];
+    }
+    while let Some(&"super") = rest.first() {
+        base.pop()?;
+        rest = &rest[1..];
+    }
+    let full: Vec<String> = base
+        .iter()
+        .cloned()
+        .chain(rest.iter().map(|s| s.to_string()))
+        .collect();
+    let mut module = base;
+    for s in rest {
+        let mut next = module.clone();
+        next.push(s.to_string());
+        if !modules.contains(&next) {
+            break;
+        }
+        module = next;
+    }
+    Some((module, full))
+}
+
+/// An import: the file, its module, the module it names and the full path it wrote.
+struct Import {
+    path: PathBuf,
+    from: Vec<String>,
+    to: Vec<String>,
+    full: Vec<String>,
+}
+
+/// The imports of every file (a file naming its own module is left out).
+fn imports() -> Vec<Import> {
+    let files = files();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| f.module.clone()).collect();
+    let mut out = vec![];
+    for f in &files {
+        for p in paths(&f.text) {
+            if let Some((to, full)) = resolve(&p, &f.module, &modules)
+                && to != f.module
+            {
+                out.push(Import {
+                    path: f.path.clone(),
+                    from: f.module.clone(),
+                    to,
+                    full,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn name(m: &[String]) -> String {
+    if m.is_empty() {
+        "crate".to_string()
+    } else {
+        m.join("::")
+    }
+}
+
+/// A circle in a graph, as the list of its nodes (the first repeated at the end).
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    // 0: not seen, 1: on the path, 2: done
+    fn visit(
+        n: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(n.to_string(), 1);
+        path.push(n.to_string());
+        for m in graph.get(n).into_iter().flatten() {
+            match state.get(m.as_str()).copied().unwrap_or(0) {
+                1 => {
+                    let at = path.iter().position(|p| p == m).unwrap_or(0);
+                    let mut cycle = path[at..].to_vec();
+                    cycle.push(m.clone());
+                    return Some(cycle);
+                }
+                0 => {
+                    if let Some(c) = visit(m, graph, state, path) {
+                        return Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        path.pop();
+        state.insert(n.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for n in graph.keys() {
+        if state.get(n.as_str()).copied().unwrap_or(0) == 0
+            && let Some(c) = visit(n, graph, &mut state, &mut vec![])
+        {
+            return Some(c);
+        }
+    }
+    None
+}
+
+#[test]
+fn the_reader_finds_imports() {
+    assert_eq!(
+        expand_use("super::{a, b::{c, d as e}, self}"),
+        ["super::a", "super::b::c", "super::b::d", "super"]
+    );
+    let all = imports();
+    let has = |from: &str, to: &str| {
+        all.iter()
+            .any(|i| name(&i.from) == from && name(&i.to) == to)
+    };
+    // a `use super::…`, a `use crate::…`, a path in the code, a child named in its parent
+    assert!(has("engine::run", "engine::compile"));
+    assert!(has("engine::compile::query", "ir::eval"));
+    assert!(has("engine::compile::tables", "engine::history"));
+    assert!(has("engine", "engine::state"));
+    assert!(has("lang::optimize", "ir::eval"));
+    let mut g = BTreeMap::new();
+    g.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
+    g.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
+    assert_eq!(
+        find_cycle(&g),
+        Some(vec!["a".into(), "b".into(), "a".into()])
+    );
+    g.remove("b");
+    assert_eq!(find_cycle(&g), None);
+}
+
+#[test]
+fn the_engine_imports_nothing_of_the_language_nor_of_the_front_ends() {
+    let above = [
+        // the language, also under the names lib.rs gives its modules
+        "lang",
+        "check",
+        "optimize",
+        "parse",
+        "ast",
+        "derive",
+        "diagnostic",
+        "lower",
+        "chart",
+        "load_game",
+        "Settings",
+        "LoadError",
+        // the front ends
+        "cli",
+        "render",
+        "study",
+        "agents",
+    ];
+    let mut found = vec![];
+    for Import {
+        path, from, full, ..
+    } in imports()
+    {
+        if from.first().is_some_and(|m| m == "engine")
+            && full.first().is_some_and(|m| above.contains(&m.as_str()))
+        {
+            found.push(format!("{}: crate::{}", path.display(), full.join("::")));
+        }
+    }
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "the engine imports the language or a front end:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_circle_of_imports_in_the_engine() {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
+    for Import {
+        path,
+        from,
+        to,
+        full,
+    } in imports()
+    {
+        if from.first().is_some_and(|m| m == "engine") && to.first().is_some_and(|m| m == "engine")
+        {
+            let (f, t) = (name(&from), name(&to));
+            graph.entry(t.clone()).or_default();
+            graph.entry(f.clone()).or_default().insert(t.clone());
+            why.entry((f, t))
+                .or_insert_with(|| format!("{} names {}", path.display(), full.join("::")));
+        }
+    }
+    assert!(
+        graph.len() > 10,
+        "the engine's modules were read: {graph:?}"
+    );
+    if let Some(c) = find_cycle(&graph) {
+        let steps: Vec<String> = c
+            .windows(2)
+            .map(|w| {
+                format!(
+                    "  {} -> {}  ({})",
+                    w[0],
+                    w[1],
+                    why[&(w[0].clone(), w[1].clone())]
+                )
+            })
+            .collect();
+        panic!(
+            "a circle of imports in the engine: {}\n{}",
+            c.join(" -> "),
+            steps.join("\n")
+        );
+    }
+}
+
+#[test]
+fn only_the_terminal_front_end_uses_the_terminal_crates() {
+    let crates = ["rustyline", "indicatif", "ctrlc"];
+    let mut found = vec![];
+    for f in files() {
+        if f.module.first().is_some_and(|m| m == "cli") {
+            continue;
+        }
+        for p in paths(&f.text) {
+            let first = p.split("::").next().unwrap_or("");
+            if crates.contains(&first) {
+                found.push(format!("{}: {p}", f.path.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a terminal crate used outside src/cli:\n{}",
+        found.join("\n")
+    );
+}
