@@ -264,8 +264,9 @@ impl Tree {
         };
     }
 
-    /// Searches until the budget is spent: `share` playouts, or until `deadline`. Returns the
-    /// playouts run.
+    /// Searches until the budget is spent: `share` playouts, or until `deadline`, or at once
+    /// when the program is asked to stop ([`crate::interrupt`], read with the clock after
+    /// each batch). Returns the playouts run.
     fn search(
         &mut self,
         g: &Game,
@@ -290,7 +291,7 @@ impl Tree {
                 break;
             }
             let now = Instant::now();
-            if deadline.is_some_and(|d| now >= d) {
+            if deadline.is_some_and(|d| now >= d) || crate::interrupt::requested() {
                 break;
             }
             if let Some(p) = progress.as_mut()

@@ -66,7 +66,9 @@ fn p_of(cells: &[Option<Metric>], j: usize) -> Option<f64> {
     }
 }
 
-/// Writes the comparison.
+/// Writes the comparison; one with a partial column (a study stopped by a signal) says so at
+/// the top: `"partial": true` in JSON, a `# PARTIAL` comment line first in CSV, `PARTIAL` in
+/// the column's title in the table.
 pub fn write_comparison(
     out: &mut impl Write,
     cols: &[Column],
@@ -74,6 +76,7 @@ pub fn write_comparison(
     colour: bool,
 ) -> io::Result<()> {
     let rows = rows(cols);
+    let partial = cols.iter().any(|c| c.study.partial);
     match output {
         Output::Json => {
             let differences: Vec<Value> = rows
@@ -99,6 +102,7 @@ pub fn write_comparison(
                 })
                 .collect();
             let v = json!({
+                "partial": partial,
                 "columns": columns,
                 "baseline": 0,
                 "tests": "two-proportion z-test for proportions, Welch's test (normal approximation) for means; two-sided; each column against the first",
@@ -109,6 +113,20 @@ pub fn write_comparison(
             writeln!(out)
         }
         Output::Csv => {
+            if partial {
+                // a comment line first, so that a partial result never reads as a complete one
+                let stopped: Vec<String> = cols
+                    .iter()
+                    .filter(|c| c.study.partial)
+                    .map(|c| {
+                        format!(
+                            "{} {} of {} games",
+                            c.name, c.study.stats.games, c.study.requested
+                        )
+                    })
+                    .collect();
+                writeln!(out, "# PARTIAL: {}", stopped.join("; "))?;
+            }
             writeln!(out, "column,metric,value,low,high,p_value,significant")?;
             let f = |x: f64| {
                 if x.is_finite() {

@@ -1,0 +1,67 @@
+//! SIGINT (Ctrl-C), SIGTERM (`kill`, `timeout`, a batch scheduler) and SIGHUP (the terminal
+//! closed) in the long commands (`simulate`, `compare`, `match`, `perft`): the first one stops
+//! the work (the games finished are kept, a game in progress is dropped, a search stops at
+//! once), the partial result is printed marked partial, and the exit code says which signal
+//! stopped it: 128 + its number (130 SIGINT, 143 SIGTERM, 129 SIGHUP). A second signal ends
+//! the program at once, with the code of that signal.
+//!
+//! The handler only stores into atomics (what a signal handler may do): the signal's number,
+//! and the process-wide stop request of [`crate::interrupt`] that the searches read.
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::flag;
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Exit code of a command stopped by SIGINT (Ctrl-C), its partial result printed.
+pub const INTERRUPTED: u8 = 130;
+/// Exit code of a command stopped by SIGTERM, its partial result printed.
+pub const TERMINATED: u8 = 143;
+
+/// The number of the first signal caught (0: none).
+static SIGNAL: AtomicUsize = AtomicUsize::new(0);
+/// A signal was caught: the next one ends the program at once.
+static CAUGHT: AtomicBool = AtomicBool::new(false);
+
+/// Catches SIGINT, SIGTERM and SIGHUP from now on (once for the program). A signal that
+/// comes before this kills the program as the system does by default.
+pub(crate) fn catch_signals() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            // in this order: a second signal exits before the first one's flags are seen set
+            let _ = flag::register_conditional_shutdown(sig, 128 + sig, &CAUGHT);
+            let _ = flag::register_usize(sig, &SIGNAL, sig as usize);
+            let _ = flag::register(sig, crate::interrupt::flag());
+            let _ = flag::register(sig, &CAUGHT);
+        }
+    });
+}
+
+/// Whether a signal asked the command to stop.
+pub(crate) fn interrupted() -> bool {
+    SIGNAL.load(Ordering::SeqCst) != 0
+}
+
+/// The exit code of a command stopped by the signal caught: 128 + its number (130 when none
+/// was caught).
+pub(crate) fn exit_code() -> u8 {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => INTERRUPTED,
+        s => u8::try_from(128 + s).unwrap_or(INTERRUPTED),
+    }
+}
+
+/// The signal caught, in words: `Ctrl-C (SIGINT)`, `SIGTERM`, `SIGHUP`.
+pub(crate) fn signal_name() -> &'static str {
+    let s = SIGNAL.load(Ordering::SeqCst);
+    if s == SIGINT as usize {
+        "Ctrl-C (SIGINT)"
+    } else if s == SIGTERM as usize {
+        "SIGTERM"
+    } else if s == SIGHUP as usize {
+        "SIGHUP"
+    } else {
+        "a signal"
+    }
+}
