@@ -220,16 +220,37 @@ pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, tick: impl FnMut(
     total
 }
 
+/// Where a thread of [`run_games`] sends the results of its games.
+enum Results<T> {
+    Bounded(mpsc::SyncSender<T>),
+    Unbounded(mpsc::Sender<T>),
+}
+
+impl<T> Results<T> {
+    fn send(&self, x: T) {
+        // (a closed channel: the caller is gone, nobody is left to tell)
+        match self {
+            Results::Bounded(tx) => {
+                let _ = tx.send(x);
+            }
+            Results::Unbounded(tx) => {
+                let _ = tx.send(x);
+            }
+        }
+    }
+}
+
 /// The parallel runner of `simulate`, `compare` and `match`: plays the games of `range` on
 /// `threads` threads, which claim `chunk` indices at a time, so that which thread plays game
 /// `i` does not matter as long as game `i` draws only from generators seeded by its index.
 ///
 /// Each thread has its own state, made by `worker`; `play(state, i)` plays game `i`, and what
 /// it returns (`Some`) is handed to `on_result` on the calling thread, in the order the games
-/// finish. `tick` is called on the calling thread about ten times a second, and at the end,
-/// with the games done. When `ctl` says to stop ([`Control::stopping`]) the threads stop
-/// after the game they are playing, even within a chunk: one thread plays a prefix of
-/// `range`. Returns the threads' states (to merge what they gathered).
+/// finish (the threads wait while four results a thread are not yet handled). `tick` is
+/// called on the calling thread about ten times a second, and at the end, with the games
+/// done. When `ctl` says to stop ([`Control::stopping`]) the threads stop after the game
+/// they are playing, even within a chunk: one thread plays a prefix of `range`. Returns the
+/// threads' states (to merge what they gathered).
 #[allow(clippy::too_many_arguments)]
 pub fn run_games<W: Send, R: Send>(
     range: Range<u64>,
@@ -244,8 +265,10 @@ pub fn run_games<W: Send, R: Send>(
     let next = AtomicU64::new(range.start);
     let end = range.end;
     let chunk = chunk.max(1);
-    let (tx, rx) = mpsc::channel::<(u64, R)>();
-    let body = |tx: mpsc::Sender<(u64, R)>| {
+    // Bounded: threads wait for `on_result` when it falls behind (writing records is slower
+    // than playing random games), so that a stop leaves no backlog of results to handle.
+    let (tx, rx) = mpsc::sync_channel::<(u64, R)>(threads.clamp(1, 1024) * 4);
+    let body = |tx: Results<(u64, R)>| {
         let mut w = worker();
         'claims: loop {
             let c = next.fetch_add(chunk, Ordering::Relaxed);
@@ -263,7 +286,7 @@ pub fn run_games<W: Send, R: Send>(
                 if let Some(r) = r {
                     ctl.done.fetch_add(played, Ordering::Relaxed);
                     played = 0;
-                    let _ = tx.send((i, r));
+                    tx.send((i, r));
                 }
             }
             ctl.done.fetch_add(played, Ordering::Relaxed);
@@ -276,17 +299,19 @@ pub fn run_games<W: Send, R: Send>(
         // are the same on fewer threads); with none, the games are played on this one
         let mut handles = vec![];
         for _ in 0..threads.max(1) {
-            let tx = tx.clone();
+            let tx = Results::Bounded(tx.clone());
             match std::thread::Builder::new().spawn_scoped(s, move || body(tx)) {
                 Ok(h) => handles.push(h),
                 Err(_) => break,
             }
         }
-        let inline = if handles.is_empty() {
-            Some(body(tx))
+        drop(tx);
+        // (played here, the results wait unbounded until the games are over)
+        let (inline, rx) = if handles.is_empty() {
+            let (tx, rx) = mpsc::channel();
+            (Some(body(Results::Unbounded(tx))), rx)
         } else {
-            drop(tx);
-            None
+            (None, rx)
         };
         let tick_every = Duration::from_millis(100);
         let mut last = Instant::now();
