@@ -100,7 +100,7 @@ impl Walk {
         if self.visited > self.limits.positions {
             return Err(PerftError::TooMany(self.limits.positions));
         }
-        if self.visited % 1024 == 0 && crate::interrupt::requested() {
+        if self.visited.is_multiple_of(1024) && crate::interrupt::requested() {
             return Err(PerftError::Stopped(self.count));
         }
         if left == 0 {

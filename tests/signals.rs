@@ -95,9 +95,20 @@ impl Case {
         };
         a.extend(self.agents().iter().map(|s| s.to_string()));
         a.extend(
-            ["-n", &n.to_string(), "-j", &self.jobs.to_string(), "--seed", "7"].map(String::from),
+            [
+                "-n",
+                &n.to_string(),
+                "-j",
+                &self.jobs.to_string(),
+                "--seed",
+                "7",
+            ]
+            .map(String::from),
         );
-        a.extend(["--format".to_string(), if self.csv { "csv" } else { "json" }.into()]);
+        a.extend([
+            "--format".to_string(),
+            if self.csv { "csv" } else { "json" }.into(),
+        ]);
         if let Some(d) = &self.record_dir {
             a.extend(["--record-dir".to_string(), d.display().to_string()]);
         }
@@ -251,7 +262,8 @@ struct Said {
 }
 
 fn num(v: &Value, what: &str) -> Result<u64, String> {
-    v.as_u64().ok_or_else(|| format!("`{what}` is not a count: {v}"))
+    v.as_u64()
+        .ok_or_else(|| format!("`{what}` is not a count: {v}"))
 }
 
 /// Reads a study's JSON and checks that its totals agree.
@@ -391,7 +403,9 @@ fn read(case: &Case, stdout: &[u8]) -> Result<Said, String> {
                 .map(|x| x.iter().sum::<u64>())
                 .sum();
             if ended != games || by_side != games {
-                return Err(format!("ended_by {ended}, by_side {by_side}, games {games}"));
+                return Err(format!(
+                    "ended_by {ended}, by_side {by_side}, games {games}"
+                ));
             }
             Ok(Said {
                 partial,
@@ -504,8 +518,17 @@ fn same_as_fresh(case: &Case, stdout: &[u8], said: &Said) -> Result<(), String> 
             }
             args.extend(case.agents().iter().map(|s| s.to_string()));
             args.extend(
-                ["-n", &k.to_string(), "-j", "1", "--seed", "7", "--format", "json"]
-                    .map(String::from),
+                [
+                    "-n",
+                    &k.to_string(),
+                    "-j",
+                    "1",
+                    "--seed",
+                    "7",
+                    "--format",
+                    "json",
+                ]
+                .map(String::from),
             );
             let fresh = run_plain(&args);
             let v: Value = serde_json::from_slice(stdout).map_err(|e| e.to_string())?;
@@ -532,7 +555,11 @@ fn complete_records(dir: &Path) -> Result<Vec<u64>, String> {
     for e in std::fs::read_dir(dir).map_err(|e| e.to_string())? {
         let p = e.map_err(|e| e.to_string())?.path();
         let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
-        let name = p.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let name = p
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let Some(i) = name
             .strip_prefix("game-")
             .and_then(|s| s.strip_suffix(".json"))
@@ -615,7 +642,11 @@ fn trial(
             }
         }
         (c, true) if c == 128 + sig && ended.sent => {
-            let name = if sig == libc::SIGINT { "SIGINT" } else { "SIGTERM" };
+            let name = if sig == libc::SIGINT {
+                "SIGINT"
+            } else {
+                "SIGTERM"
+            };
             if !err.contains("interrupted by") || !err.contains(name) {
                 return Err(format!("stderr does not say what stopped it: {err}"));
             }
@@ -643,7 +674,9 @@ fn trial(
             return Err(format!("{} records for {games} games", records.len()));
         }
         if case.jobs == 1 && records != (1..=games).collect::<Vec<_>>() {
-            return Err(format!("records {records:?} are not the first {games} games"));
+            return Err(format!(
+                "records {records:?} are not the first {games} games"
+            ));
         }
         let _ = std::fs::remove_dir_all(d);
     }
@@ -742,7 +775,12 @@ fn trials_of(cmd: Cmd, k: u64) {
             let delay = Duration::from_secs_f64(at);
             runs += 1;
             match trial(&case, sig, delay, &complete[&(kind, csv)], &mut figures) {
-                Ok(kind) => *figures.outcomes.entry(format!("{sig}: {kind}")).or_default() += 1,
+                Ok(kind) => {
+                    *figures
+                        .outcomes
+                        .entry(format!("{sig}: {kind}"))
+                        .or_default() += 1
+                }
                 Err(e) => figures.failures.push(format!(
                     "{:?} signal {sig} after {delay:?}: {e}",
                     case.args(case.n)
@@ -784,4 +822,131 @@ fn match_under_sigint_and_sigterm_at_random_times() {
 #[test]
 fn compare_under_sigint_and_sigterm_at_random_times() {
     trials_of(Cmd::Compare, 3);
+}
+
+/// Starts `args`, waits until the program catches `sig` and `after` more, sends it: the
+/// output and the time from the signal to the end.
+fn stop_when_caught(args: &[&str], sig: i32, after: Duration) -> (Output, Duration) {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ludic");
+    let pid = child.id();
+    let t = Instant::now();
+    while !catches(pid, sig) {
+        assert!(t.elapsed() < Duration::from_secs(20), "never catches {sig}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::thread::sleep(after);
+    // SAFETY: kill(2) on the child's pid, not reaped yet (wait_with_output comes after).
+    assert_eq!(unsafe { libc::kill(pid as i32, sig) }, 0);
+    let t0 = Instant::now();
+    let out = child.wait_with_output().expect("wait");
+    (out, t0.elapsed())
+}
+
+#[test]
+fn searches_of_ten_seconds_stop_within_a_second_and_their_games_are_dropped() {
+    let (out, took) = stop_when_caught(
+        &[
+            "simulate",
+            "puluc",
+            "--agent",
+            "mcts:time=10s",
+            "-n",
+            "4",
+            "-j",
+            "2",
+            "--format",
+            "json",
+        ],
+        libc::SIGINT,
+        Duration::from_millis(500),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(took < Duration::from_secs(1), "{took:?}; {err}");
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (v["partial"].as_bool(), v["playouts"].as_u64()),
+        (Some(true), Some(0))
+    );
+    assert!(
+        err.contains("stopping on Ctrl-C (SIGINT): the games in progress are dropped"),
+        "{err}"
+    );
+    assert!(err.contains("2 games in progress were dropped"), "{err}");
+
+    let (out, took) = stop_when_caught(
+        &[
+            "match",
+            "puluc",
+            "--agent",
+            "mcts:time=10s",
+            "--agent",
+            "mcts:time=10s",
+            "-n",
+            "3",
+            "-j",
+            "1",
+            "--format",
+            "json",
+        ],
+        libc::SIGTERM,
+        Duration::from_millis(500),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(took < Duration::from_secs(1), "{took:?}; {err}");
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (v["partial"].as_bool(), v["games"].as_u64()),
+        (Some(true), Some(0))
+    );
+    assert!(err.contains("1 game in progress was dropped"), "{err}");
+}
+
+#[test]
+fn perft_stopped_prints_the_depths_done_and_the_one_stopped_marked_partial() {
+    let big = [
+        "perft",
+        "tuknanavuhpi",
+        "12",
+        "--max-positions",
+        "100000000000",
+        "--max-work",
+        "100000000000000",
+    ];
+    for (sig, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let mut args = big.to_vec();
+        args.extend(["--format", "json"]);
+        let (out, took) = stop_when_caught(&args, sig, Duration::from_millis(300));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(took < Duration::from_secs(1), "{took:?}; {err}");
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        let rows: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON");
+        let (last, done) = rows.split_last().expect("a row");
+        assert_eq!(last["partial"], true, "{last}");
+        assert!(
+            last["count"].is_null() && last["counted"].is_u64(),
+            "{last}"
+        );
+        assert_eq!(last["depth"].as_u64(), Some(done.len() as u64 + 1));
+        for (d, r) in done.iter().enumerate() {
+            assert_eq!(r["depth"].as_u64(), Some(d as u64 + 1));
+            assert!(r["count"].is_u64() && r["partial"].is_null(), "{r}");
+        }
+        assert!(err.contains("interrupted by"), "{err}");
+    }
+    let (out, _) = stop_when_caught(&big, libc::SIGINT, Duration::from_millis(300));
+    assert_eq!(out.status.code(), Some(130));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("PARTIAL: stopped by Ctrl-C (SIGINT)") && last.contains("not the total"),
+        "{text}"
+    );
 }

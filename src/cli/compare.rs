@@ -94,9 +94,7 @@ pub fn compare(args: &CompareArgs) -> u8 {
     )
     .map(|()| if partial { exit_code() } else { OK });
     if partial {
-        to_stderr!(
-            "the games played so far are shown, the columns stopped marked partial"
-        );
+        to_stderr!("the games played so far are shown, the columns stopped marked partial");
     }
     super::finish(written)
 }

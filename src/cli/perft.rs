@@ -67,7 +67,9 @@ fn perft_to(
                     Format::Json => {
                         // the depths done, then the one stopped: no `count`, which would read
                         // as its total
-                        rows.push(json!({"depth": d, "partial": true, "counted": n, "seconds": secs}));
+                        rows.push(
+                            json!({"depth": d, "partial": true, "counted": n, "seconds": secs}),
+                        );
                         super::write_json(w, &rows)?;
                     }
                 }
