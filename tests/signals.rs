@@ -5,7 +5,9 @@
 //!
 //! - end within a few seconds of the signal;
 //! - exit 0 with the complete result when it ended before the signal (or the signal came
-//!   after the last game), 130 after SIGINT and 143 after SIGTERM with a partial result, or
+//!   after the last game: then it says so on standard error, unless the signal came as it
+//!   exited, late in the run; a signal early in the run is never lost), 130 after SIGINT and
+//!   143 after SIGTERM with a partial result, or
 //!   die by the signal itself only when it came before the program caught signals (seen in
 //!   /proc/PID/status when it was sent), printing nothing;
 //! - print output that parses (JSON, or CSV with its `# PARTIAL` comment line) and says it
@@ -593,7 +595,7 @@ fn trial(
     case: &Case,
     sig: i32,
     delay: Duration,
-    complete: &Value,
+    (complete, took): (&Value, Duration),
     figures: &mut Figures,
 ) -> Result<String, String> {
     if let Some(d) = &case.record_dir {
@@ -635,10 +637,17 @@ fn trial(
             if a != b {
                 return Err("a complete result differs from the run without a signal".into());
             }
-            if ended.sent {
-                "complete (signal after the last game)"
-            } else {
+            if !ended.sent {
                 "complete (ended before the signal)"
+            } else if err.contains("came after the work was done") {
+                "complete (signal after the last game, said so)"
+            } else if !ended.caught || delay >= took / 2 {
+                // (after the program's last look at its signals, as it exits)
+                "complete (signal as it exited)"
+            } else {
+                return Err(format!(
+                    "signal lost: complete with no word of the signal, sent after {delay:?} of a run of {took:?}; {err}"
+                ));
             }
         }
         (c, true) if c == 128 + sig && ended.sent => {
@@ -774,7 +783,8 @@ fn trials_of(cmd: Cmd, k: u64) {
             };
             let delay = Duration::from_secs_f64(at);
             runs += 1;
-            match trial(&case, sig, delay, &complete[&(kind, csv)], &mut figures) {
+            let calibrated = (&complete[&(kind, csv)], took[kind]);
+            match trial(&case, sig, delay, calibrated, &mut figures) {
                 Ok(kind) => {
                     *figures
                         .outcomes

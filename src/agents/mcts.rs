@@ -29,6 +29,9 @@
 //! - **Subtree reuse**: told every step by [`Agent::observe`], each tree moves its root down to
 //!   the child of the step played; at the next decision the subtree is compacted into the
 //!   arena's spare half and the search goes on from it.
+//! - **Stopping**: every thread reads the clock after each batch of playouts, and with it the
+//!   program's stop request ([`crate::interrupt`], one relaxed load): a search of any budget
+//!   ends within a batch of a signal.
 
 use super::{Agent, Estimate, Event, Progress, Thought, parse_duration};
 use crate::engine::{Game, Outcome, Pending, State};

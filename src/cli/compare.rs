@@ -1,7 +1,7 @@
 //! `ludic compare GAME --variant A --variant B` (or several games): the same study of each, the
 //! metrics side by side, significant differences from the first column marked.
 
-use super::signals::{catch_signals, exit_code};
+use super::signals::{catch_signals, exit_code, note_late_signal};
 use super::simulate::{StudyArgs, check_study_args, play_study};
 use super::{OK, USAGE, load_for_command};
 use crate::study::compare::{Column, write_comparison};
@@ -95,6 +95,8 @@ pub fn compare(args: &CompareArgs) -> u8 {
     .map(|()| if partial { exit_code() } else { OK });
     if partial {
         to_stderr!("the games played so far are shown, the columns stopped marked partial");
+    } else {
+        note_late_signal();
     }
     super::finish(written)
 }

@@ -6,7 +6,7 @@
 //! budgets.
 
 use super::progress::MatchProgress;
-use super::signals::{catch_signals, exit_code, interrupted, signal_name};
+use super::signals::{catch_signals, exit_code, interrupted, note_late_signal, signal_name};
 use super::simulate::{dropped_text, stopping_message};
 use super::{FAILED, Format, OK, USAGE, fmt_options, load_for_command};
 use crate::agents::mcts::thousands;
@@ -565,6 +565,8 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             signal_name(),
             dropped_text(ctl.dropped.load(Ordering::Relaxed))
         );
+    } else {
+        note_late_signal();
     }
     super::finish(written)
 }

@@ -2,7 +2,7 @@
 //! stops the count: the depths done are printed, then the depth stopped, marked partial with
 //! what it had counted (not its total), and the exit code says which signal (130, 143).
 
-use super::signals::{catch_signals, exit_code, signal_name};
+use super::signals::{catch_signals, exit_code, note_late_signal, signal_name};
 use super::{FAILED, Format, OK, load_for_command};
 use crate::perft::PerftError;
 use serde_json::json;
@@ -97,5 +97,6 @@ fn perft_to(
     if format == Format::Json {
         super::write_json(w, &rows)?;
     }
+    note_late_signal();
     Ok(OK)
 }

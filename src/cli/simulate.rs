@@ -3,7 +3,7 @@
 //! [`crate::study`]); a progress bar at a terminal; Ctrl-C (or SIGTERM, SIGHUP) stops and reports
 //! the games played (see [`super::signals`]).
 
-use super::signals::{catch_signals, exit_code, interrupted, signal_name};
+use super::signals::{catch_signals, exit_code, interrupted, note_late_signal, signal_name};
 use super::{OK, USAGE, load_for_command};
 use crate::agents::{AgentSpec, default_threads};
 use crate::check::option_map;
@@ -202,6 +202,8 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
     .map(|()| if study.partial { exit_code() } else { OK });
     if study.partial {
         to_stderr!("the results of the games played are shown, marked partial");
+    } else {
+        note_late_signal();
     }
     super::finish(written)
 }
