@@ -129,6 +129,25 @@ struct Ended {
     stop: Duration,
 }
 
+/// The program, with SIGINT, SIGTERM and SIGHUP as a terminal's shell leaves them (the
+/// system's default), whatever this test was started with: a shell that starts a command in
+/// the background without job control ignores SIGINT in it, and ludic keeps a signal it was
+/// started with ignored.
+fn ludic() -> Command {
+    let mut c = Command::new(BIN);
+    use std::os::unix::process::CommandExt;
+    // SAFETY: signal(2) is async-signal-safe, the only thing done between fork and exec.
+    unsafe {
+        c.pre_exec(|| {
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    c
+}
+
 /// Whether process `pid` has a handler for `sig` (its SigCgt mask).
 fn catches(pid: u32, sig: i32) -> bool {
     let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
@@ -144,7 +163,7 @@ fn catches(pid: u32, sig: i32) -> bool {
 /// Runs `args`, sends `sig` after `delay` unless the program has ended, and waits for its end
 /// (at most STOP_WITHIN after the signal; a program still running then is killed).
 fn run_signalled(args: &[String], delay: Duration, sig: i32) -> Result<Ended, String> {
-    let child = Command::new(BIN)
+    let child = ludic()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -202,7 +221,7 @@ fn run_signalled(args: &[String], delay: Duration, sig: i32) -> Result<Ended, St
 /// polled every millisecond): a run killed by a signal is accepted only when it came before
 /// that, so the program must catch it at some point.
 fn comes_to_catch(args: &[String], sig: i32) -> bool {
-    let mut child = Command::new(BIN)
+    let mut child = ludic()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -220,7 +239,7 @@ fn comes_to_catch(args: &[String], sig: i32) -> bool {
 }
 
 fn run_plain(args: &[String]) -> Output {
-    Command::new(BIN)
+    ludic()
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -837,7 +856,7 @@ fn compare_under_sigint_and_sigterm_at_random_times() {
 /// Starts `args`, waits until the program catches `sig` and `after` more, sends it: the
 /// output and the time from the signal to the end.
 fn stop_when_caught(args: &[&str], sig: i32, after: Duration) -> (Output, Duration) {
-    let child = Command::new(BIN)
+    let child = ludic()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -958,5 +977,48 @@ fn perft_stopped_prints_the_depths_done_and_the_one_stopped_marked_partial() {
     assert!(
         last.contains("PARTIAL: stopped by Ctrl-C (SIGINT)") && last.contains("not the total"),
         "{text}"
+    );
+}
+
+#[test]
+fn a_signal_ignored_at_the_start_stays_ignored_as_nohup_means() {
+    let mut c = Command::new(BIN);
+    use std::os::unix::process::CommandExt;
+    // SAFETY: signal(2) is async-signal-safe, the only thing done between fork and exec.
+    unsafe {
+        c.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = c
+        .args([
+            "simulate", "puluc", "-n", "3000", "-j", "1", "--format", "json",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ludic");
+    let pid = child.id();
+    // once it catches SIGTERM, its handlers are in place: SIGHUP is not among them
+    let t = Instant::now();
+    while !catches(pid, libc::SIGTERM) {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "never catches SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(!catches(pid, libc::SIGHUP));
+    // SAFETY: kill(2) on the child's pid, not reaped yet (wait_with_output comes after).
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGHUP) }, 0);
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (v["partial"].as_bool(), v["playouts"].as_u64()),
+        (Some(false), Some(3000))
     );
 }
