@@ -6,7 +6,8 @@
 //! - end within a few seconds of the signal;
 //! - exit 0 with the complete result when it ended before the signal (or the signal came
 //!   after the last game: then it says so on standard error, unless the signal came as it
-//!   exited, late in the run; a signal early in the run is never lost), 130 after SIGINT and
+//!   exited, late in the run; a signal in the first quarter of the run is never lost), 130
+//!   after SIGINT and
 //!   143 after SIGTERM with a partial result, or
 //!   die by the signal itself only when it came before the program caught signals (seen in
 //!   /proc/PID/status when it was sent), printing nothing;
@@ -660,8 +661,9 @@ fn trial(
                 "complete (ended before the signal)"
             } else if err.contains("came after the work was done") {
                 "complete (signal after the last game, said so)"
-            } else if !ended.caught || delay >= took / 2 {
-                // (after the program's last look at its signals, as it exits)
+            } else if !ended.caught || delay >= took / (4 * case.jobs) {
+                // (after the program's last look at its signals, as it exits: late in the
+                // run, `took` being that of one thread)
                 "complete (signal as it exited)"
             } else {
                 return Err(format!(
