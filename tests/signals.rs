@@ -7,8 +7,7 @@
 //! - exit 0 with the complete result when it ended before the signal (or the signal came
 //!   after the last game: then it says so on standard error, unless the signal came as it
 //!   exited, late in the run; a signal in the first quarter of the run is never lost), 130
-//!   after SIGINT and
-//!   143 after SIGTERM with a partial result, or
+//!   after SIGINT and 143 after SIGTERM with a partial result, or
 //!   die by the signal itself only when it came before the program caught signals (seen in
 //!   /proc/PID/status when it was sent), printing nothing;
 //! - print output that parses (JSON, or CSV with its `# PARTIAL` comment line) and says it
