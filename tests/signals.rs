@@ -130,9 +130,9 @@ struct Ended {
 }
 
 /// The program, with SIGINT, SIGTERM and SIGHUP as a terminal's shell leaves them (the
-/// system's default), whatever this test was started with: a shell that starts a command in
-/// the background without job control ignores SIGINT in it, and ludic keeps a signal it was
-/// started with ignored.
+/// system's default), whatever this test was started with (a shell that starts a command in
+/// the background without job control ignores SIGINT in it; ludic keeps SIGHUP ignored when
+/// it starts so).
 fn ludic() -> Command {
     let mut c = Command::new(BIN);
     use std::os::unix::process::CommandExt;
@@ -982,13 +982,14 @@ fn perft_stopped_prints_the_depths_done_and_the_one_stopped_marked_partial() {
 }
 
 #[test]
-fn a_signal_ignored_at_the_start_stays_ignored_as_nohup_means() {
+fn sighup_ignored_at_the_start_stays_ignored_as_nohup_means_and_sigint_is_caught() {
     let mut c = Command::new(BIN);
     use std::os::unix::process::CommandExt;
     // SAFETY: signal(2) is async-signal-safe, the only thing done between fork and exec.
     unsafe {
         c.pre_exec(|| {
             libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
             libc::signal(libc::SIGTERM, libc::SIG_DFL);
             Ok(())
         });
@@ -1013,6 +1014,8 @@ fn a_signal_ignored_at_the_start_stays_ignored_as_nohup_means() {
         std::thread::sleep(Duration::from_millis(1));
     }
     assert!(!catches(pid, libc::SIGHUP));
+    // (SIGINT, ignored in a shell's background command, is caught all the same)
+    assert!(catches(pid, libc::SIGINT));
     // SAFETY: kill(2) on the child's pid, not reaped yet (wait_with_output comes after).
     assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGHUP) }, 0);
     let out = child.wait_with_output().expect("wait");

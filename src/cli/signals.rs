@@ -24,15 +24,17 @@ static SIGNAL: AtomicUsize = AtomicUsize::new(0);
 static CAUGHT: AtomicBool = AtomicBool::new(false);
 
 /// Catches SIGINT, SIGTERM and SIGHUP from now on (once for the program). A signal that
-/// comes before this kills the program as the system does by default. A signal the program
-/// was started with ignored stays ignored (`nohup` ignores SIGHUP, a shell ignores SIGINT in
-/// the commands it starts in the background without job control): they are meant to run on.
+/// comes before this kills the program as the system does by default. SIGHUP, when the
+/// program was started with it ignored (`nohup`), stays ignored: it is meant to run on. SIGINT
+/// is caught even when ignored at the start (as a shell starts a command in the background
+/// without job control): a script's `kill -INT` and a Ctrl-C meant for it stop it as they
+/// would in the foreground, with the partial result.
 pub(crate) fn catch_signals() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let ignored = ignored_at_start();
         for sig in [SIGINT, SIGTERM, SIGHUP] {
-            if ignored & (1 << (sig - 1)) != 0 {
+            if sig == SIGHUP && ignored & (1 << (sig - 1)) != 0 {
                 continue;
             }
             // The first action registered installs the handler: it records the signal, so
