@@ -10,6 +10,7 @@ pub mod agents;
 pub mod builtin;
 pub mod cli;
 pub mod engine;
+pub mod interrupt;
 pub mod ir;
 pub mod lang;
 pub mod limits;

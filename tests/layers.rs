@@ -398,7 +398,7 @@ fn no_circle_of_imports_in_the_engine() {
 
 #[test]
 fn only_the_terminal_front_end_uses_the_terminal_crates() {
-    let crates = ["rustyline", "indicatif", "ctrlc"];
+    let crates = ["rustyline", "indicatif", "ctrlc", "signal_hook"];
     let mut found = vec![];
     for f in files() {
         if f.module.first().is_some_and(|m| m == "cli") {

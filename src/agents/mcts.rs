@@ -29,6 +29,9 @@
 //! - **Subtree reuse**: told every step by [`Agent::observe`], each tree moves its root down to
 //!   the child of the step played; at the next decision the subtree is compacted into the
 //!   arena's spare half and the search goes on from it.
+//! - **Stopping**: every thread reads the clock after each batch of playouts, and with it the
+//!   program's stop request ([`crate::interrupt`], one relaxed load): a search of any budget
+//!   ends within a batch of a signal.
 
 use super::{Agent, Estimate, Event, Progress, Thought, parse_duration};
 use crate::engine::{Game, Outcome, Pending, State};
@@ -264,8 +267,9 @@ impl Tree {
         };
     }
 
-    /// Searches until the budget is spent: `share` playouts, or until `deadline`. Returns the
-    /// playouts run.
+    /// Searches until the budget is spent: `share` playouts, or until `deadline`, or at once
+    /// when the program is asked to stop ([`crate::interrupt`], read with the clock after
+    /// each batch). Returns the playouts run.
     fn search(
         &mut self,
         g: &Game,
@@ -290,7 +294,7 @@ impl Tree {
                 break;
             }
             let now = Instant::now();
-            if deadline.is_some_and(|d| now >= d) {
+            if deadline.is_some_and(|d| now >= d) || crate::interrupt::requested() {
                 break;
             }
             if let Some(p) = progress.as_mut()

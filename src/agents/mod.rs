@@ -63,7 +63,9 @@ pub trait Agent: Send {
     /// The decision of the mover of `st` (which must be at a decision point, with at least one
     /// legal decision). `rng` is the caller's generator: an agent draws from it whatever
     /// randomness it needs, so that a game is determined by the caller's seed. `progress` is
-    /// called now and then while the agent thinks.
+    /// called now and then while the agent thinks. A search returns at once, with what it
+    /// has, when the program is asked to stop ([`crate::interrupt`]): its caller then drops
+    /// the game (a decision of a search cut short is not the agent's play).
     fn decide(
         &mut self,
         g: &Game,

@@ -1,7 +1,8 @@
 //! `ludic compare GAME --variant A --variant B` (or several games): the same study of each, the
 //! metrics side by side, significant differences from the first column marked.
 
-use super::simulate::{INTERRUPTED, StudyArgs, check_study_args, interrupted, play_study};
+use super::signals::{catch_signals, exit_code, note_late_signal};
+use super::simulate::{StudyArgs, check_study_args, play_study};
 use super::{OK, USAGE, load_for_command};
 use crate::study::compare::{Column, write_comparison};
 use crate::study::report::Output;
@@ -38,6 +39,7 @@ fn column_settings(v: &str) -> (Option<String>, Vec<String>) {
 
 /// `ludic compare`
 pub fn compare(args: &CompareArgs) -> u8 {
+    catch_signals();
     let variants: Vec<Option<&str>> = if args.variants.is_empty() {
         vec![None]
     } else {
@@ -73,6 +75,8 @@ pub fn compare(args: &CompareArgs) -> u8 {
             loaded.push((name, source, g));
         }
     }
+    // After a signal the columns still to play are played with no game (each marked partial):
+    // the output has every column, and says which are incomplete.
     let mut columns = vec![];
     for (name, source, g) in &loaded {
         let study = play_study(g, source, &args.study, &specs, range.clone(), name);
@@ -80,20 +84,19 @@ pub fn compare(args: &CompareArgs) -> u8 {
             name: name.clone(),
             study,
         });
-        if interrupted() {
-            break;
-        }
     }
-    let partial = interrupted() || columns.iter().any(|c| c.study.partial);
+    let partial = columns.iter().any(|c| c.study.partial);
     let written = write_comparison(
         &mut std::io::stdout().lock(),
         &columns,
         args.output,
         args.colour,
     )
-    .map(|()| if partial { INTERRUPTED } else { OK });
+    .map(|()| if partial { exit_code() } else { OK });
     if partial {
-        to_stderr!("interrupted: the columns played so far are shown, the last one partial");
+        to_stderr!("the games played so far are shown, the columns stopped marked partial");
+    } else {
+        note_late_signal();
     }
     super::finish(written)
 }

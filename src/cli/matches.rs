@@ -6,8 +6,9 @@
 //! budgets.
 
 use super::progress::MatchProgress;
-use super::simulate::{catch_ctrl_c, interrupted};
-use super::{FAILED, Format, INTERRUPTED, OK, USAGE, fmt_options, game_file, load_for_command};
+use super::signals::{catch_signals, exit_code, interrupted, note_late_signal, signal_name};
+use super::simulate::{dropped_text, stopping_message};
+use super::{FAILED, Format, OK, USAGE, fmt_options, game_file, load_for_command};
 use crate::agents::mcts::thousands;
 use crate::agents::{Agent, AgentSpec, Event, default_threads};
 use crate::check::option_map;
@@ -156,7 +157,9 @@ struct Played {
 /// Plays game `i` of the match: agent A on side `i mod sides`, agent B on every other side.
 /// Its chance events and each agent's decisions draw from generators seeded by (`seed`, `i`)
 /// only, so that the game is the same whichever thread plays it and whenever. The playouts of
-/// the searches are added to `playouts` as they run (for the progress).
+/// the searches are added to `playouts` as they run (for the progress). None when the program
+/// is asked to stop during the game ([`crate::interrupt`]): a search cut short is not the
+/// agent's play, and the game is dropped.
 fn play_one(
     g: &Game,
     specs: &[AgentSpec; 2],
@@ -164,7 +167,7 @@ fn play_one(
     seed: u64,
     record: bool,
     playouts: &AtomicU64,
-) -> Played {
+) -> Option<Played> {
     let t0 = Instant::now();
     let a_side = Player((i % g.sides.len().max(1) as u64) as u8);
     let mut agents: Vec<Box<dyn Agent>> = specs
@@ -206,6 +209,9 @@ fn play_one(
                     playouts.fetch_add(p.playouts.saturating_sub(seen), Ordering::Relaxed);
                     seen = seen.max(p.playouts);
                 });
+                if crate::interrupt::requested() {
+                    return None;
+                }
                 let tally = &mut tallies[k];
                 tally.decisions += 1;
                 tally.choices += u64::from(st.moves().len() > 1);
@@ -229,7 +235,7 @@ fn play_one(
             }
         }
     };
-    Played {
+    Some(Played {
         a_side,
         winner: outcome.winner,
         reason: outcome.reason,
@@ -239,7 +245,7 @@ fn play_one(
         last: record.then(|| final_position(g, &st)),
         tallies,
         length: t0.elapsed(),
-    }
+    })
 }
 
 /// The path of game `i`'s record in the folder (numbered from 1, `width` digits).
@@ -264,6 +270,7 @@ fn search_threads(specs: &[AgentSpec]) -> usize {
 
 /// `ludic match GAME --agent A --agent B -n N`
 pub fn run_match(args: &MatchArgs) -> u8 {
+    catch_signals();
     let (label, source, g) =
         match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
             Ok(x) => x,
@@ -349,8 +356,15 @@ pub fn run_match(args: &MatchArgs) -> u8 {
     let playouts = AtomicU64::new(0);
     let progress = RefCell::new(MatchProgress::new(args.games, jobs, &label));
     let record = args.record_dir.is_some();
-    catch_ctrl_c();
     let ctl = Control::default();
+    let stopping = || {
+        if interrupted() && !ctl.stop.swap(true, Ordering::Relaxed) {
+            progress.borrow_mut().stopping();
+            stopping_message(true);
+        }
+    };
+    // a signal during the load stops the match before its first game
+    stopping();
     let t0 = Instant::now();
     run_games(
         0..args.games,
@@ -358,7 +372,13 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         1,
         &ctl,
         || (),
-        |_, i| Some(play_one(&g, &specs, i, args.seed, record, &playouts)),
+        |_, i| {
+            let p = play_one(&g, &specs, i, args.seed, record, &playouts);
+            if p.is_none() {
+                ctl.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+            p
+        },
         |i, p| {
             // A's reward: 1 when its side wins, 0 when another does, ½ for a draw.
             let ra = match p.winner {
@@ -407,10 +427,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             }
         },
         |_| {
-            if interrupted() {
-                ctl.stop.store(true, Ordering::Relaxed);
-                progress.borrow_mut().stopping();
-            }
+            stopping();
             progress.borrow_mut().tick(playouts.load(Ordering::Relaxed));
         },
     );
@@ -421,11 +438,9 @@ pub fn run_match(args: &MatchArgs) -> u8 {
     }
     let secs = t0.elapsed().as_secs_f64();
     let n = tallies[0].total.games();
+    // (stopped before the first game ended, the table is one of no games: still printed, so
+    // that what reads it is told the match is partial)
     let partial = n < args.games;
-    if n == 0 {
-        to_stderr!("interrupted before the first game ended: nothing to show");
-        return INTERRUPTED;
-    }
     let score = tallies[0].total.score();
     let (lo, hi) = wilson(score, n);
     let names = ["A", "B"];
@@ -477,7 +492,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                     "elo_low": elo_json(elo(lo)),
                     "elo_high": elo_json(elo(hi)),
                     "ended_by": reasons,
-                    "decisions_mean": decisions_total as f64 / n as f64,
+                    "decisions_mean": decisions_total as f64 / n.max(1) as f64,
                     "jobs": jobs,
                     "seconds": secs,
                 });
@@ -489,7 +504,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                     "{}: {n} games{}, seats alternated (seed {}; {})",
                     g.meta.name,
                     if partial {
-                        format!(" of {} (PARTIAL: stopped by Ctrl-C)", args.games)
+                        format!(" of {} (PARTIAL: stopped by {})", args.games, signal_name())
                     } else {
                         String::new()
                     },
@@ -566,15 +581,21 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                     out,
                     "  games ended by: {}; {:.1} decisions a game; {secs:.1} s, {jobs} game{} at once",
                     ended.join(", "),
-                    decisions_total as f64 / n as f64,
+                    decisions_total as f64 / n.max(1) as f64,
                     if jobs == 1 { "" } else { "s" }
                 )?;
             }
         }
-        Ok(if partial { INTERRUPTED } else { OK })
+        Ok(if partial { exit_code() } else { OK })
     })();
     if partial {
-        to_stderr!("interrupted: the results of the {n} games played are shown, marked partial");
+        to_stderr!(
+            "interrupted by {}: the results of the {n} games played are shown, marked partial{}",
+            signal_name(),
+            dropped_text(ctl.dropped.load(Ordering::Relaxed))
+        );
+    } else {
+        note_late_signal();
     }
     super::finish(written)
 }

@@ -23,6 +23,7 @@ mod play;
 mod progress;
 mod replay;
 mod rules;
+mod signals;
 mod simulate;
 mod validate;
 
@@ -38,7 +39,8 @@ pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::{ReplayArgs, replay};
 pub use rules::{RulesArgs, rules};
-pub use simulate::{INTERRUPTED, SimulateArgs, StudyArgs, simulate};
+pub use signals::{INTERRUPTED, TERMINATED};
+pub use simulate::{SimulateArgs, StudyArgs, simulate};
 pub use validate::validate;
 
 use crate::builtin;

@@ -1,6 +1,10 @@
-//! `ludic perft GAME DEPTH`: sequences of turns counted by depth.
+//! `ludic perft GAME DEPTH`: sequences of turns counted by depth. A signal (Ctrl-C, SIGTERM)
+//! stops the count: the depths done are printed, then the depth stopped, marked partial with
+//! what it had counted (not its total), and the exit code says which signal (130, 143).
 
+use super::signals::{catch_signals, exit_code, note_late_signal, signal_name};
 use super::{FAILED, Format, OK, load_for_command};
+use crate::perft::PerftError;
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
@@ -14,6 +18,7 @@ pub fn perft(
     limits: crate::perft::PerftLimits,
     format: Format,
 ) -> u8 {
+    catch_signals();
     let (_, _, g) = match load_for_command(game, options, variant) {
         Ok(x) => x,
         Err(c) => return c,
@@ -38,7 +43,12 @@ fn perft_to(
     let mut rows = vec![];
     for d in 1..=depth {
         let t0 = Instant::now();
-        match crate::perft::perft_with(g, &st, d, limits) {
+        let counted = if crate::interrupt::requested() {
+            Err(PerftError::Stopped(0))
+        } else {
+            crate::perft::perft_with(g, &st, d, limits)
+        };
+        match counted {
             Ok(n) => {
                 let secs = t0.elapsed().as_secs_f64();
                 if format == Format::Text {
@@ -46,13 +56,36 @@ fn perft_to(
                 }
                 rows.push(json!({"depth": d, "count": n, "seconds": secs}));
             }
+            Err(PerftError::Stopped(n)) => {
+                let secs = t0.elapsed().as_secs_f64();
+                match format {
+                    Format::Text => writeln!(
+                        w,
+                        "perft({d}) PARTIAL: stopped by {} after {secs:.3} s, {n} sequences counted so far (not the total)",
+                        signal_name()
+                    )?,
+                    Format::Json => {
+                        // the depths done, then the one stopped: no `count`, which would read
+                        // as its total
+                        rows.push(
+                            json!({"depth": d, "partial": true, "counted": n, "seconds": secs}),
+                        );
+                        super::write_json(w, &rows)?;
+                    }
+                }
+                to_stderr!(
+                    "interrupted by {}: perft({d}) was stopped; the depths before it are complete",
+                    signal_name()
+                );
+                return Ok(exit_code());
+            }
             Err(e) => {
                 to_stderr!("error: {e}");
                 match e {
-                    crate::perft::PerftError::TooMany(_) => {
+                    PerftError::TooMany(_) => {
                         to_stderr!("hint: count further with --max-positions N")
                     }
-                    crate::perft::PerftError::TooMuchWork(_) => {
+                    PerftError::TooMuchWork(_) => {
                         to_stderr!("hint: count further with --max-work N")
                     }
                     _ => {}
@@ -64,5 +97,6 @@ fn perft_to(
     if format == Format::Json {
         super::write_json(w, &rows)?;
     }
+    note_late_signal();
     Ok(OK)
 }

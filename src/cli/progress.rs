@@ -108,7 +108,7 @@ impl MatchProgress {
         self.redraw();
     }
 
-    /// Ctrl-C was pressed: says that the games being played end the match.
+    /// A signal stops the match: says that the games in progress are dropped.
     pub(crate) fn stopping(&mut self) {
         self.stopping = true;
     }
@@ -153,7 +153,7 @@ impl MatchProgress {
             )
         };
         let msg = if self.stopping {
-            format!("{msg}; stopping after the games being played (Ctrl-C again: quit now)")
+            format!("{msg}; stopping: the games in progress are dropped (Ctrl-C again: quit now)")
         } else {
             msg
         };

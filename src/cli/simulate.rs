@@ -1,7 +1,9 @@
 //! `ludic simulate GAME -n N`: many games (random playouts, one agent on every side, or two
 //! agents with seats alternated) on every core, and the metrics of the game (see
-//! [`crate::study`]); a progress bar at a terminal; Ctrl-C stops and reports the games played.
+//! [`crate::study`]); a progress bar at a terminal; Ctrl-C (or SIGTERM, SIGHUP) stops and reports
+//! the games played (see [`super::signals`]).
 
+use super::signals::{catch_signals, exit_code, interrupted, note_late_signal, signal_name};
 use super::{OK, USAGE, load_for_command};
 use crate::agents::{AgentSpec, default_threads};
 use crate::check::option_map;
@@ -9,31 +11,8 @@ use crate::engine::Game;
 use crate::study::merge::{parse_shard, shard_range};
 use crate::study::report::{Output, Study, write_study};
 use crate::study::{Control, Plan, run};
-use std::sync::Once;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
-
-/// Exit code of a study stopped by Ctrl-C (what was played is reported, marked partial).
-pub const INTERRUPTED: u8 = 130;
-
-/// Set by Ctrl-C while a study runs (a second Ctrl-C ends the program at once).
-static STOP: AtomicBool = AtomicBool::new(false);
-
-pub(crate) fn catch_ctrl_c() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            if STOP.swap(true, Ordering::SeqCst) {
-                std::process::exit(INTERRUPTED as i32);
-            }
-        });
-    });
-}
-
-/// Whether Ctrl-C stopped a study.
-pub(crate) fn interrupted() -> bool {
-    STOP.load(Ordering::SeqCst)
-}
 
 /// How the games of a study are played (shared by `simulate` and `compare`).
 pub struct StudyArgs {
@@ -94,7 +73,8 @@ pub(crate) fn check_study_args(
 }
 
 /// Plays a study of `g` (`label` names it on the progress bar), with a progress bar when
-/// standard error is a terminal; Ctrl-C stops it (the study is then partial).
+/// standard error is a terminal; a signal stops it (the study is then partial: the games
+/// finished are counted, a game in progress is dropped), and says so on standard error.
 pub(crate) fn play_study(
     g: &Game,
     source: &str,
@@ -113,17 +93,31 @@ pub(crate) fn play_study(
     };
     let total = range.end - range.start;
     let bar = super::progress::study_bar(total, label);
-    catch_ctrl_c();
+    catch_signals();
     let ctl = Control::default();
+    let stopping = |ctl: &Control| {
+        if interrupted() && !ctl.stop.swap(true, Ordering::Relaxed) {
+            stopping_message(!specs.is_empty());
+        }
+    };
+    // a signal during the load stops the study before its first game
+    stopping(&ctl);
     let t0 = Instant::now();
     let stats = run(g, &plan, &ctl, g.sides.len(), |done| {
-        if interrupted() {
-            ctl.stop.store(true, Ordering::Relaxed);
-        }
+        stopping(&ctl);
         bar.set_position(done);
     });
     bar.finish_and_clear();
     let partial = stats.games < total;
+    if partial {
+        to_stderr!(
+            "interrupted by {}: {label}: {} of {} games played{}",
+            signal_name(),
+            stats.games,
+            total,
+            dropped_text(ctl.dropped.load(Ordering::Relaxed))
+        );
+    }
     Study {
         game: g.meta.name.clone(),
         source_hash: crate::source_hash(source),
@@ -148,6 +142,34 @@ pub(crate) fn play_study(
     }
 }
 
+/// Says on standard error, once for the program, that a signal stops the games: those in
+/// progress are dropped when agents play them (their searches stop at once), finished when
+/// they are random playouts (a matter of microseconds).
+pub(crate) fn stopping_message(agents: bool) {
+    static TOLD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if TOLD.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    to_stderr!(
+        "stopping on {}: {}the games finished are kept (again: quit at once)",
+        signal_name(),
+        if agents {
+            "the games in progress are dropped, "
+        } else {
+            ""
+        }
+    );
+}
+
+/// The games dropped when a signal stopped them, in words (empty when none was).
+pub(crate) fn dropped_text(dropped: u64) -> String {
+    match dropped {
+        0 => String::new(),
+        1 => "; 1 game in progress was dropped".into(),
+        n => format!("; {n} games in progress were dropped"),
+    }
+}
+
 /// Arguments of `ludic simulate`.
 pub struct SimulateArgs {
     pub game: String,
@@ -160,6 +182,7 @@ pub struct SimulateArgs {
 
 /// `ludic simulate GAME -n N`
 pub fn simulate(args: &SimulateArgs) -> u8 {
+    catch_signals();
     let (label, source, g) =
         match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
             Ok(x) => x,
@@ -176,12 +199,11 @@ pub fn simulate(args: &SimulateArgs) -> u8 {
         args.output,
         args.colour,
     )
-    .map(|()| if study.partial { INTERRUPTED } else { OK });
+    .map(|()| if study.partial { exit_code() } else { OK });
     if study.partial {
-        to_stderr!(
-            "interrupted: the results of the {} games played are shown, marked partial",
-            study.stats.games
-        );
+        to_stderr!("the results of the games played are shown, marked partial");
+    } else {
+        note_late_signal();
     }
     super::finish(written)
 }

@@ -66,7 +66,9 @@ fn p_of(cells: &[Option<Metric>], j: usize) -> Option<f64> {
     }
 }
 
-/// Writes the comparison.
+/// Writes the comparison; one with a partial column (a study stopped by a signal) says so at
+/// the top: `"partial": true` in JSON, a `# PARTIAL` comment line first in CSV, `PARTIAL` in
+/// the column's title in the table.
 pub fn write_comparison(
     out: &mut impl Write,
     cols: &[Column],
@@ -74,6 +76,7 @@ pub fn write_comparison(
     colour: bool,
 ) -> io::Result<()> {
     let rows = rows(cols);
+    let partial = cols.iter().any(|c| c.study.partial);
     match output {
         Output::Json => {
             let differences: Vec<Value> = rows

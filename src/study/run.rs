@@ -84,7 +84,9 @@ pub fn observed_playout<const FULL: bool>(
 }
 
 /// Game `i` played by agents: with one spec, it decides for every side; with two, agent A
-/// plays side `i mod sides` and agent B every other side (as in `ludic match`).
+/// plays side `i mod sides` and agent B every other side (as in `ludic match`). False, and
+/// nothing added to `stats`, when a stop was requested ([`crate::interrupt`]) during the
+/// game: a search cut short is not the agent's play, so the game is dropped.
 fn agent_game(
     g: &Game,
     specs: &[AgentSpec],
@@ -92,7 +94,7 @@ fn agent_game(
     seed: u64,
     obs: &mut Observer<true>,
     stats: &mut Stats,
-) {
+) -> bool {
     let sides = g.sides.len().max(1) as u64;
     let a_side = Player((i % sides) as u8);
     let mut agents: Vec<Box<dyn Agent>> = specs
@@ -120,6 +122,9 @@ fn agent_game(
                 obs.decision(g, &st, st.moves().len());
                 let k = usize::from(specs.len() == 2 && g.side_of(st.mover()) != a_side);
                 let d = agents[k].decide(g, &st, &mut rngs[k], &mut |_| {}).decision;
+                if crate::interrupt::requested() {
+                    return false;
+                }
                 for a in agents.iter_mut() {
                     a.observe(g, &st, Event::Decision(d));
                 }
@@ -128,6 +133,7 @@ fn agent_game(
         }
     }
     obs.end(g, &st, stats, (specs.len() == 2).then_some(a_side));
+    true
 }
 
 /// What to play.
@@ -142,17 +148,28 @@ pub struct Plan<'a> {
     pub agents: &'a [AgentSpec],
 }
 
-/// Shared with the caller while a study runs: a flag that stops it between games (Ctrl-C),
-/// and the count of games done.
+/// Shared with the caller while a study runs: a flag that stops it between games (a signal),
+/// the count of games done, and of games dropped (stopped in progress, not counted).
 #[derive(Default)]
 pub struct Control {
     pub stop: AtomicBool,
     pub done: AtomicU64,
+    pub dropped: AtomicU64,
+}
+
+impl Control {
+    /// Whether the games are to stop: `stop` set, or a stop requested of the whole program
+    /// ([`crate::interrupt`], which the searches obey at once).
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || crate::interrupt::requested()
+    }
 }
 
 /// Plays the games of `plan` and returns their statistics; `tick` is called on the calling
-/// thread about ten times a second with the games done. When `ctl.stop` is set the threads
-/// stop after the game they are playing: the statistics are those of the games finished.
+/// thread about ten times a second with the games done. When `ctl` says to stop, the threads
+/// stop after the game they are playing (a random playout ends; an agents' game ends at
+/// once, dropped, when the whole program is asked to stop): the statistics are those of the
+/// games finished, with one thread those of a prefix of the range.
 pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, tick: impl FnMut(u64)) -> Stats {
     let random = plan.agents.is_empty() || plan.agents == [AgentSpec::Random];
     let two = plan.agents.len() == 2;
@@ -179,7 +196,9 @@ pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, tick: impl FnMut(
         },
         |w, i| {
             if !random {
-                agent_game(g, plan.agents, i, plan.seed, &mut w.full, &mut w.stats);
+                if !agent_game(g, plan.agents, i, plan.seed, &mut w.full, &mut w.stats) {
+                    ctl.dropped.fetch_add(1, Ordering::Relaxed);
+                }
             } else {
                 let seed = stream_seed(plan.seed, i, 0);
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -201,15 +220,37 @@ pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, tick: impl FnMut(
     total
 }
 
+/// Where a thread of [`run_games`] sends the results of its games.
+enum Results<T> {
+    Bounded(mpsc::SyncSender<T>),
+    Unbounded(mpsc::Sender<T>),
+}
+
+impl<T> Results<T> {
+    fn send(&self, x: T) {
+        // (a closed channel: the caller is gone, nobody is left to tell)
+        match self {
+            Results::Bounded(tx) => {
+                let _ = tx.send(x);
+            }
+            Results::Unbounded(tx) => {
+                let _ = tx.send(x);
+            }
+        }
+    }
+}
+
 /// The parallel runner of `simulate`, `compare` and `match`: plays the games of `range` on
 /// `threads` threads, which claim `chunk` indices at a time, so that which thread plays game
 /// `i` does not matter as long as game `i` draws only from generators seeded by its index.
 ///
 /// Each thread has its own state, made by `worker`; `play(state, i)` plays game `i`, and what
 /// it returns (`Some`) is handed to `on_result` on the calling thread, in the order the games
-/// finish. `tick` is called on the calling thread about ten times a second, and at the end,
-/// with the games done. When `ctl.stop` is set the threads stop after the game they are
-/// playing. Returns the threads' states (to merge what they gathered).
+/// finish (the threads wait while four results a thread are not yet handled). `tick` is
+/// called on the calling thread about ten times a second, and at the end, with the games
+/// done. When `ctl` says to stop ([`Control::stopping`]) the threads stop after the game
+/// they are playing, even within a chunk: one thread plays a prefix of `range`. Returns the
+/// threads' states (to merge what they gathered).
 #[allow(clippy::too_many_arguments)]
 pub fn run_games<W: Send, R: Send>(
     range: Range<u64>,
@@ -224,8 +265,10 @@ pub fn run_games<W: Send, R: Send>(
     let next = AtomicU64::new(range.start);
     let end = range.end;
     let chunk = chunk.max(1);
-    let (tx, rx) = mpsc::channel::<(u64, R)>();
-    let body = |tx: mpsc::Sender<(u64, R)>| {
+    // Bounded: threads wait for `on_result` when it falls behind (writing records is slower
+    // than playing random games), so that a stop leaves no backlog of results to handle.
+    let (tx, rx) = mpsc::sync_channel::<(u64, R)>(threads.clamp(1, 1024) * 4);
+    let body = |tx: Results<(u64, R)>| {
         let mut w = worker();
         'claims: loop {
             let c = next.fetch_add(chunk, Ordering::Relaxed);
@@ -234,7 +277,7 @@ pub fn run_games<W: Send, R: Send>(
             }
             let mut played = 0;
             for i in c..(c + chunk).min(end) {
-                if ctl.stop.load(Ordering::Relaxed) {
+                if ctl.stopping() {
                     ctl.done.fetch_add(played, Ordering::Relaxed);
                     break 'claims;
                 }
@@ -243,7 +286,7 @@ pub fn run_games<W: Send, R: Send>(
                 if let Some(r) = r {
                     ctl.done.fetch_add(played, Ordering::Relaxed);
                     played = 0;
-                    let _ = tx.send((i, r));
+                    tx.send((i, r));
                 }
             }
             ctl.done.fetch_add(played, Ordering::Relaxed);
@@ -256,17 +299,19 @@ pub fn run_games<W: Send, R: Send>(
         // are the same on fewer threads); with none, the games are played on this one
         let mut handles = vec![];
         for _ in 0..threads.max(1) {
-            let tx = tx.clone();
+            let tx = Results::Bounded(tx.clone());
             match std::thread::Builder::new().spawn_scoped(s, move || body(tx)) {
                 Ok(h) => handles.push(h),
                 Err(_) => break,
             }
         }
-        let inline = if handles.is_empty() {
-            Some(body(tx))
+        drop(tx);
+        // (played here, the results wait unbounded until the games are over)
+        let (inline, rx) = if handles.is_empty() {
+            let (tx, rx) = mpsc::channel();
+            (Some(body(Results::Unbounded(tx))), rx)
         } else {
-            drop(tx);
-            None
+            (None, rx)
         };
         let tick_every = Duration::from_millis(100);
         let mut last = Instant::now();
