@@ -102,7 +102,7 @@ pub fn write_comparison(
                 })
                 .collect();
             let v = json!({
-                "partial": cols.iter().any(|c| c.study.partial),
+                "partial": partial,
                 "columns": columns,
                 "baseline": 0,
                 "tests": "two-proportion z-test for proportions, Welch's test (normal approximation) for means; two-sided; each column against the first",
