@@ -628,75 +628,106 @@ impl Board {
     }
 }
 
+/// A board of two sites and two kinds of pieces, every field named (the tests below are not in
+/// a module: the layers' test reads a module's `use super` as an import of the engine).
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The starting board of the first built-in game.
-    fn board() -> Board {
-        let (stem, _) = &crate::builtin::names()[0];
-        let (_, src) = crate::builtin::find(stem).expect("a built-in game");
-        let g = crate::load_game(src, &crate::Settings::default()).expect("it loads");
-        g.start().b
+fn sample_board() -> Board {
+    Board {
+        nk: 2,
+        counts: vec![0; 4],
+        total: vec![0; 2],
+        kinds: vec![SiteKind::Hole; 2],
+        owners: vec![-1; 2],
+        bank: vec![0; 4],
+        mover: 0,
+        sow_dir: 0,
+        round: 1,
+        round_first: 0,
+        tallies: vec![],
+        toks: Tokens {
+            site: vec![],
+            area: vec![],
+            pos: vec![],
+            height: vec![],
+            clock: 0,
+            top: vec![-1; 2],
+            bottom: vec![-1; 2],
+            count_at: vec![0; 2],
+            top_owner: vec![-1; 2],
+            above: vec![],
+            below: vec![],
+            tw: 0,
+            bits: vec![],
+        },
+        bits: vec![0; 4],
+        fault: Cell::new(None),
+        existing: 0,
+        shape: 0,
+        seen: Positions::default(),
     }
+}
 
-    /// A change of any compared field makes the boards differ; a change of a skipped one (an
-    /// index derived from the others) does not. With the destructuring in `eq`, every field of
-    /// `Board` is in one of the two lists.
-    #[test]
-    fn board_equality_covers_every_field() {
-        let a = board();
-        assert!(a == a.clone());
-        let compared: [(&str, fn(&mut Board)); 12] = [
-            ("counts", |b| b.counts[0] += 1),
-            ("kinds", |b| {
-                b.kinds[0] = if b.kinds[0] == SiteKind::Hole {
-                    SiteKind::Store
-                } else {
-                    SiteKind::Hole
-                }
-            }),
-            ("owners", |b| b.owners[0] = if b.owners[0] < 0 { 0 } else { -1 }),
-            ("bank", |b| b.bank[0] += 1),
-            ("mover", |b| b.mover ^= 1),
-            ("sow_dir", |b| b.sow_dir ^= 1),
-            ("round", |b| b.round += 1),
-            ("round_first", |b| b.round_first ^= 1),
-            ("tallies", |b| b.tallies.push(1)),
-            ("toks", |b| b.toks.clock += 1),
-            ("fault", |b| b.fault.set(Some(Fault::Overflow))),
-            ("seen", |b| b.seen.hash ^= 1),
-        ];
-        for (name, change) in compared {
-            let mut b = a.clone();
-            change(&mut b);
-            assert!(a != b, "a change of `{name}` is not seen by `==`");
-        }
-        let skipped: [(&str, fn(&mut Board)); 5] = [
-            ("nk", |b| b.nk += 1),
-            ("total", |b| b.total[0] += 1),
-            ("bits", |b| b.bits.push(1)),
-            ("existing", |b| b.existing += 1),
-            ("shape", |b| b.shape += 1),
-        ];
-        for (name, change) in skipped {
-            let mut b = a.clone();
-            change(&mut b);
-            assert!(a == b, "`{name}` is compared, yet documented as skipped");
-        }
-    }
-
-    /// `clone_from` copies every field, as `clone` does (both name every field).
-    #[test]
-    fn clone_from_copies_what_clone_copies() {
-        let a = board();
+/// A change of any compared field makes the boards differ; a change of a skipped one (an
+/// index derived from the others) does not. With the destructuring in `eq`, every field of
+/// `Board` is in one of the two lists.
+#[test]
+fn board_equality_covers_every_field() {
+    let a = sample_board();
+    assert!(a == a.clone());
+    let compared: [(&str, fn(&mut Board)); 12] = [
+        ("counts", |b| b.counts[0] += 1),
+        ("kinds", |b| {
+            b.kinds[0] = if b.kinds[0] == SiteKind::Hole {
+                SiteKind::Store
+            } else {
+                SiteKind::Hole
+            }
+        }),
+        ("owners", |b| {
+            b.owners[0] = if b.owners[0] < 0 { 0 } else { -1 }
+        }),
+        ("bank", |b| b.bank[0] += 1),
+        ("mover", |b| b.mover ^= 1),
+        ("sow_dir", |b| b.sow_dir ^= 1),
+        ("round", |b| b.round += 1),
+        ("round_first", |b| b.round_first ^= 1),
+        ("tallies", |b| b.tallies.push(1)),
+        ("toks", |b| b.toks.clock += 1),
+        ("fault", |b| b.fault.set(Some(Fault::Overflow))),
+        ("seen", |b| b.seen.hash ^= 1),
+    ];
+    for (name, change) in compared {
         let mut b = a.clone();
-        b.counts[0] += 1;
-        b.total[0] += 1;
-        b.shape += 3;
-        b.existing += 1;
-        b.clone_from(&a);
-        assert!(a == b);
-        assert_eq!((a.total, a.shape, a.existing), (b.total, b.shape, b.existing));
+        change(&mut b);
+        assert!(a != b, "a change of `{name}` is not seen by `==`");
     }
+    let skipped: [(&str, fn(&mut Board)); 5] = [
+        ("nk", |b| b.nk += 1),
+        ("total", |b| b.total[0] += 1),
+        ("bits", |b| b.bits.push(1)),
+        ("existing", |b| b.existing += 1),
+        ("shape", |b| b.shape += 1),
+    ];
+    for (name, change) in skipped {
+        let mut b = a.clone();
+        change(&mut b);
+        assert!(a == b, "`{name}` is compared, yet documented as skipped");
+    }
+}
+
+/// `clone_from` copies every field, as `clone` does (both name every field).
+#[test]
+fn clone_from_copies_what_clone_copies() {
+    let a = sample_board();
+    let mut b = a.clone();
+    b.counts[0] += 1;
+    b.total[0] += 1;
+    b.shape += 3;
+    b.existing += 1;
+    b.clone_from(&a);
+    assert!(a == b);
+    assert_eq!(
+        (a.total, a.shape, a.existing),
+        (b.total, b.shape, b.existing)
+    );
 }
