@@ -667,6 +667,10 @@ fn sample_board() -> Board {
     }
 }
 
+/// A field's name and a change of it.
+#[cfg(test)]
+type Change = (&'static str, fn(&mut Board));
+
 /// A change of any compared field makes the boards differ; a change of a skipped one (an
 /// index derived from the others) does not. With the destructuring in `eq`, every field of
 /// `Board` is in one of the two lists.
@@ -674,7 +678,7 @@ fn sample_board() -> Board {
 fn board_equality_covers_every_field() {
     let a = sample_board();
     assert!(a == a.clone());
-    let compared: [(&str, fn(&mut Board)); 12] = [
+    let compared: [Change; 12] = [
         ("counts", |b| b.counts[0] += 1),
         ("kinds", |b| {
             b.kinds[0] = if b.kinds[0] == SiteKind::Hole {
@@ -701,7 +705,7 @@ fn board_equality_covers_every_field() {
         change(&mut b);
         assert!(a != b, "a change of `{name}` is not seen by `==`");
     }
-    let skipped: [(&str, fn(&mut Board)); 5] = [
+    let skipped: [Change; 5] = [
         ("nk", |b| b.nk += 1),
         ("total", |b| b.total[0] += 1),
         ("bits", |b| b.bits.push(1)),
