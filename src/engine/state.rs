@@ -149,20 +149,50 @@ pub struct Board {
     pub(crate) seen: Positions,
 }
 
+/// Two boards are equal when their positions are: every field that says where the pieces are
+/// and whose turn it is, and none of the indexes derived from them. The destructuring names
+/// every field and has no `..`: a field added to `Board` breaks the build until it is either
+/// compared or skipped here with the reason (the test `board_equality_covers_every_field`
+/// checks both lists).
 impl PartialEq for Board {
     fn eq(&self, o: &Self) -> bool {
-        self.counts == o.counts
-            && self.kinds == o.kinds
-            && self.owners == o.owners
-            && self.bank == o.bank
-            && self.mover == o.mover
-            && self.sow_dir == o.sow_dir
-            && self.round == o.round
-            && self.round_first == o.round_first
-            && self.tallies == o.tallies
-            && self.toks == o.toks
-            && self.fault == o.fault
-            && self.seen == o.seen
+        let Board {
+            // the number of piece kinds: the game's, the same for every board of a game
+            nk: _,
+            counts,
+            // the pieces at each site: the sum of `counts` and the tokens there (`reindex`)
+            total: _,
+            kinds,
+            owners,
+            bank,
+            mover,
+            sow_dir,
+            round,
+            round_first,
+            tallies,
+            toks,
+            // the site indexes, built from kinds, owners, counts and tokens (`reindex`)
+            bits: _,
+            fault,
+            // the pieces in existence: the sum of counts, holdings, hand and tokens (`reindex`)
+            existing: _,
+            // a generation counter of kinds and owners (to keep the sets built from them):
+            // it counts changes, two boards with the same kinds and owners may differ in it
+            shape: _,
+            seen,
+        } = self;
+        *counts == o.counts
+            && *kinds == o.kinds
+            && *owners == o.owners
+            && *bank == o.bank
+            && *mover == o.mover
+            && *sow_dir == o.sow_dir
+            && *round == o.round
+            && *round_first == o.round_first
+            && *tallies == o.tallies
+            && *toks == o.toks
+            && *fault == o.fault
+            && *seen == o.seen
     }
 }
 impl Eq for Board {}
@@ -596,4 +626,112 @@ impl Board {
     pub(crate) fn set_tally(&mut self, i: usize, v: i64) {
         self.tallies[i] = v;
     }
+}
+
+/// A board of two sites and two kinds of pieces, every field named (the tests below are not in
+/// a module: the layers' test reads a module's `use super` as an import of the engine).
+#[cfg(test)]
+fn sample_board() -> Board {
+    Board {
+        nk: 2,
+        counts: vec![0; 4],
+        total: vec![0; 2],
+        kinds: vec![SiteKind::Hole; 2],
+        owners: vec![-1; 2],
+        bank: vec![0; 4],
+        mover: 0,
+        sow_dir: 0,
+        round: 1,
+        round_first: 0,
+        tallies: vec![],
+        toks: Tokens {
+            site: vec![],
+            area: vec![],
+            pos: vec![],
+            height: vec![],
+            clock: 0,
+            top: vec![-1; 2],
+            bottom: vec![-1; 2],
+            count_at: vec![0; 2],
+            top_owner: vec![-1; 2],
+            above: vec![],
+            below: vec![],
+            tw: 0,
+            bits: vec![],
+        },
+        bits: vec![0; 4],
+        fault: Cell::new(None),
+        existing: 0,
+        shape: 0,
+        seen: Positions::default(),
+    }
+}
+
+/// A field's name and a change of it.
+#[cfg(test)]
+type Change = (&'static str, fn(&mut Board));
+
+/// A change of any compared field makes the boards differ; a change of a skipped one (an
+/// index derived from the others) does not. With the destructuring in `eq`, every field of
+/// `Board` is in one of the two lists.
+#[test]
+fn board_equality_covers_every_field() {
+    let a = sample_board();
+    assert!(a == a.clone());
+    let compared: [Change; 12] = [
+        ("counts", |b| b.counts[0] += 1),
+        ("kinds", |b| {
+            b.kinds[0] = if b.kinds[0] == SiteKind::Hole {
+                SiteKind::Store
+            } else {
+                SiteKind::Hole
+            }
+        }),
+        ("owners", |b| {
+            b.owners[0] = if b.owners[0] < 0 { 0 } else { -1 }
+        }),
+        ("bank", |b| b.bank[0] += 1),
+        ("mover", |b| b.mover ^= 1),
+        ("sow_dir", |b| b.sow_dir ^= 1),
+        ("round", |b| b.round += 1),
+        ("round_first", |b| b.round_first ^= 1),
+        ("tallies", |b| b.tallies.push(1)),
+        ("toks", |b| b.toks.clock += 1),
+        ("fault", |b| b.fault.set(Some(Fault::Overflow))),
+        ("seen", |b| b.seen.hash ^= 1),
+    ];
+    for (name, change) in compared {
+        let mut b = a.clone();
+        change(&mut b);
+        assert!(a != b, "a change of `{name}` is not seen by `==`");
+    }
+    let skipped: [Change; 5] = [
+        ("nk", |b| b.nk += 1),
+        ("total", |b| b.total[0] += 1),
+        ("bits", |b| b.bits.push(1)),
+        ("existing", |b| b.existing += 1),
+        ("shape", |b| b.shape += 1),
+    ];
+    for (name, change) in skipped {
+        let mut b = a.clone();
+        change(&mut b);
+        assert!(a == b, "`{name}` is compared, yet documented as skipped");
+    }
+}
+
+/// `clone_from` copies every field, as `clone` does (both name every field).
+#[test]
+fn clone_from_copies_what_clone_copies() {
+    let a = sample_board();
+    let mut b = a.clone();
+    b.counts[0] += 1;
+    b.total[0] += 1;
+    b.shape += 3;
+    b.existing += 1;
+    b.clone_from(&a);
+    assert!(a == b);
+    assert_eq!(
+        (a.total, a.shape, a.existing),
+        (b.total, b.shape, b.existing)
+    );
 }
