@@ -322,12 +322,10 @@ fn csv(text: &str, header: &str) -> Result<(Option<String>, Vec<String>), String
     // `column NAME: k of n games`, read as `NAME k of n games` and joined with `; `
     let mut stopped = vec![];
     while let Some(c) = first.strip_prefix("# PARTIAL: ") {
-        stopped.push(
-            match c.strip_prefix("column ").and_then(|c| c.rsplit_once(": ")) {
-                Some((name, counts)) => format!("{name} {counts}"),
-                None => c.to_string(),
-            },
-        );
+        stopped.push(match c.strip_prefix("column ").and_then(|c| c.rsplit_once(": ")) {
+            Some((name, counts)) => format!("{name} {counts}"),
+            None => c.to_string(),
+        });
         first = lines.next().ok_or("no header")?;
     }
     let comment = (!stopped.is_empty()).then(|| stopped.join("; "));
