@@ -25,7 +25,7 @@ pub mod study;
 // The language's modules at the top as well: the paths `ludic::parse`, `ludic::check` … that
 // the commands and the tests use.
 pub use lang::{ast, check, derive, diagnostic, parse};
-pub(crate) use lang::{chart, lower, optimize};
+pub(crate) use lang::{chart, optimize};
 
 pub use check::{LoadError, Settings};
 pub use engine::Game;

@@ -4,7 +4,7 @@
 //! Here: the checker's state, the types, names and their suggestions, and the order of the
 //! work; one file per concern beside it: `options` (options, variants, `-o`), `decls` (sides,
 //! pieces, definitions, tallies, dice), `board` (sites, regions, rings, tracks, points,
-//! links), `labels`, `limit`, `lines`, `none_type`, `call_site`. [`crate::lower`] turns
+//! links), `labels`, `limit`, `lines`, `none_type`, `call_site`. [`crate::lang::lower`] turns
 //! expressions and statements into the IR.
 
 use crate::ast::{self, OptionDomain, OptionValue, SiteAttr, SiteItem, Span};
@@ -219,21 +219,6 @@ pub(crate) struct Checker<'a> {
     pub(crate) warnings: Vec<Diagnostic>,
 }
 
-const BUILTINS: [&str; 13] = [
-    "mover",
-    "opponent",
-    "none",
-    "all",
-    "hole",
-    "store",
-    "cell",
-    "point",
-    "void",
-    "round",
-    "first_player",
-    "repeated",
-    "sown",
-];
 const MAX_SITES: i64 = 4096;
 /// Coordinates of sites (and offsets of links) are within ±this, so that no arithmetic on
 /// them overflows.
@@ -327,7 +312,7 @@ fn check_into(
         let_values: HashMap::new(),
         warnings: vec![],
     };
-    for b in BUILTINS {
+    for b in crate::lang::builtins::names() {
         c.globals
             .insert(b.to_string(), (Global::Builtin, Span::default()));
     }
@@ -498,7 +483,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         let mut own: Vec<&str> = vec![];
-        let mut builtin: Vec<&str> = crate::lower::FUNCTIONS.to_vec();
+        let mut builtin: Vec<&str> = crate::lang::builtins::functions().collect();
         for (n, (g, _)) in &self.globals {
             match g {
                 Global::Builtin => builtin.push(n),

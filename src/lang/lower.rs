@@ -20,37 +20,6 @@ mod stmt;
 /// The stack lowering leaves for what comes after it (see `Checker::enter`).
 const STACK_RESERVE: usize = 256 << 10;
 
-/// The built-in functions, for "did you mean" hints.
-pub(crate) const FUNCTIONS: [&str; 27] = [
-    "original_owner",
-    "count",
-    "captured",
-    "score",
-    "size",
-    "owner",
-    "kind",
-    "next",
-    "opposite",
-    "run",
-    "min",
-    "max",
-    "abs",
-    "top",
-    "bottom",
-    "site",
-    "pos",
-    "area",
-    "track_site",
-    "track_pos",
-    "track_end",
-    "side",
-    "between",
-    "x",
-    "y",
-    "neighbours",
-    "jumps",
-];
-
 fn all_kinds() -> KindMask {
     KindMask(u32::MAX)
 }

@@ -8,6 +8,7 @@
 //! definition's parameters must be, for the checker.
 
 pub mod ast;
+pub(crate) mod builtins;
 pub(crate) mod chart;
 pub mod check;
 pub mod derive;

@@ -1,6 +1,7 @@
 //! Names and calls: a name's meaning, the built-in functions, and the inlining of `def`s.
 
 use super::*;
+use crate::lang::builtins::{self, Lowering as L};
 
 impl Checker<'_> {
     /// Inlines a `def`: binds its parameters to the argument expressions, then lowers the body.
@@ -142,17 +143,17 @@ impl Checker<'_> {
                 Some(t) => (Expr::Tally(t.slot), Ty::Num),
                 None => (Expr::Const(0), Ty::Error),
             },
-            Some(Global::Builtin) => match id.name.as_str() {
-                "round" => (Expr::Round, Ty::Num),
-                "repeated" => {
+            Some(Global::Builtin) => match builtins::name_of(&id.name).map(|b| b.lowering) {
+                Some(L::Round) => (Expr::Round, Ty::Num),
+                Some(L::Repeated) => {
                     self.history = true;
                     (Expr::Repeated, Ty::Bool)
                 }
-                "first_player" => (Expr::FirstPlayer, Ty::Player),
-                "mover" => (Expr::Mover, Ty::Player),
-                "opponent" => (Expr::Opponent, Ty::Player),
-                "none" => (Expr::Const(-1), Ty::Null),
-                "sown" => match self.sown_vars.last_mut() {
+                Some(L::FirstPlayer) => (Expr::FirstPlayer, Ty::Player),
+                Some(L::Mover) => (Expr::Mover, Ty::Player),
+                Some(L::Opponent) => (Expr::Opponent, Ty::Player),
+                Some(L::None) => (Expr::Const(-1), Ty::Null),
+                Some(L::Sown) => match self.sown_vars.last_mut() {
                     Some((v, used)) => {
                         *used = true;
                         (Expr::Var(*v), Ty::Num)
@@ -169,12 +170,39 @@ impl Checker<'_> {
                         (Expr::Const(0), Ty::Error)
                     }
                 },
-                "hole" => (Expr::Const(0), Ty::SiteKind),
-                "store" => (Expr::Const(1), Ty::SiteKind),
-                "cell" => (Expr::Const(2), Ty::SiteKind),
-                "point" => (Expr::Const(3), Ty::SiteKind),
-                "void" => (Expr::Const(4), Ty::SiteKind),
-                _ => {
+                Some(L::SiteKind(k)) => (Expr::Const(k), Ty::SiteKind),
+                // `all` (a set), and functions written without arguments
+                Some(
+                    L::All
+                    | L::OriginalOwner
+                    | L::Count
+                    | L::Captured
+                    | L::Score
+                    | L::Size
+                    | L::Owner
+                    | L::Kind
+                    | L::Next
+                    | L::Opposite
+                    | L::Run
+                    | L::Min
+                    | L::Max
+                    | L::Abs
+                    | L::Top
+                    | L::Bottom
+                    | L::TokSite
+                    | L::TokPos
+                    | L::TokArea
+                    | L::TrackSite
+                    | L::TrackPos
+                    | L::TrackEnd
+                    | L::Side
+                    | L::Between
+                    | L::X
+                    | L::Y
+                    | L::Neighbours
+                    | L::Jumps,
+                )
+                | None => {
                     self.error(
                         ErrorKind::Type {
                             expected: "a single value".into(),
@@ -217,21 +245,6 @@ impl Checker<'_> {
     }
 
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
-        let arity = |c: &mut Self, n: std::ops::RangeInclusive<usize>| {
-            if !n.contains(&args.len()) {
-                c.error(
-                    ErrorKind::Arity {
-                        name: name.name.clone(),
-                        expected: *n.start(),
-                        found: args.len(),
-                    },
-                    span,
-                );
-                false
-            } else {
-                true
-            }
-        };
         if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied() {
             return self
                 .with_def(i, args, span, |c, body| c.expr(body))
@@ -258,24 +271,71 @@ impl Checker<'_> {
                 );
                 return err;
             }
-            if !arity(self, 1..=1) {
+            if args.len() != 1 {
+                self.error(
+                    ErrorKind::Arity {
+                        name: name.name.clone(),
+                        expected: 1,
+                        found: args.len(),
+                    },
+                    span,
+                );
                 return err;
             }
             let p = self.expect(&args[0], Ty::Player);
             return (Expr::TallyOf(t.slot, b(p)), Ty::Num);
         }
-        match name.name.as_str() {
-            "original_owner" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+        let Some(builtin) = builtins::function(&name.name) else {
+            let hint = self.did_you_mean(&name.name);
+            let kind = ErrorKind::Unknown {
+                what: "function",
+                name: name.name.clone(),
+            };
+            match hint {
+                Some(h) => self.error_hint(kind, name.span, h),
+                None => self.error(kind, name.span),
+            }
+            for a in args {
+                let _ = self.expr(a);
+            }
+            return err;
+        };
+        if builtin.set {
+            // `run(…)`, `neighbours(…)`, `jumps(…)` where one value is expected
+            let hint = if builtin.lowering == L::Run {
+                "use a set where sets are expected: `forall x in run(h, d, k): …`"
+            } else {
+                "use it where a set is expected: `choose step q in neighbours(p)`, `exists q in jumps(p) where …`"
+            };
+            self.error_hint(
+                ErrorKind::Type {
+                    expected: "a single value".into(),
+                    found: "a set of sites".into(),
+                },
+                span,
+                hint,
+            );
+            return err;
+        }
+        if let builtins::Form::Call { min, max } = builtin.form
+            && !(min..=max).contains(&args.len())
+        {
+            self.error(
+                ErrorKind::Arity {
+                    name: name.name.clone(),
+                    expected: min,
+                    found: args.len(),
+                },
+                span,
+            );
+            return err;
+        }
+        match builtin.lowering {
+            L::OriginalOwner => {
                 let s = self.expect(&args[0], Ty::Site);
                 (Expr::OriginalOwner(b(s)), Ty::Player)
             }
-            "count" => {
-                if !arity(self, 1..=33) {
-                    return err;
-                }
+            L::Count => {
                 let mask = self.kinds_mask(&args[1..]);
                 if self.peek_is_set(&args[0]) {
                     let s = self.set_expr(&args[0]);
@@ -285,32 +345,20 @@ impl Checker<'_> {
                     (Expr::Count(b(s), mask), Ty::Num)
                 }
             }
-            "captured" => {
-                if !arity(self, 1..=33) {
-                    return err;
-                }
+            L::Captured => {
                 let p = self.expect(&args[0], Ty::Player);
                 let mask = self.kinds_mask(&args[1..]);
                 (Expr::Captured(b(p), mask), Ty::Num)
             }
-            "score" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::Score => {
                 let p = self.expect(&args[0], Ty::Player);
                 (Expr::Score(b(p)), Ty::Num)
             }
-            "size" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::Size => {
                 let s = self.set_expr(&args[0]);
                 (Expr::Size(Box::new(s)), Ty::Num)
             }
-            "owner" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::Owner => {
                 let (x, t) = self.expr(&args[0]);
                 match t {
                     Ty::Token => (Expr::TokOwner(b(x)), Ty::Player),
@@ -333,21 +381,15 @@ impl Checker<'_> {
                     }
                 }
             }
-            "between" => {
-                if !arity(self, 2..=2) {
-                    return err;
-                }
+            L::Between => {
                 let a = self.expect(&args[0], Ty::Site);
                 let c = self.expect(&args[1], Ty::Site);
                 (Expr::Between(b(a), b(c)), Ty::Site)
             }
-            "x" | "y" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::X | L::Y => {
                 let s = self.expect(&args[0], Ty::Site);
                 (
-                    if name.name == "x" {
+                    if builtin.lowering == L::X {
                         Expr::CoordX(b(s))
                     } else {
                         Expr::CoordY(b(s))
@@ -355,50 +397,30 @@ impl Checker<'_> {
                     Ty::Num,
                 )
             }
-            "neighbours" | "jumps" => {
-                self.error_hint(
-                    ErrorKind::Type { expected: "a single value".into(), found: "a set of sites".into() },
-                    span,
-                    "use it where a set is expected: `choose step q in neighbours(p)`, `exists q in jumps(p) where …`",
-                );
-                err
-            }
-            "side" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::Side => {
                 let p = self.expect(&args[0], Ty::Player);
                 (Expr::SideOf(b(p)), Ty::Player)
             }
-            "top" | "bottom" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::Top | L::Bottom => {
                 let s = self.expect(&args[0], Ty::Site);
-                let e = if name.name == "top" {
+                let e = if builtin.lowering == L::Top {
                     Expr::Top(b(s))
                 } else {
                     Expr::Bottom(b(s))
                 };
                 (e, Ty::Token)
             }
-            "site" | "pos" | "area" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::TokSite | L::TokPos | L::TokArea => {
                 let t = self.expect(&args[0], Ty::Token);
-                match name.name.as_str() {
-                    "site" => (Expr::TokSite(b(t)), Ty::Site),
-                    "pos" => (Expr::TokPos(b(t)), Ty::Num),
+                match builtin.lowering {
+                    L::TokSite => (Expr::TokSite(b(t)), Ty::Site),
+                    L::TokPos => (Expr::TokPos(b(t)), Ty::Num),
                     _ => (Expr::TokArea(b(t)), Ty::Area),
                 }
             }
-            "track_site" | "track_pos" => {
-                if !arity(self, 2..=2) {
-                    return err;
-                }
+            L::TrackSite | L::TrackPos => {
                 let p = self.expect(&args[0], Ty::Player);
-                if name.name == "track_site" {
+                if builtin.lowering == L::TrackSite {
                     let n = self.expect(&args[1], Ty::Num);
                     (Expr::TrackSite(b(p), b(n)), Ty::Site)
                 } else {
@@ -406,31 +428,19 @@ impl Checker<'_> {
                     (Expr::TrackPos(b(p), b(s)), Ty::Num)
                 }
             }
-            "track_end" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::TrackEnd => {
                 let p = self.expect(&args[0], Ty::Player);
                 (Expr::TrackEnd(b(p)), Ty::Num)
             }
-            "kind" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::Kind => {
                 let s = self.expect(&args[0], Ty::Site);
                 (Expr::KindOf(b(s)), Ty::SiteKind)
             }
-            "opposite" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
+            L::Opposite => {
                 let s = self.expect(&args[0], Ty::Site);
                 (Expr::Opposite(b(s)), Ty::Site)
             }
-            "next" => {
-                if !arity(self, 1..=3) {
-                    return err;
-                }
+            L::Next => {
                 self.need_ring(span);
                 let s = self.expect(&args[0], Ty::Site);
                 let d = if args.len() >= 2 {
@@ -455,50 +465,33 @@ impl Checker<'_> {
                 };
                 (Expr::Next(b(s), b(d), b(n)), Ty::Site)
             }
-            "min" | "max" => {
-                if !arity(self, 2..=2) {
-                    return err;
-                }
+            L::Min | L::Max => {
                 let x = self.expect(&args[0], Ty::Num);
                 let y = self.expect(&args[1], Ty::Num);
-                let op = if name.name == "min" { Op::Min } else { Op::Max };
+                let op = if builtin.lowering == L::Min {
+                    Op::Min
+                } else {
+                    Op::Max
+                };
                 (self.bin(op, x, y, span), Ty::Num)
             }
-            "abs" => {
-                if !arity(self, 1..=1) {
-                    return err;
-                }
-                match self.expect(&args[0], Ty::Num) {
-                    Expr::Const(n) => (self.checked_const(n.checked_abs(), span), Ty::Num),
-                    x => (Expr::Abs(b(x)), Ty::Num),
-                }
-            }
-            "run" => {
-                self.error_hint(
-                    ErrorKind::Type {
-                        expected: "a single value".into(),
-                        found: "a set of sites".into(),
-                    },
-                    span,
-                    "use a set where sets are expected: `forall x in run(h, d, k): …`",
-                );
-                err
-            }
-            _ => {
-                let hint = self.did_you_mean(&name.name);
-                let kind = ErrorKind::Unknown {
-                    what: "function",
-                    name: name.name.clone(),
-                };
-                match hint {
-                    Some(h) => self.error_hint(kind, name.span, h),
-                    None => self.error(kind, name.span),
-                }
-                for a in args {
-                    let _ = self.expr(a);
-                }
-                err
-            }
+            L::Abs => match self.expect(&args[0], Ty::Num) {
+                Expr::Const(n) => (self.checked_const(n.checked_abs(), span), Ty::Num),
+                x => (Expr::Abs(b(x)), Ty::Num),
+            },
+            // names, and sets (handled above): not functions of one value
+            L::Mover
+            | L::Opponent
+            | L::None
+            | L::Round
+            | L::FirstPlayer
+            | L::Repeated
+            | L::Sown
+            | L::SiteKind(_)
+            | L::All
+            | L::Run
+            | L::Neighbours
+            | L::Jumps => err,
         }
     }
 }

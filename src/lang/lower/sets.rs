@@ -1,6 +1,7 @@
 //! Sets of sites: the set expressions and whether an expression is one.
 
 use super::*;
+use crate::lang::builtins::{self, Lowering as L};
 
 impl Checker<'_> {
     /// Lowers an expression used as a set: a site, a region, a list, a filter, `all`, …
@@ -28,7 +29,11 @@ impl Checker<'_> {
                 if self.lookup_local(&id.name).is_none() {
                     match self.globals.get(&id.name).map(|g| g.0) {
                         Some(Global::Region(r)) => return SetExpr::Region(r),
-                        Some(Global::Builtin) if id.name == "all" => return SetExpr::All,
+                        Some(Global::Builtin)
+                            if builtins::name_of(&id.name).is_some_and(|b| b.set) =>
+                        {
+                            return SetExpr::All;
+                        }
                         _ => {}
                     }
                 }
@@ -108,46 +113,37 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Call(name, args)
-                if (name.name == "neighbours" || name.name == "jumps")
-                    && self.lookup_local(&name.name).is_none() =>
+                if self.lookup_local(&name.name).is_none()
+                    && builtins::set_function(&name.name).is_some() =>
             {
-                if args.len() != 1 {
+                let Some(builtin) = builtins::set_function(&name.name) else {
+                    return SetExpr::Empty;
+                };
+                if let builtins::Form::Call { min, max } = builtin.form
+                    && !(min..=max).contains(&args.len())
+                {
                     self.error(
                         ErrorKind::Arity {
                             name: name.name.clone(),
-                            expected: 1,
+                            expected: min,
                             found: args.len(),
                         },
                         e.span,
                     );
                     return SetExpr::Empty;
                 }
-                let s = self.expect(&args[0], Ty::Site);
-                return if name.name == "neighbours" {
-                    SetExpr::Neighbours(b(s))
-                } else {
-                    SetExpr::Jumps(b(s))
+                return match builtin.lowering {
+                    L::Neighbours => SetExpr::Neighbours(b(self.expect(&args[0], Ty::Site))),
+                    L::Jumps => SetExpr::Jumps(b(self.expect(&args[0], Ty::Site))),
+                    L::Run => {
+                        let s = self.expect(&args[0], Ty::Site);
+                        let d = self.expect(&args[1], Ty::Dir);
+                        let n = self.expect(&args[2], Ty::Num);
+                        self.need_ring(e.span);
+                        SetExpr::Run(b(s), b(d), b(n))
+                    }
+                    _ => SetExpr::Empty,
                 };
-            }
-            ExprKind::Call(name, args)
-                if name.name == "run" && self.lookup_local("run").is_none() =>
-            {
-                if args.len() != 3 {
-                    self.error(
-                        ErrorKind::Arity {
-                            name: "run".into(),
-                            expected: 3,
-                            found: args.len(),
-                        },
-                        e.span,
-                    );
-                    return SetExpr::Empty;
-                }
-                let s = self.expect(&args[0], Ty::Site);
-                let d = self.expect(&args[1], Ty::Dir);
-                let n = self.expect(&args[2], Ty::Num);
-                self.need_ring(e.span);
-                return SetExpr::Run(b(s), b(d), b(n));
             }
             ExprKind::Call(name, args) => {
                 if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied()
@@ -192,7 +188,7 @@ impl Checker<'_> {
                         if matches!(
                             self.globals.get(&id.name).map(|g| g.0),
                             Some(Global::Region(_))
-                        ) || id.name == "all"
+                        ) || builtins::name_of(&id.name).is_some_and(|b| b.set)
                         {
                             return true;
                         }
@@ -206,9 +202,7 @@ impl Checker<'_> {
                     todo.push(r);
                     todo.push(l);
                 }
-                ExprKind::Call(name, _)
-                    if name.name == "run" || name.name == "neighbours" || name.name == "jumps" =>
-                {
+                ExprKind::Call(name, _) if builtins::set_function(&name.name).is_some() => {
                     return true;
                 }
                 ExprKind::Call(name, _) => {

@@ -255,3 +255,63 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// Grammar rules that have no words of their own on purpose: a syntax error never names them
+/// (pest reports the rule that starts at the place, and these are inside one that has words:
+/// the parts of a declaration, a statement or an expression, the tokens of an atomic rule), or
+/// they are named through a rule that contains them. A new rule of the grammar is either given
+/// words in [`rule_words`] or added here: the test `every_rule_has_words_or_is_listed` fails
+/// until it is, so that no rule is left without words by mistake.
+#[cfg(test)]
+const NO_WORDS: &[Rule] = &[
+    // between tokens, and the whole file
+    Rule::WHITESPACE,
+    Rule::COMMENT,
+    Rule::file,
+    Rule::item,
+    // inside atomic rules (`ident`, `string`), which have words
+    Rule::keyword,
+    Rule::ident_char,
+    Rule::long_string,
+    Rule::short_string,
+    // choices among rules that have words (the error names the alternatives), and rules
+    // that begin with one (`game_base` with `from`, `end_reason` with a string)
+    Rule::game_base,
+    Rule::board_item,
+    Rule::site_item,
+    Rule::block_body,
+    Rule::stmt,
+    Rule::move_word,
+    Rule::alt_head,
+    Rule::value_item,
+    Rule::end_reason,
+    Rule::infix,
+    Rule::prefix,
+    Rule::primary,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_has_words_or_is_listed() {
+        let missing: Vec<Rule> = Rule::all_rules()
+            .iter()
+            .copied()
+            .filter(|r| rule_words(*r).is_none() && keyword_words(*r).is_none())
+            .filter(|r| !NO_WORDS.contains(r))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "grammar rules without words for syntax errors: give them words in `rule_words` \
+             or list them in `NO_WORDS`: {missing:?}"
+        );
+        for r in NO_WORDS {
+            assert!(
+                rule_words(*r).is_none() && keyword_words(*r).is_none(),
+                "{r:?} has words: take it out of `NO_WORDS`"
+            );
+        }
+    }
+}
