@@ -4,6 +4,32 @@ use super::*;
 use crate::lang::builtins::{self, Lowering as L};
 
 impl Checker<'_> {
+    /// Whether a call of `builtin` has as many arguments as its row of the table allows; an
+    /// arity error (naming the least it takes) when it has not.
+    pub(super) fn arity_ok(
+        &mut self,
+        builtin: &builtins::Builtin,
+        name: &str,
+        found: usize,
+        span: Span,
+    ) -> bool {
+        let builtins::Form::Call { min, max } = builtin.form else {
+            return true;
+        };
+        if (min..=max).contains(&found) {
+            return true;
+        }
+        self.error(
+            ErrorKind::Arity {
+                name: name.to_string(),
+                expected: min,
+                found,
+            },
+            span,
+        );
+        false
+    }
+
     /// Inlines a `def`: binds its parameters to the argument expressions, then lowers the body.
     pub(super) fn with_def<T>(
         &mut self,
@@ -317,17 +343,7 @@ impl Checker<'_> {
             );
             return err;
         }
-        if let builtins::Form::Call { min, max } = builtin.form
-            && !(min..=max).contains(&args.len())
-        {
-            self.error(
-                ErrorKind::Arity {
-                    name: name.name.clone(),
-                    expected: min,
-                    found: args.len(),
-                },
-                span,
-            );
+        if !self.arity_ok(builtin, &name.name, args.len(), span) {
             return err;
         }
         match builtin.lowering {

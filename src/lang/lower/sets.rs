@@ -119,17 +119,7 @@ impl Checker<'_> {
                 let Some(builtin) = builtins::set_function(&name.name) else {
                     return SetExpr::Empty;
                 };
-                if let builtins::Form::Call { min, max } = builtin.form
-                    && !(min..=max).contains(&args.len())
-                {
-                    self.error(
-                        ErrorKind::Arity {
-                            name: name.name.clone(),
-                            expected: min,
-                            found: args.len(),
-                        },
-                        e.span,
-                    );
+                if !self.arity_ok(builtin, &name.name, args.len(), e.span) {
                     return SetExpr::Empty;
                 }
                 return match builtin.lowering {
