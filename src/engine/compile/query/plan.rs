@@ -1,0 +1,415 @@
+//! Compiling a question: a condition over a site or token variable split into the tests the
+//! board's indexes answer (kept as [`SiteOp`]s and [`TokOp`]s of the question) and the rest,
+//! evaluated per candidate. What runs the questions is in the parent module.
+
+use super::*;
+
+impl Compiler {
+    /// Whether an expression depends only on site variable `v` and the board's fixed tables
+    /// (see [`crate::ir::eval`]).
+    fn is_fixed(&self, e: &Expr, v: VarId) -> bool {
+        is_static(e, v)
+    }
+
+    /// The value of a fixed expression at every site (None if one has none).
+    fn fixed_values(&self, e: &Expr, v: VarId) -> Option<Vec<i64>> {
+        static_values(&*self.t, e, v)
+    }
+
+    /// A question over the sites bound to `var`: the sites of `base` where `cond` holds.
+    pub(crate) fn sites(&mut self, var: VarId, base: Base, cond: Option<&Expr>) -> SiteQuery {
+        let mut base = match base {
+            Base::All => self.t.all_sites.clone(),
+            Base::Bits(b) => b,
+        };
+        let mut ops = vec![];
+        let mut rest: Vec<Expr> = vec![];
+        for c in cond.map(conjuncts).unwrap_or_default() {
+            if self.is_fixed(c, var)
+                && let Some(vals) = self.fixed_values(c, var)
+            {
+                // A fixed test: it narrows the base once, now.
+                for (s, x) in vals.iter().enumerate() {
+                    if *x == 0 {
+                        base[s / 64] &= !(1 << (s % 64));
+                    }
+                }
+                continue;
+            }
+            let before = ops.len();
+            match self.site_ops(var, c, &mut ops) {
+                Some(r) if ops.len() <= MAX_OPS => rest.extend(r),
+                _ => {
+                    ops.truncate(before);
+                    rest.push(c.clone());
+                }
+            }
+        }
+        let rest = match rest.len() {
+            0 => None,
+            1 => Some(self.num(&rest[0])),
+            _ => Some(self.num(&Expr::All(rest))),
+        };
+        // The plain tests in a table of their own; a test no site passes empties the base.
+        let mut plain = vec![];
+        let mut other = vec![];
+        let mut counts = vec![];
+        for op in ops {
+            match op {
+                SiteOp::Index { at, x } => plain.push((at, 0, x)),
+                SiteOp::OfMover { at, x } => plain.push((at, 1, x)),
+                SiteOp::OfOpponent { at, x } => plain.push((at, 2, x)),
+                SiteOp::Nothing { x: 0 } => base.iter_mut().for_each(|w| *w = 0),
+                SiteOp::Nothing { .. } => {}
+                SiteOp::Count { op, rhs } => counts.push((op, rhs)),
+                op => other.push(op),
+            }
+        }
+        SiteQuery {
+            t: self.t.clone(),
+            var,
+            base,
+            plain,
+            prepared: other.iter().any(|o| matches!(o, SiteOp::Key { .. })),
+            ops: other,
+            counts,
+            rest,
+        }
+    }
+
+    /// The indexed tests of one conjunct about site `v` (pushed on `ops`) and what is left of
+    /// it; `None` when no index answers it.
+    fn site_ops(&mut self, v: VarId, e: &Expr, ops: &mut Vec<SiteOp>) -> Option<Option<Expr>> {
+        let l = self.t.layout.clone();
+        let mask = |neg: bool| if neg { !0u64 } else { 0 };
+        let nonempty = |neg| SiteOp::Index {
+            at: l.nonempty(),
+            x: mask(neg),
+        };
+        match e {
+            Expr::SiteTest(t) if t.var == v => {
+                let mut left = SiteTest {
+                    var: v,
+                    kind: None,
+                    owner: None,
+                    count: None,
+                };
+                if let Some((k, neg)) = t.kind {
+                    ops.push(SiteOp::Index {
+                        at: l.kind(k),
+                        x: mask(neg),
+                    });
+                }
+                if let Some((who, neg)) = t.owner {
+                    ops.push(self.owner_op(who, mask(neg)));
+                }
+                match t.count {
+                    Some((op, CountRhs::Const(c))) if emptiness(op, c).is_some() => {
+                        ops.push(nonempty(emptiness(op, c) == Some(true)))
+                    }
+                    Some((op, rhs)) if is_comparison(op) => ops.push(SiteOp::Count { op, rhs }),
+                    other => left.count = other,
+                }
+                Some(left.count.is_some().then(|| Expr::SiteTest(Box::new(left))))
+            }
+            Expr::KindIs(x, k, neg) if *x == v => {
+                ops.push(SiteOp::Index {
+                    at: l.kind(*k),
+                    x: mask(*neg),
+                });
+                Some(None)
+            }
+            Expr::OwnerIs(x, who, neg) if *x == v => {
+                ops.push(self.owner_op(*who, mask(*neg)));
+                Some(None)
+            }
+            Expr::BinConst(op, x, c) if matches!(**x, Expr::CountVar(y) if y == v) => {
+                ops.push(nonempty(emptiness(*op, *c)?));
+                Some(None)
+            }
+            Expr::BinConst(op @ (Op::Eq | Op::Ne), x, -1) if matches!(&**x, Expr::Top(s) if is_var(s, v)) =>
+            {
+                ops.push(SiteOp::Index {
+                    at: l.tokens_here(),
+                    x: mask(*op == Op::Eq),
+                });
+                Some(None)
+            }
+            Expr::Bin(op @ (Op::Eq | Op::Ne), x, p)
+                if matches!(&**x, Expr::TokOwner(t) if matches!(&**t, Expr::Top(s) if is_var(s, v)))
+                    && !uses(p, v) =>
+            {
+                let who = self.num(p);
+                ops.push(SiteOp::TopOwner {
+                    who,
+                    x: mask(*op == Op::Ne),
+                });
+                Some(None)
+            }
+            Expr::Not(inner) => {
+                let mut one = vec![];
+                match self.site_ops(v, inner, &mut one)? {
+                    None if one.len() == 1 => {
+                        let op = one.pop()?;
+                        ops.push(match op {
+                            SiteOp::Index { at, x } => SiteOp::Index { at, x: !x },
+                            SiteOp::OfMover { at, x } => SiteOp::OfMover { at, x: !x },
+                            SiteOp::OfOpponent { at, x } => SiteOp::OfOpponent { at, x: !x },
+                            SiteOp::Nothing { x } => SiteOp::Nothing { x: !x },
+                            SiteOp::Count { op, rhs } => SiteOp::Count {
+                                op: negate(op),
+                                rhs,
+                            },
+                            SiteOp::TopOwner { who, x } => SiteOp::TopOwner { who, x: !x },
+                            SiteOp::Key {
+                                keys,
+                                lower,
+                                op,
+                                rhs,
+                                scratch,
+                            } => SiteOp::Key {
+                                keys,
+                                lower,
+                                op: negate(op),
+                                rhs,
+                                scratch,
+                            },
+                        });
+                        Some(None)
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Bin(op, x, y) if is_comparison(*op) => {
+                if self.is_fixed(x, v) && !uses(y, v) {
+                    self.key(v, x, *op, y, ops)
+                } else if self.is_fixed(y, v) && !uses(x, v) {
+                    self.key(v, y, flip(*op), x, ops)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The sites owned (or not, with `x`) by a player named by a [`PlayerRef`].
+    fn owner_op(&self, who: PlayerRef, x: u64) -> SiteOp {
+        let l = &self.t.layout;
+        match who {
+            PlayerRef::Mover => SiteOp::OfMover { at: l.owner(0), x },
+            PlayerRef::Opponent => SiteOp::OfOpponent { at: l.owner(0), x },
+            PlayerRef::Fixed(p) if p == -1 || self.t.player(p).is_some() => SiteOp::Index {
+                at: l.owner(p as i8),
+                x,
+            },
+            PlayerRef::Fixed(_) => SiteOp::Nothing { x },
+        }
+    }
+
+    /// `f(v) OP rhs` with f fixed: sets of sites by value, prepared now.
+    fn key(
+        &mut self,
+        v: VarId,
+        f: &Expr,
+        op: Op,
+        rhs: &Expr,
+        ops: &mut Vec<SiteOp>,
+    ) -> Option<Option<Expr>> {
+        let vals = self.fixed_values(f, v)?;
+        let mut keys = vals.clone();
+        keys.sort_unstable();
+        keys.dedup();
+        let w = self.t.layout.w;
+        if keys.len() * w > 1 << 16 {
+            return None;
+        }
+        let lower: Vec<Vec<u64>> = keys
+            .iter()
+            .map(|&k| bits::from_fn(self.t.nsites, |s| vals[s] <= k))
+            .collect();
+        let rhs = self.num(rhs);
+        let scratch = self.scratch(w);
+        ops.push(SiteOp::Key {
+            keys,
+            lower,
+            op,
+            rhs,
+            scratch,
+        });
+        Some(None)
+    }
+
+    /// A question over the tokens bound to `var`.
+    pub(crate) fn tokens(&mut self, var: VarId, cond: &Expr) -> TokQuery {
+        let mut ops = vec![];
+        let mut rest = vec![];
+        for c in conjuncts(cond) {
+            match self.tok_op(var, c) {
+                Some(op) if ops.len() < MAX_OPS => ops.push(op),
+                _ => rest.push(c.clone()),
+            }
+        }
+        let rest = match rest.len() {
+            0 => None,
+            1 => Some(self.num(&rest[0])),
+            _ => Some(self.num(&Expr::All(rest))),
+        };
+        TokQuery {
+            t: self.t.clone(),
+            var,
+            ops,
+            rest,
+        }
+    }
+
+    /// The indexed test of one conjunct about token `v`, if an index answers it.
+    fn tok_op(&mut self, v: VarId, e: &Expr) -> Option<TokOp> {
+        let owner_of = |x: &Expr| matches!(x, Expr::TokOwner(t) if is_var(t, v));
+        let side_of = |x: &Expr| matches!(x, Expr::SideOf(o) if owner_of(o));
+        match e {
+            Expr::Bin(op @ (Op::Eq | Op::Ne), x, y) => {
+                let neg = *op == Op::Ne;
+                let (x, y) = if uses(x, v) { (x, y) } else { (y, x) };
+                if uses(y, v) {
+                    return None;
+                }
+                if owner_of(x) || side_of(x) {
+                    let who = self.num(y);
+                    Some(TokOp::Owner {
+                        who,
+                        side: side_of(x),
+                        x: if neg { !0 } else { 0 },
+                    })
+                } else if !neg && matches!(&**x, Expr::TokSite(t) if is_var(t, v)) {
+                    let site = self.num(y);
+                    let scratch = self.scratch(self.t.tw);
+                    Some(TokOp::At { site, scratch })
+                } else if neg && is_var(x, v) {
+                    let token = self.num(y);
+                    let scratch = self.scratch(self.t.tw);
+                    Some(TokOp::Not { token, scratch })
+                } else {
+                    None
+                }
+            }
+            Expr::BinConst(op @ (Op::Eq | Op::Ne), x, c) => match &**x {
+                Expr::TokSite(t) if is_var(t, v) && *c == -1 => Some(TokOp::Area {
+                    area: ON_BOARD,
+                    x: if *op == Op::Eq { !0 } else { 0 },
+                }),
+                Expr::TokArea(t) if is_var(t, v) && (0..UNPLACED as i64).contains(c) => {
+                    Some(TokOp::Area {
+                        area: *c as u8,
+                        x: if *op == Op::Ne { !0 } else { 0 },
+                    })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A value of the site in `v`: a table when it is fixed.
+    pub(crate) fn site_value(&mut self, v: VarId, x: &Expr) -> SiteValue {
+        if self.is_fixed(x, v)
+            && let Some(keys) = self.fixed_values(x, v)
+        {
+            let mut order: Vec<u16> = (0..keys.len() as u16).collect();
+            order.sort_by_key(|&s| keys[s as usize]);
+            let scratch = self.scratch(self.t.layout.w);
+            return SiteValue::Sorted {
+                keys,
+                order,
+                scratch,
+            };
+        }
+        SiteValue::Computed(self.num(x))
+    }
+
+    /// The fixed set a set expression names, if it is a set of sites in increasing order.
+    fn base_of(&self, s: &SetExpr) -> Option<Vec<u64>> {
+        match s {
+            SetExpr::All => Some(self.t.all_sites.clone()),
+            SetExpr::Region(r) => Some(self.t.regions[r.0 as usize].clone()),
+            SetExpr::List(sites) if sites.windows(2).all(|w| w[0] < w[1]) => {
+                Some(bits::from_fn(self.t.nsites, |s| {
+                    sites.binary_search(&(s as u16)).is_ok()
+                }))
+            }
+            SetExpr::Empty => Some(self.t.zeros[..self.t.layout.w].to_vec()),
+            _ => None,
+        }
+    }
+
+    /// `count(SET) == 0` (or `> 0`, …): whether some site of a set holds a piece, as a question
+    /// on the index of sites with pieces, when the set is a fixed set of sites.
+    pub(crate) fn set_emptiness(&mut self, set: &SetExpr, empty: bool) -> Option<Num> {
+        let base = self.base_of(set)?;
+        let (w, at) = (self.t.layout.w, self.t.layout.nonempty());
+        Some(num(move |b, r| {
+            r.work += w as u64;
+            let any = (0..w).any(|i| base[i] & b.bits[at + i] != 0);
+            (any != empty) as i64
+        }))
+    }
+
+    /// Compiles a set of sites.
+    pub(crate) fn set(&mut self, s: &SetExpr) -> CSet {
+        if let Some(base) = self.base_of(s) {
+            return CSet::Query(self.sites(0, Base::Bits(base), None));
+        }
+        match s {
+            SetExpr::List(sites) => CSet::Fixed(sites.clone()),
+            SetExpr::One(e) => CSet::One(self.num(e)),
+            SetExpr::Union(items) => CSet::Union(items.iter().map(|i| self.set(i)).collect()),
+            SetExpr::Diff(a, c) => CSet::Diff(Box::new(self.set(a)), Box::new(self.set(c))),
+            SetExpr::Filter(v, base, c) => match self.base_of(base) {
+                Some(bits) => CSet::Query(self.sites(*v, Base::Bits(bits), Some(c))),
+                None => CSet::Filter(*v, Box::new(self.set(base)), self.num(c)),
+            },
+            SetExpr::Run(a, d, n) => {
+                let (a, d, n) = (self.num(a), self.num(d), self.num(n));
+                CSet::Run(a, d, n, self.t.clone())
+            }
+            SetExpr::Neighbours(x) => CSet::Near(self.num(x), false, self.t.clone()),
+            SetExpr::Jumps(x) => CSet::Near(self.num(x), true, self.t.clone()),
+            SetExpr::Line(v, s, c) => {
+                CSet::Line(Box::new((*v, self.num(s), self.num(c), self.t.clone())))
+            }
+            SetExpr::All | SetExpr::Region(_) | SetExpr::Empty => CSet::Empty,
+        }
+    }
+
+    /// `exists v in SET where c`.
+    pub(crate) fn exists(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
+        if let Some(base) = self.base_of(set) {
+            let q = self.sites(v, Base::Bits(base), Some(c));
+            return num(move |b, r| q.exists(b, r) as i64);
+        }
+        let set = self.set(set);
+        let c = self.num(c);
+        num(move |b, r| {
+            !set.for_each(b, r, &mut |b, r, s| {
+                r.set(v, s as i64);
+                c(b, r) == 0
+            }) as i64
+        })
+    }
+
+    /// `forall v in SET: c`.
+    pub(crate) fn forall(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
+        if let Some(base) = self.base_of(set) {
+            let q = self.sites(v, Base::Bits(base), Some(&Expr::Not(Box::new(c.clone()))));
+            return num(move |b, r| !q.exists(b, r) as i64);
+        }
+        let set = self.set(set);
+        let c = self.num(c);
+        num(move |b, r| {
+            set.for_each(b, r, &mut |b, r, s| {
+                r.set(v, s as i64);
+                c(b, r) != 0
+            }) as i64
+        })
+    }
+}
