@@ -6,8 +6,9 @@
 //! budgets.
 
 use super::progress::MatchProgress;
-use super::signals::{catch_signals, exit_code, interrupted, note_late_signal, signal_name};
-use super::simulate::{dropped_text, stopping_message};
+use super::signals::{
+    catch_signals, dropped_text, exit_code, note_late_signal, signal_name, stop_on_signal,
+};
 use super::{FAILED, Format, OK, USAGE, fmt_options, game_file, load_for_command};
 use crate::agents::mcts::thousands;
 use crate::agents::{Agent, AgentSpec, Event, default_threads};
@@ -358,9 +359,8 @@ pub fn run_match(args: &MatchArgs) -> u8 {
     let record = args.record_dir.is_some();
     let ctl = Control::default();
     let stopping = || {
-        if interrupted() && !ctl.stop.swap(true, Ordering::Relaxed) {
+        if stop_on_signal(&ctl, true) {
             progress.borrow_mut().stopping();
-            stopping_message(true);
         }
     };
     // a signal during the load stops the match before its first game

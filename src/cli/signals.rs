@@ -105,3 +105,41 @@ pub(crate) fn signal_name() -> &'static str {
         "a signal"
     }
 }
+
+/// Asks the games of `ctl` to stop when a signal has come, saying so once (see
+/// [`stopping_message`]); true when this call is the one that asked.
+pub(crate) fn stop_on_signal(ctl: &crate::study::Control, agents: bool) -> bool {
+    if interrupted() && !ctl.stop.swap(true, Ordering::Relaxed) {
+        stopping_message(agents);
+        return true;
+    }
+    false
+}
+
+/// Says on standard error, once for the program, that a signal stops the games: those in
+/// progress are dropped when agents play them (their searches stop at once), finished when
+/// they are random playouts (a matter of microseconds).
+pub(crate) fn stopping_message(agents: bool) {
+    static TOLD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if TOLD.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    to_stderr!(
+        "stopping on {}: {}the games finished are kept (again: quit at once)",
+        signal_name(),
+        if agents {
+            "the games in progress are dropped, "
+        } else {
+            ""
+        }
+    );
+}
+
+/// The games dropped when a signal stopped them, in words (empty when none was).
+pub(crate) fn dropped_text(dropped: u64) -> String {
+    match dropped {
+        0 => String::new(),
+        1 => "; 1 game in progress was dropped".into(),
+        n => format!("; {n} games in progress were dropped"),
+    }
+}

@@ -3,7 +3,9 @@
 //! [`crate::study`]); a progress bar at a terminal; Ctrl-C (or SIGTERM, SIGHUP) stops and reports
 //! the games played (see [`super::signals`]).
 
-use super::signals::{catch_signals, exit_code, interrupted, note_late_signal, signal_name};
+use super::signals::{
+    catch_signals, dropped_text, exit_code, note_late_signal, signal_name, stop_on_signal,
+};
 use super::{OK, USAGE, load_for_command};
 use crate::agents::{AgentSpec, default_threads};
 use crate::check::option_map;
@@ -95,16 +97,12 @@ pub(crate) fn play_study(
     let bar = super::progress::study_bar(total, label);
     catch_signals();
     let ctl = Control::default();
-    let stopping = |ctl: &Control| {
-        if interrupted() && !ctl.stop.swap(true, Ordering::Relaxed) {
-            stopping_message(!specs.is_empty());
-        }
-    };
+    let agents = !specs.is_empty();
     // a signal during the load stops the study before its first game
-    stopping(&ctl);
+    stop_on_signal(&ctl, agents);
     let t0 = Instant::now();
     let stats = run(g, &plan, &ctl, g.sides.len(), |done| {
-        stopping(&ctl);
+        stop_on_signal(&ctl, agents);
         bar.set_position(done);
     });
     bar.finish_and_clear();
@@ -139,34 +137,6 @@ pub(crate) fn play_study(
         stats,
         seconds: t0.elapsed().as_secs_f64(),
         threads: Some(threads),
-    }
-}
-
-/// Says on standard error, once for the program, that a signal stops the games: those in
-/// progress are dropped when agents play them (their searches stop at once), finished when
-/// they are random playouts (a matter of microseconds).
-pub(crate) fn stopping_message(agents: bool) {
-    static TOLD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if TOLD.swap(true, Ordering::Relaxed) {
-        return;
-    }
-    to_stderr!(
-        "stopping on {}: {}the games finished are kept (again: quit at once)",
-        signal_name(),
-        if agents {
-            "the games in progress are dropped, "
-        } else {
-            ""
-        }
-    );
-}
-
-/// The games dropped when a signal stopped them, in words (empty when none was).
-pub(crate) fn dropped_text(dropped: u64) -> String {
-    match dropped {
-        0 => String::new(),
-        1 => "; 1 game in progress was dropped".into(),
-        n => format!("; {n} games in progress were dropped"),
     }
 }
 
