@@ -8,8 +8,8 @@
 
 pub mod agents;
 pub mod builtin;
-pub mod cli;
 pub mod engine;
+pub mod gamefile;
 pub mod interrupt;
 pub mod ir;
 pub mod lang;

@@ -1,8 +1,9 @@
-//! The `ludic` command: a thin layer over [`ludic::cli`].
+//! The `ludic` command: the command line (`cli`, a module of this binary) over the library.
 #![forbid(unsafe_code)]
 
+mod cli;
+
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use ludic::cli;
 use std::io::Write;
 use std::process::ExitCode;
 

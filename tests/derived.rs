@@ -4,7 +4,7 @@
 
 mod common;
 use common::{Lcg, random_step};
-use ludic::cli::read_game_file;
+use ludic::gamefile::read_game_file;
 use ludic::diagnostic::render;
 use ludic::{Game, LoadError, Settings, load_game};
 
@@ -112,7 +112,7 @@ fn an_error_in_the_base_names_the_base() {
 fn special_files_are_not_read_as_bases() {
     // a FIFO, a device, a folder: only a regular file is a base (nothing can hang the reader)
     for base in ["/dev/zero", "/dev/null", "/tmp", "/dev/stdin"] {
-        let e = ludic::cli::read_base(base, "x.game").unwrap_err();
+        let e = ludic::gamefile::read_base(base, "x.game").unwrap_err();
         assert!(e.contains("neither a file"), "{base}: {e}");
     }
 }

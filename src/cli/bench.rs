@@ -2,11 +2,11 @@
 //! the speed of the engine: playouts/s, decisions/s, decisions per playout.
 
 use super::{Format, OK, USAGE, load_for_command};
-use crate::builtin;
-use crate::check::Settings;
-use crate::ir::OptDomain;
-use crate::load_game;
-use crate::study::random_playout;
+use ludic::builtin;
+use ludic::check::Settings;
+use ludic::ir::OptDomain;
+use ludic::load_game;
+use ludic::study::random_playout;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use serde_json::json;

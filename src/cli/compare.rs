@@ -4,8 +4,8 @@
 use super::signals::{catch_signals, exit_code, note_late_signal};
 use super::simulate::{StudyArgs, check_study_args, play_study};
 use super::{OK, USAGE, load_for_command};
-use crate::study::compare::{Column, write_comparison};
-use crate::study::report::Output;
+use ludic::study::compare::{Column, write_comparison};
+use ludic::study::report::Output;
 
 /// Arguments of `ludic compare`.
 pub struct CompareArgs {

@@ -5,11 +5,12 @@ use std::io::{self, Write};
 
 use super::replay::{check_at, open_record};
 use super::{FAILED, OK, USAGE, game_file, load_for_command};
-use crate::engine::{Game, State};
-use crate::ir::SiteId;
-use crate::output::{Named, check_outputs, error_text};
-use crate::record::{Step, play_step, replay};
-use crate::render::svg::{event_sites, svg, write_atomic};
+use ludic::engine::{Game, State};
+use ludic::ir::SiteId;
+use crate::cli::output::{Named, check_outputs};
+use ludic::output::error_text;
+use ludic::record::{Step, play_step, replay};
+use ludic::render::svg::{event_sites, svg, write_atomic};
 
 /// Arguments of `ludic draw`.
 pub struct DrawArgs {

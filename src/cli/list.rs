@@ -1,9 +1,9 @@
 //! `ludic list`: the built-in games, their options, throws and variants.
 
 use super::{FAILED, Format, OK};
-use crate::check::Settings;
-use crate::engine::Game;
-use crate::{builtin, load_game};
+use ludic::check::Settings;
+use ludic::engine::Game;
+use ludic::{builtin, load_game};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;

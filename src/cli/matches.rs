@@ -1,7 +1,7 @@
 //! `ludic match GAME --agent A --agent B -n N`: games between two computer players with the
 //! seats alternated, and the table of their results: wins, draws and losses, the score with a
 //! 95% confidence interval (Wilson) and the Elo difference. The games are played at once on
-//! the cores by the runner of the studies ([`crate::study::run_games`]), game `i` with
+//! the cores by the runner of the studies ([`ludic::study::run_games`]), game `i` with
 //! generators seeded by (seed, `i`): the same games for any `-j` when the agents have playout
 //! budgets.
 
@@ -10,17 +10,18 @@ use super::signals::{
     catch_signals, dropped_text, exit_code, note_late_signal, signal_name, stop_on_signal,
 };
 use super::{FAILED, Format, OK, USAGE, fmt_options, game_file, load_for_command};
-use crate::agents::mcts::thousands;
-use crate::agents::{Agent, AgentSpec, Event, default_threads};
-use crate::check::option_map;
-use crate::engine::{EndReason, Game, Pending};
-use crate::ir::Player;
-use crate::output::{Named, check_outputs, error_text, write_whole};
-use crate::record::{FinalPosition, Record, Step};
-use crate::render::{final_position, outcome_json};
-use crate::source_hash;
-pub use crate::study::stats::wilson;
-use crate::study::{Control, run_games, stream_seed};
+use ludic::agents::mcts::thousands;
+use ludic::agents::{Agent, AgentSpec, Event, default_threads};
+use ludic::check::option_map;
+use ludic::engine::{EndReason, Game, Pending};
+use ludic::ir::Player;
+use crate::cli::output::{Named, check_outputs};
+use ludic::output::{error_text, write_whole};
+use ludic::record::{FinalPosition, Record, Step};
+use ludic::render::{final_position, outcome_json};
+use ludic::source_hash;
+pub use ludic::study::stats::wilson;
+use ludic::study::{Control, run_games, stream_seed};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
@@ -159,7 +160,7 @@ struct Played {
 /// Its chance events and each agent's decisions draw from generators seeded by (`seed`, `i`)
 /// only, so that the game is the same whichever thread plays it and whenever. The playouts of
 /// the searches are added to `playouts` as they run (for the progress). None when the program
-/// is asked to stop during the game ([`crate::interrupt`]): a search cut short is not the
+/// is asked to stop during the game ([`ludic::interrupt`]): a search cut short is not the
 /// agent's play, and the game is dropped.
 fn play_one(
     g: &Game,
@@ -175,7 +176,7 @@ fn play_one(
         .iter()
         .map(|s| {
             s.build()
-                .unwrap_or_else(|| Box::new(crate::agents::RandomAgent))
+                .unwrap_or_else(|| Box::new(ludic::agents::RandomAgent))
         })
         .collect();
     let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 0));
@@ -210,7 +211,7 @@ fn play_one(
                     playouts.fetch_add(p.playouts.saturating_sub(seen), Ordering::Relaxed);
                     seen = seen.max(p.playouts);
                 });
-                if crate::interrupt::requested() {
+                if ludic::interrupt::requested() {
                     return None;
                 }
                 let tally = &mut tallies[k];
@@ -407,7 +408,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
                     agents.insert(name.clone(), specs[k].describe());
                 }
                 let rec = Record {
-                    format: crate::record::FORMAT,
+                    format: ludic::record::FORMAT,
                     game: label.clone(),
                     title: g.meta.name.clone(),
                     source_hash: source_hash(&source),

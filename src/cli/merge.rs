@@ -4,9 +4,9 @@
 //! comparison.
 
 use super::{FAILED, OK, read_text_file};
-use crate::study::compare::{Column, write_comparison};
-use crate::study::merge::{Shard, merge, merge_columns, read_shard};
-use crate::study::report::{Output, Study, write_study};
+use ludic::study::compare::{Column, write_comparison};
+use ludic::study::merge::{Shard, merge, merge_columns, read_shard};
+use ludic::study::report::{Output, Study, write_study};
 use serde_json::Value;
 
 /// The exit code of a merge that lacks shards: its result is printed, marked partial.

@@ -1,6 +1,7 @@
-//! The commands of the `ludic` binary, as library functions returning exit codes: one file per
-//! command, and here what they share (finding and loading a game, reading files of bounded
-//! size, writing output whose failures are reported, output formats, exit codes).
+//! The commands of the `ludic` binary, a module of the binary (not of the library): one file
+//! per command, each with its arguments (`#[derive(clap::Args)]`) and a function returning the
+//! exit code, and here what they share (loading a game, writing output whose failures are
+//! reported, output formats, exit codes). The library is reached through `ludic::…` only.
 
 /// Writes a line to standard error. If that fails too, there is nobody left to tell: the
 /// failure is ignored (where `eprintln!` would panic).
@@ -18,6 +19,7 @@ mod help;
 mod list;
 mod matches;
 mod merge;
+mod output;
 mod perft;
 mod play;
 mod progress;
@@ -27,11 +29,10 @@ mod signals;
 mod simulate;
 mod validate;
 
-pub use crate::study::random_playout;
 pub use bench::{BenchFor, bench};
 pub use compare::{CompareArgs, compare};
 pub use draw::{DrawArgs, draw};
-pub use help::{LANGUAGE, finish_output, help_language};
+pub use help::{finish_output, help_language};
 pub use list::list;
 pub use matches::{MatchArgs, run_match};
 pub use merge::merge_results;
@@ -39,20 +40,20 @@ pub use perft::perft;
 pub use play::{PlayArgs, play};
 pub use replay::{ReplayArgs, replay};
 pub use rules::{RulesArgs, rules};
-pub use signals::{INTERRUPTED, TERMINATED};
 pub use simulate::{SimulateArgs, StudyArgs, simulate};
 pub use validate::validate;
 
-use crate::builtin;
-use crate::check::{LoadError, Settings};
-use crate::diagnostic::render;
-use crate::engine::Game;
-use crate::ir::Player;
-use crate::limits::{MAX_SOURCE_BYTES, shorten};
-use crate::load_game;
+use ludic::builtin;
+use ludic::check::{LoadError, Settings};
+use ludic::diagnostic::render;
+use ludic::engine::Game;
+use ludic::gamefile::resolve_game;
+pub(crate) use ludic::gamefile::{read_game_file, read_text_file};
+use ludic::limits::shorten;
+use ludic::load_game;
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 /// Output format of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,109 +85,6 @@ pub(crate) fn finish(result: io::Result<u8>) -> u8 {
 pub(crate) fn write_json(out: &mut impl Write, v: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, v)?;
     writeln!(out)
-}
-
-/// Reads a text file of at most `limit` bytes (`what` names it in errors): a larger file (or
-/// `/dev/zero`) is refused after `limit` bytes, not read until memory runs out; a file that is
-/// not UTF-8 says where; a byte-order mark at the start is dropped.
-pub fn read_text_file(path: &str, limit: u64, what: &str) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    let mut bytes = vec![];
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    if bytes.len() as u64 > limit {
-        return Err(format!(
-            "`{path}` is larger than {} bytes, the most {what} may have",
-            limit
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "`{path}` is not UTF-8 text (byte {} is not)",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
-}
-
-/// Reads a game file and the games it is built on (`game "…" from "base.game"`), composed in
-/// one text (see [`crate::derive`]); an error about a base is rendered as diagnostics.
-pub fn read_game_file(path: &str) -> Result<String, String> {
-    let text = read_text_file(path, MAX_SOURCE_BYTES, "a .game file")?;
-    let key = std::fs::canonicalize(path)
-        .map(|p| p.to_string_lossy().to_string())
-        .unwrap_or_else(|_| path.to_string());
-    crate::derive::compose(path, &key, text, &mut read_base).map_err(|e| {
-        let shown = render(&e.path, &e.source, &e.diagnostics);
-        let shown = shown.trim_end();
-        shown.strip_prefix("error: ").unwrap_or(shown).to_string()
-    })
-}
-
-/// Reads the base `name` of the file `from`: a built-in game, or a path relative to that
-/// file's folder; only a regular file, of at most [`MAX_SOURCE_BYTES`].
-pub fn read_base(name: &str, from: &str) -> Result<(String, String, String), String> {
-    let dir = std::path::Path::new(from)
-        .parent()
-        .unwrap_or(std::path::Path::new(""));
-    let path = dir.join(name);
-    if !path.is_file() {
-        if let Some((stem, src)) = builtin::find(name) {
-            return Ok((format!("builtin:{stem}"), stem.to_string(), src.to_string()));
-        }
-        return Err(format!(
-            "the base `{name}` is neither a file (`{}`) nor a built-in game",
-            path.display()
-        ));
-    }
-    let label = path.to_string_lossy().to_string();
-    let key = std::fs::canonicalize(&path)
-        .map(|p| p.to_string_lossy().to_string())
-        .unwrap_or_else(|_| label.clone());
-    let text = read_text_file(&label, MAX_SOURCE_BYTES, "a .game file")?;
-    Ok((key, label, text))
-}
-
-/// Finds a game by built-in name or path: (label for records, source text). A built-in game is
-/// found by its file stem, its title or any of its aliases (see [`builtin::lookup`]); a name
-/// that several built-in games have is an error listing them.
-pub fn resolve_game(name: &str) -> Result<(String, String), String> {
-    match builtin::lookup(name) {
-        builtin::Lookup::Found(stem, src) => return Ok((stem.to_string(), src.to_string())),
-        builtin::Lookup::Ambiguous(stems) => {
-            return Err(format!(
-                "`{name}` names several built-in games: {}\nhint: give one of these names",
-                stems.join(", ")
-            ));
-        }
-        builtin::Lookup::NotFound => {}
-    }
-    let exists = std::path::Path::new(name).exists();
-    match read_game_file(name) {
-        Ok(s) => Ok((name.to_string(), s)),
-        Err(e) if exists => Err(e),
-        Err(e) => {
-            let stems: Vec<&str> = builtin::GAMES.iter().map(|(n, _)| *n).collect();
-            let every: Vec<&str> = builtin::names()
-                .iter()
-                .flat_map(|(_, names)| names.iter().map(String::as_str))
-                .collect();
-            let mut msg = e;
-            if let Some(s) = crate::diagnostic::suggest(name, every.iter().copied()) {
-                msg.push_str(&format!("\nhint: did you mean the built-in game `{s}`?"));
-            } else {
-                msg.push_str(&format!(
-                    "\nhint: built-in games: {} (`ludic list` shows their other names)",
-                    stems.join(", ")
-                ));
-            }
-            Err(msg)
-        }
-    }
 }
 
 /// The file a game named on the command line is read from: none (`""`) for a built-in game.
@@ -259,11 +157,6 @@ pub(crate) fn sample(rng: &mut Xoshiro256PlusPlus, outs: &[(i64, f64)]) -> i64 {
     outs.last().map(|(o, _)| *o).unwrap_or(0)
 }
 
-/// Used by tests: a player's name.
-pub fn side_name(g: &Game, p: Player) -> &str {
-    g.player_name(p)
-}
-
 /// A one-line spinner on standard error while the computer thinks: elapsed time and
 /// playouts so far, redrawn in place and erased when done (shown only when `on`).
 pub(crate) struct Spinner {
@@ -297,7 +190,7 @@ impl Spinner {
             Self::FRAMES[self.frame],
             self.label,
             elapsed.as_secs_f64(),
-            crate::agents::mcts::thousands(playouts)
+            ludic::agents::mcts::thousands(playouts)
         );
         self.drawn = true;
     }

@@ -4,7 +4,7 @@
 
 use super::signals::{catch_signals, exit_code, note_late_signal, signal_name};
 use super::{FAILED, Format, OK, load_for_command};
-use crate::perft::PerftError;
+use ludic::perft::PerftError;
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
@@ -15,7 +15,7 @@ pub fn perft(
     depth: u32,
     options: &[String],
     variant: Option<&str>,
-    limits: crate::perft::PerftLimits,
+    limits: ludic::perft::PerftLimits,
     format: Format,
 ) -> u8 {
     catch_signals();
@@ -34,19 +34,19 @@ pub fn perft(
 
 fn perft_to(
     w: &mut impl Write,
-    g: &crate::engine::Game,
+    g: &ludic::engine::Game,
     depth: u32,
-    limits: crate::perft::PerftLimits,
+    limits: ludic::perft::PerftLimits,
     format: Format,
 ) -> std::io::Result<u8> {
     let st = g.start();
     let mut rows = vec![];
     for d in 1..=depth {
         let t0 = Instant::now();
-        let counted = if crate::interrupt::requested() {
+        let counted = if ludic::interrupt::requested() {
             Err(PerftError::Stopped(0))
         } else {
-            crate::perft::perft_with(g, &st, d, limits)
+            ludic::perft::perft_with(g, &st, d, limits)
         };
         match counted {
             Ok(n) => {

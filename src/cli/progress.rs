@@ -121,7 +121,7 @@ impl MatchProgress {
         let rate = if self.playouts > 0 && elapsed.as_secs_f64() > 0.0 {
             format!(
                 ", {} playouts/s",
-                crate::agents::mcts::thousands(
+                ludic::agents::mcts::thousands(
                     (self.playouts as f64 / elapsed.as_secs_f64()) as u64
                 )
             )

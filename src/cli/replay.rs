@@ -3,16 +3,17 @@
 //! Reading a record and finding its game is shared with `ludic draw --record`.
 
 use super::play::{Input, next_input};
-use super::{FAILED, Format, OK, USAGE, read_text_file, resolve_game, settings_from, write_json};
-use crate::check::LoadError;
-use crate::diagnostic::render;
-use crate::engine::{Game, Pending, State};
-use crate::limits::{MAX_RECORD_BYTES, shorten};
-use crate::load_game;
-use crate::record::{FORMAT, FinalPosition, Record, Step, Timeline};
-use crate::render::narrate::{chance_text, end_text, narrate};
-use crate::render::{board_text, final_position, outcome_json, state_json};
-use crate::source_hash;
+use super::{FAILED, Format, OK, USAGE, read_text_file, settings_from, write_json};
+use ludic::gamefile::resolve_game;
+use ludic::check::LoadError;
+use ludic::diagnostic::render;
+use ludic::engine::{Game, Pending, State};
+use ludic::limits::{MAX_RECORD_BYTES, shorten};
+use ludic::load_game;
+use ludic::record::{FORMAT, FinalPosition, Record, Step, Timeline};
+use ludic::render::narrate::{chance_text, end_text, narrate};
+use ludic::render::{board_text, final_position, outcome_json, state_json};
+use ludic::source_hash;
 use std::io::{self, BufRead, IsTerminal, Write};
 
 /// Arguments of `ludic replay`.
@@ -175,8 +176,8 @@ pub(super) fn open_record(path: &str, game: Option<&str>) -> Result<(Record, Gam
 fn record_game(name: &str) -> Result<(String, String), String> {
     let shown = shorten(name, 200);
     if !matches!(
-        crate::builtin::lookup(name),
-        crate::builtin::Lookup::NotFound
+        ludic::builtin::lookup(name),
+        ludic::builtin::Lookup::NotFound
     ) {
         return resolve_game(name);
     }
@@ -192,7 +193,7 @@ fn record_game(name: &str) -> Result<(String, String), String> {
         )),
         Err(e) => Err(format!(
             "the record names the game `{shown}`, which cannot be read: {}\nhint: give the description with --game FILE",
-            crate::output::error_text(&e)
+            ludic::output::error_text(&e)
         )),
     }
 }

@@ -6,9 +6,9 @@ use super::list::{
     options_json, throws_json, variants_json, write_options, write_throws, write_variants,
 };
 use super::{Format, OK, fmt_options, load_for_command};
-use crate::engine::{Game, Pending, State};
-use crate::ir::{Domain, Instr};
-use crate::render::{board_text, state_json};
+use ludic::engine::{Game, Pending, State};
+use ludic::ir::{Domain, Instr};
+use ludic::render::{board_text, state_json};
 use serde_json::json;
 use std::io::Write;
 
@@ -159,7 +159,7 @@ fn rules_to(
             )?;
         }
     }
-    if crate::builtin::find(label).is_none() {
+    if ludic::builtin::find(label).is_none() {
         writeln!(w, "  file: {label}")?;
     }
     if let Some(base) = &m.based_on {
@@ -258,7 +258,7 @@ fn rules_to(
         )?;
     }
     if let Some(guide) = guide_of(label) {
-        let place = if crate::builtin::find(label).is_some() {
+        let place = if ludic::builtin::find(label).is_some() {
             " (in the ludic repository)"
         } else {
             ""
@@ -275,8 +275,8 @@ fn rules_to(
 /// The player's guide of a game: `games/STEM.md` of the ludic repository for a built-in game,
 /// the `.md` file beside a `.game` file when there is one, else none.
 fn guide_of(label: &str) -> Option<String> {
-    if let Some((stem, _)) = crate::builtin::find(label) {
-        return Some(crate::builtin::guide_path(stem));
+    if let Some((stem, _)) = ludic::builtin::find(label) {
+        return Some(ludic::builtin::guide_path(stem));
     }
     let md = std::path::Path::new(label).with_extension("md");
     (md.is_file() && md != std::path::Path::new(label)).then(|| md.display().to_string())

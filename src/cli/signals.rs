@@ -6,7 +6,7 @@
 //! the program at once, with the code of that signal.
 //!
 //! The handler only stores into atomics (what a signal handler may do): the signal's number,
-//! and the process-wide stop request of [`crate::interrupt`] that the searches read.
+//! and the process-wide stop request of [`ludic::interrupt`] that the searches read.
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::flag;
@@ -15,8 +15,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Exit code of a command stopped by SIGINT (Ctrl-C), its partial result printed.
 pub const INTERRUPTED: u8 = 130;
-/// Exit code of a command stopped by SIGTERM, its partial result printed.
-pub const TERMINATED: u8 = 143;
 
 /// The number of the first signal caught (0: none).
 static SIGNAL: AtomicUsize = AtomicUsize::new(0);
@@ -42,13 +40,13 @@ pub(crate) fn catch_signals() {
             // tests/signals.rs lost some sent in a run's first milliseconds when the exit at
             // a second signal came first). That exit comes before the flag that arms it.
             let _ = flag::register_usize(sig, &SIGNAL, sig as usize);
-            let _ = flag::register(sig, crate::interrupt::flag());
+            let _ = flag::register(sig, ludic::interrupt::flag());
             let _ = flag::register_conditional_shutdown(sig, 128 + sig, &CAUGHT);
             let _ = flag::register(sig, &CAUGHT);
         }
         // a signal that came between the registrations has set the first flags only
         if interrupted() {
-            crate::interrupt::request();
+            ludic::interrupt::request();
             CAUGHT.store(true, Ordering::SeqCst);
         }
     });
@@ -108,7 +106,7 @@ pub(crate) fn signal_name() -> &'static str {
 
 /// Asks the games of `ctl` to stop when a signal has come, saying so once (see
 /// [`stopping_message`]); true when this call is the one that asked.
-pub(crate) fn stop_on_signal(ctl: &crate::study::Control, agents: bool) -> bool {
+pub(crate) fn stop_on_signal(ctl: &ludic::study::Control, agents: bool) -> bool {
     if interrupted() && !ctl.stop.swap(true, Ordering::Relaxed) {
         stopping_message(agents);
         return true;

@@ -1,18 +1,18 @@
 //! `ludic simulate GAME -n N`: many games (random playouts, one agent on every side, or two
 //! agents with seats alternated) on every core, and the metrics of the game (see
-//! [`crate::study`]); a progress bar at a terminal; Ctrl-C (or SIGTERM, SIGHUP) stops and reports
+//! [`ludic::study`]); a progress bar at a terminal; Ctrl-C (or SIGTERM, SIGHUP) stops and reports
 //! the games played (see [`super::signals`]).
 
 use super::signals::{
     catch_signals, dropped_text, exit_code, note_late_signal, signal_name, stop_on_signal,
 };
 use super::{OK, USAGE, load_for_command};
-use crate::agents::{AgentSpec, default_threads};
-use crate::check::option_map;
-use crate::engine::Game;
-use crate::study::merge::{parse_shard, shard_range};
-use crate::study::report::{Output, Study, write_study};
-use crate::study::{Control, Plan, run};
+use ludic::agents::{AgentSpec, default_threads};
+use ludic::check::option_map;
+use ludic::engine::Game;
+use ludic::study::merge::{parse_shard, shard_range};
+use ludic::study::report::{Output, Study, write_study};
+use ludic::study::{Control, Plan, run};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -118,7 +118,7 @@ pub(crate) fn play_study(
     }
     Study {
         game: g.meta.name.clone(),
-        source_hash: crate::source_hash(source),
+        source_hash: ludic::source_hash(source),
         options: option_map(g),
         sides: g.sides.clone(),
         rounds_game: g.between_start.is_some(),

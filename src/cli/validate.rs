@@ -1,9 +1,9 @@
 //! `ludic validate FILE...`: every error of each file, with its position.
 
 use super::{FAILED, Format, OK};
-use crate::check::{LoadError, Settings, check, check_with_warnings};
-use crate::derive::SourceMap;
-use crate::diagnostic::{Diagnostics, render};
+use ludic::check::{LoadError, Settings, check, check_with_warnings};
+use ludic::derive::SourceMap;
+use ludic::diagnostic::{Diagnostics, render};
 use serde_json::json;
 use std::io::Write;
 
@@ -73,7 +73,7 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
         let mut changes = String::new();
         // (what `load_game` does, the file read once for all its variants)
         let mut warnings = Diagnostics::default();
-        let loaded = crate::parse::parse(&source)
+        let loaded = ludic::parse::parse(&source)
             .map_err(LoadError::File)
             .and_then(|file| {
                 let (g, w) = check_with_warnings(&file, &source, &Settings::default());

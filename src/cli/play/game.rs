@@ -1,13 +1,13 @@
 //! The game loop: from the start to its end, to `quit` or to the end of the input.
 
 use super::*;
-use crate::agents::AgentSpec;
+use ludic::agents::AgentSpec;
 use crate::cli::{Format, Spinner, fmt_options, sample};
-use crate::engine::Pending;
-use crate::limits::MAX_LINE_BYTES;
-use crate::render::svg::LivePicture;
-use crate::render::svg::event_sites;
-use crate::render::{Look, board_text, board_view};
+use ludic::engine::Pending;
+use ludic::limits::MAX_LINE_BYTES;
+use ludic::render::svg::LivePicture;
+use ludic::render::svg::event_sites;
+use ludic::render::{Look, board_text, board_view};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{self, IsTerminal, Write};
@@ -93,7 +93,7 @@ pub(super) fn run(
     // A computer's decisions of one turn (hops of a chain, a sowing and where it goes) are
     // told as one move, with the board once at its end: the position before the first, the
     // decisions so far and what the search said of the first.
-    let mut chain: Option<(crate::engine::State, Vec<String>, Vec<String>)> = None;
+    let mut chain: Option<(ludic::engine::State, Vec<String>, Vec<String>)> = None;
     loop {
         // every step is in the record before anything more is said or asked
         s.sync_record()?;
@@ -103,7 +103,7 @@ pub(super) fn run(
             return Err(Stop::Picture(format!(
                 "cannot write the picture `{}`: {}",
                 p.path(),
-                crate::output::error_text(&e)
+                ludic::output::error_text(&e)
             )));
         }
         // Rounds: say when one is over (its between-round decisions follow) and when the next

@@ -1,6 +1,6 @@
 //! Lines typed at the terminal or read from a script.
 
-use crate::limits::MAX_LINE_BYTES;
+use ludic::limits::MAX_LINE_BYTES;
 use std::io::{self, BufRead, Read};
 
 /// One line read from standard input.

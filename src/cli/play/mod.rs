@@ -1,16 +1,17 @@
 //! `ludic play GAME`: a game at the terminal, people and computers.
 
 use super::{FAILED, Format, OK, USAGE, load_for_command, write_json};
-use crate::agents::{AgentSpec, default_threads};
-use crate::check::option_map;
-use crate::engine::Game;
-use crate::ir::Player;
-use crate::limits::shorten;
-use crate::output::{Named, check_outputs, error_text};
-use crate::record::{FORMAT, Record, RecordFile};
-use crate::render::narrate::end_text;
-use crate::render::{board_text, final_position, outcome_json, state_json};
-use crate::source_hash;
+use ludic::agents::{AgentSpec, default_threads};
+use ludic::check::option_map;
+use ludic::engine::Game;
+use ludic::ir::Player;
+use ludic::limits::shorten;
+use crate::cli::output::{Named, check_outputs};
+use ludic::output::error_text;
+use ludic::record::{FORMAT, Record, RecordFile};
+use ludic::render::narrate::end_text;
+use ludic::render::{board_text, final_position, outcome_json, state_json};
+use ludic::source_hash;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 

@@ -1,12 +1,12 @@
 //! A game in progress at the terminal: the state, the steps played, undo, the record.
 
 use super::*;
-use crate::agents::{Agent, Event};
-use crate::engine::Game;
-use crate::engine::{Decision, Pending, State};
-use crate::limits::shorten;
-use crate::record::{RecordFile, Step};
-use crate::render::narrate::narrate;
+use ludic::agents::{Agent, Event};
+use ludic::engine::Game;
+use ludic::engine::{Decision, Pending, State};
+use ludic::limits::shorten;
+use ludic::record::{RecordFile, Step};
+use ludic::render::narrate::narrate;
 
 pub(super) struct Session<'a> {
     pub(super) g: &'a Game,
@@ -20,12 +20,12 @@ pub(super) struct Session<'a> {
     pub(super) recorded: usize,
     pub(super) record: Option<RecordFile>,
     /// what the decisions since the last board was shown did (their sites are marked)
-    pub(super) events: Vec<crate::engine::events::Event>,
+    pub(super) events: Vec<ludic::engine::events::Event>,
     /// the narration of the steps played since it was last said
     pub(super) told: Vec<String>,
     /// the decisions of one player not yet told (a chain of hops, a sowing and its
     /// direction): the position before the first and their events, told as one move
-    pub(super) chain: Option<(State, Vec<crate::engine::events::Event>)>,
+    pub(super) chain: Option<(State, Vec<ludic::engine::events::Event>)>,
 }
 
 impl Session<'_> {

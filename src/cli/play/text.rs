@@ -1,9 +1,9 @@
 //! The words of a game at the terminal: what happened, the moves, the prompt, the commands.
 
-use crate::agents::Estimate;
-use crate::engine::Game;
-use crate::engine::{Pending, State};
-use crate::ir::Player;
+use ludic::agents::Estimate;
+use ludic::engine::Game;
+use ludic::engine::{Pending, State};
+use ludic::ir::Player;
 
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
 pub(super) fn what_happened(g: &Game, before: &State, after: &State) -> String {
@@ -24,7 +24,7 @@ pub(super) fn estimate_text(e: &Estimate) -> String {
     format!(
         "wins {:.0}% of {} playouts",
         100.0 * e.value,
-        crate::agents::mcts::thousands(e.playouts)
+        ludic::agents::mcts::thousands(e.playouts)
     )
 }
 
@@ -151,7 +151,7 @@ pub(super) fn command_typo(line: &str) -> Option<String> {
     if line.contains(char::is_whitespace) {
         return None;
     }
-    crate::diagnostic::suggest(line, COMMANDS)
+    ludic::diagnostic::suggest(line, COMMANDS)
         .map(|c| format!("`{line}` is neither a move nor a command; did you mean `{c}`?"))
 }
 
