@@ -4,8 +4,8 @@
 
 mod common;
 use common::{Lcg, random_step};
-use ludic::gamefile::read_game_file;
 use ludic::diagnostic::render;
+use ludic::gamefile::read_game_file;
 use ludic::{Game, LoadError, Settings, load_game};
 
 fn derived(path: &str) -> (String, Game) {

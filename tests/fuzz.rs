@@ -1126,7 +1126,11 @@ fn run_game_input(bytes: &[u8], seed: u64) -> Result<&'static str, String> {
             let path = std::env::temp_dir().join(format!("ludic-fuzz-{}.game", std::process::id()));
             std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
             let read = stage("read", || {
-                ludic::gamefile::read_text_file(path.to_str().unwrap_or(""), 1 << 20, "a .game file")
+                ludic::gamefile::read_text_file(
+                    path.to_str().unwrap_or(""),
+                    1 << 20,
+                    "a .game file",
+                )
             })?;
             let _ = std::fs::remove_file(&path);
             match read {

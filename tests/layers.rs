@@ -1,6 +1,7 @@
 //! The library's layers hold: the engine imports nothing of the language (nor of the front
 //! ends), the modules of the engine import each other without a circle (the order is written
-//! down in src/engine/mod.rs), and only the terminal front end uses the terminal crates.
+//! down in src/engine/mod.rs), and only the terminal front end (src/cli, a module of the binary,
+//! and src/main.rs) uses the terminal crates; nothing of the library imports the command line.
 //!
 //! The imports are read from the text of every file under src/: each `use` statement (its
 //! braces expanded) and each path written in the code (`crate::…`, `super::…`, `self::…`, or a
@@ -394,6 +395,62 @@ fn no_circle_of_imports_in_the_engine() {
             steps.join("\n")
         );
     }
+}
+
+/// The module paths a file declares (`mod NAME;`, `pub mod NAME;`, `pub(crate) mod NAME;`).
+fn declared_modules(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l
+                .strip_prefix("pub ")
+                .or_else(|| l.strip_prefix("pub(crate) "));
+            let rest = rest.unwrap_or(l).strip_prefix("mod ")?;
+            Some(rest.trim_end_matches(';').trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_command_line_is_in_the_binary_and_nothing_of_the_library_imports_it() {
+    let lib = strip_comments(&std::fs::read_to_string("src/lib.rs").expect("src/lib.rs"));
+    assert!(
+        !declared_modules(&lib).iter().any(|m| m == "cli"),
+        "src/lib.rs declares the module cli: the command line is a module of the binary"
+    );
+    let main = strip_comments(&std::fs::read_to_string("src/main.rs").expect("src/main.rs"));
+    assert!(
+        declared_modules(&main).iter().any(|m| m == "cli"),
+        "src/main.rs declares the module cli"
+    );
+    let mut found = vec![];
+    for Import {
+        path,
+        from,
+        to,
+        full,
+        ..
+    } in imports()
+    {
+        if from.first().is_none_or(|m| m != "cli") && to.first().is_some_and(|m| m == "cli") {
+            found.push(format!("{}: crate::{}", path.display(), full.join("::")));
+        }
+    }
+    for f in files() {
+        if f.module.first().is_some_and(|m| m == "cli") {
+            continue;
+        }
+        for p in paths(&f.text) {
+            if p.starts_with("ludic::cli") {
+                found.push(format!("{}: {p}", f.path.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the library imports the command line:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

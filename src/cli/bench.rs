@@ -1,7 +1,7 @@
 //! `ludic bench [GAME...]`: random playouts of each game for a fixed time on one thread, for
 //! the speed of the engine: playouts/s, decisions/s, decisions per playout.
 
-use super::{Format, OK, USAGE, load_for_command};
+use super::{Format, OK, OptionArgs, USAGE, load_for_command};
 use ludic::builtin;
 use ludic::check::Settings;
 use ludic::ir::OptDomain;
@@ -70,8 +70,46 @@ pub enum BenchFor {
     Playouts(u64),
 }
 
+// Arguments of `ludic bench`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Without GAME: every built-in game, each of its variants, and a match of each game with an\noption that takes the value `match`. Options and a variant given apply to every GAME.\nWith --playouts N, each game plays exactly N playouts (the same ones on any machine): for\ncomparing two builds by counts that do not depend on the load, e.g. instructions under\n`valgrind --tool=callgrind`.\n\nExamples:\n  ludic bench\n  ludic bench GAME --seconds 5\n  ludic bench my.game --variant NAME --format json\n  valgrind --tool=callgrind ludic bench GAME --playouts 2000"
+)]
+pub struct BenchArgs {
+    /// Built-in games or .game files (default: every built-in game)
+    pub games: Vec<String>,
+    /// Seconds of playouts for each game
+    #[arg(long, default_value_t = 2.0)]
+    pub seconds: f64,
+    /// Play exactly this many playouts for each game instead of timing --seconds
+    #[arg(long, value_name = "N", conflicts_with = "seconds")]
+    pub playouts: Option<u64>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub opts: OptionArgs,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
 /// `ludic bench [GAME...] [--seconds S | --playouts N]`
-pub fn bench(
+pub fn bench(args: &BenchArgs) -> u8 {
+    let time = match args.playouts {
+        Some(n) => BenchFor::Playouts(n),
+        None => BenchFor::Seconds(args.seconds),
+    };
+    bench_for(
+        &args.games,
+        time,
+        args.seed,
+        &args.opts.options,
+        args.opts.variant.as_deref(),
+        args.format,
+    )
+}
+
+/// The benchmark of each game, for a time or a number of playouts.
+fn bench_for(
     games: &[String],
     time: BenchFor,
     seed: u64,

@@ -2,22 +2,29 @@
 //! metrics side by side, significant differences from the first column marked.
 
 use super::signals::{catch_signals, exit_code, note_late_signal};
-use super::simulate::{StudyArgs, check_study_args, play_study};
+use super::simulate::{StudyFormat, StudyOpts, check_study_args, play_study};
 use super::{OK, USAGE, load_for_command};
 use ludic::study::compare::{Column, write_comparison};
-use ludic::study::report::Output;
 
-/// Arguments of `ludic compare`.
+// Arguments of `ludic compare`.
+#[derive(clap::Args)]
+#[command(
+    after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file. The columns are\neach --variant of each GAME (or each GAME): `--variant default` is the rules without a\nvariant, and a value with `=` is a set of options (`--variant stones=4,holes=6`); -o applies\nto every column. Every column is played with the same seed, number of games and agents.\nA value marked * differs from the first column's at p < 0.05 (two-sided: a two-proportion\nz-test for proportions, Welch's test with the normal approximation for means; no correction\nfor the number of metrics compared).\n\nExamples:\n  ludic compare GAME --variant default --variant NAME -n 100000\n  ludic compare GAME --variant default --variant rounds=match -n 10000 --format csv\n  ludic compare mine.game theirs.game -n 20000 --format json\n\n{}\n\nA signal stops the comparison as it stops simulate: every column is printed, those not\nfinished marked partial (JSON \"partial\": true at the top, a `# PARTIAL` first line in CSV).\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP (the partial results are\nprinted).\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
+)]
 pub struct CompareArgs {
-    /// built-in games or .game files
+    /// Built-in games or .game files
+    #[arg(required = true)]
     pub games: Vec<String>,
-    /// the variants (`default`: the rules without a variant; `NAME=VALUE,…`: options)
+    /// A column: a variant's name, `default`, or options NAME=VALUE,… (repeatable)
+    #[arg(long = "variant", value_name = "VARIANT")]
     pub variants: Vec<String>,
-    /// options applied to every column
+    /// Set an option in every column: -o NAME=VALUE (repeatable)
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    pub study: StudyArgs,
-    pub output: Output,
-    pub colour: bool,
+    #[command(flatten)]
+    pub study: StudyOpts,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: StudyFormat,
 }
 
 /// A column's variant: (variant name, extra options).
@@ -38,7 +45,8 @@ fn column_settings(v: &str) -> (Option<String>, Vec<String>) {
 }
 
 /// `ludic compare`
-pub fn compare(args: &CompareArgs) -> u8 {
+pub fn compare(args: &CompareArgs, colour: bool) -> u8 {
+    let plan = args.study.resolve("compare");
     catch_signals();
     let variants: Vec<Option<&str>> = if args.variants.is_empty() {
         vec![None]
@@ -51,7 +59,7 @@ pub fn compare(args: &CompareArgs) -> u8 {
         );
         return USAGE;
     }
-    let (specs, range) = match check_study_args(&args.study) {
+    let (specs, range) = match check_study_args(&plan) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -79,7 +87,7 @@ pub fn compare(args: &CompareArgs) -> u8 {
     // the output has every column, and says which are incomplete.
     let mut columns = vec![];
     for (name, source, g) in &loaded {
-        let study = play_study(g, source, &args.study, &specs, range.clone(), name);
+        let study = play_study(g, source, &plan, &specs, range.clone(), name);
         columns.push(Column {
             name: name.clone(),
             study,
@@ -89,8 +97,8 @@ pub fn compare(args: &CompareArgs) -> u8 {
     let written = write_comparison(
         &mut std::io::stdout().lock(),
         &columns,
-        args.output,
-        args.colour,
+        args.format.into(),
+        colour,
     )
     .map(|()| if partial { exit_code() } else { OK });
     if partial {

@@ -4,26 +4,33 @@
 use std::io::{self, Write};
 
 use super::replay::{check_at, open_record};
-use super::{FAILED, OK, USAGE, game_file, load_for_command};
+use super::{FAILED, OK, OptionArgs, USAGE, game_file, load_for_command};
+use crate::cli::output::{Named, check_outputs};
 use ludic::engine::{Game, State};
 use ludic::ir::SiteId;
-use crate::cli::output::{Named, check_outputs};
 use ludic::output::error_text;
 use ludic::record::{Step, play_step, replay};
 use ludic::render::svg::{event_sites, svg, write_atomic};
 
-/// Arguments of `ludic draw`.
+// Arguments of `ludic draw`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file. With --record, the\nposition after N steps of the record is drawn (all of them without --at), with the sites of\nthe last decision marked; GAME then replaces the description the record names.\n\nExamples:\n  ludic draw GAME --out board.svg\n  ludic draw GAME -o NAME=VALUE --variant NAME > board.svg\n  ludic draw --record game.json --at 12 --out board.svg\n  ludic play GAME --svg board.svg     (a picture kept up to date while you play)\n\nExit codes: 0 success, 1 unreadable game, record or output file, 2 usage error (an output\nthat is an input, standard output, or not a regular file)."
+)]
 pub struct DrawArgs {
-    /// the game (with a record: the description to use instead of the one it names)
+    /// A built-in game or a .game file (with --record: instead of the one the record names)
     pub game: Option<String>,
-    /// where the picture goes (standard output when none)
+    /// Write the picture to this file (default: standard output)
+    #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
-    /// a record whose position is drawn
+    /// Draw a position of this record (written by `ludic play --record`)
+    #[arg(long, value_name = "FILE")]
     pub record: Option<String>,
-    /// the number of steps of the record to play (all when none)
+    /// The position after this many steps of the record (0: the start)
+    #[arg(long, value_name = "N", requires = "record")]
     pub at: Option<usize>,
-    pub options: Vec<String>,
-    pub variant: Option<String>,
+    #[command(flatten)]
+    pub opts: OptionArgs,
 }
 
 /// `ludic draw`
@@ -40,7 +47,7 @@ pub fn draw(args: &DrawArgs) -> u8 {
                 eprintln!("error: --at N needs a record (--record FILE)");
                 return USAGE;
             }
-            match load_for_command(game, &args.options, args.variant.as_deref()) {
+            match load_for_command(game, &args.opts.options, args.opts.variant.as_deref()) {
                 Ok((_, _, g)) => {
                     let st = g.start();
                     (g, st, vec![])
@@ -100,7 +107,7 @@ pub fn draw(args: &DrawArgs) -> u8 {
 /// sites of the last decision in them.
 #[allow(clippy::type_complexity)]
 fn from_record(path: &str, args: &DrawArgs) -> Result<((Game, State, Vec<SiteId>), String), u8> {
-    if !args.options.is_empty() || args.variant.is_some() {
+    if !args.opts.options.is_empty() || args.opts.variant.is_some() {
         eprintln!("error: a record sets the options itself: drop -o and --variant");
         return Err(USAGE);
     }

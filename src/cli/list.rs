@@ -118,9 +118,17 @@ pub(super) fn variants_json(g: &Game) -> Vec<serde_json::Value> {
         .collect()
 }
 
+// Arguments of `ludic list`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  ludic list\n  ludic list --format json")]
+pub struct ListArgs {
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
 /// `ludic list`
-pub fn list(format: Format) -> u8 {
-    super::finish(list_to(&mut std::io::stdout().lock(), format))
+pub fn list(args: &ListArgs) -> u8 {
+    super::finish(list_to(&mut std::io::stdout().lock(), args.format))
 }
 
 fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {

@@ -3,6 +3,7 @@
 //! comparison (`compare --shard i/N --format json`), merged column by column into the whole
 //! comparison.
 
+use super::simulate::StudyFormat;
 use super::{FAILED, OK, read_text_file};
 use ludic::study::compare::{Column, write_comparison};
 use ludic::study::merge::{Shard, merge, merge_columns, read_shard};
@@ -22,8 +23,22 @@ fn read_part(f: &str) -> Result<Shard, String> {
     read_shard(&v, f)
 }
 
+// Arguments of `ludic merge`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "The shards must come from one study: the same game file, options, seed, agents, -n and\n--quick, none stopped by Ctrl-C, no shard twice, each shard's statistics agreeing with its\nranges and -n. The merged result equals that of one run of all the games (its statistics bit\nfor bit); with shards missing it is the result of those given, marked partial (exit 3).\nThe shards of a comparison (compare --shard I/N) merge column by column, with the same\nchecks, into the comparison's table.\n\nExamples:\n  for i in 1 2 3 4; do ludic simulate GAME -n 1000000 --shard $i/4 --format json > part$i.json; done\n  ludic merge part*.json\n  parallel ludic simulate GAME -n 100000000 --shard {}/64 --format json '>' part{}.json ::: $(seq 64)\n  ludic merge part*.json --format json > study.json\n  ludic compare GAME --variant default --variant NAME -n 10000 --shard 1/2 --format json > c1.json\n  ludic compare GAME --variant default --variant NAME -n 10000 --shard 2/2 --format json > c2.json\n  ludic merge c1.json c2.json\n\nExit codes: 0 success, 1 unreadable, mismatched or damaged results, 2 usage error, 3 shards\nmissing (the partial result is printed)."
+)]
+pub struct MergeArgs {
+    /// The results (JSON) of `simulate --shard I/N --format json`
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: StudyFormat,
+}
+
 /// `ludic merge FILE...`
-pub fn merge_results(files: &[String], output: Output, colour: bool) -> u8 {
+pub fn merge_results(args: &MergeArgs, colour: bool) -> u8 {
+    let (files, output) = (&args.files, Output::from(args.format));
     let mut studies = vec![];
     let mut comparisons = vec![];
     for f in files {

@@ -12,36 +12,24 @@ macro_rules! to_stderr {
     }};
 }
 
-mod bench;
-mod compare;
-mod draw;
-mod help;
-mod list;
-mod matches;
-mod merge;
+pub mod bench;
+pub mod compare;
+pub mod draw;
+pub mod help;
+pub mod list;
+pub mod matches;
+pub mod merge;
 mod output;
-mod perft;
-mod play;
+pub mod perft;
+pub mod play;
 mod progress;
-mod replay;
-mod rules;
+pub mod replay;
+pub mod rules;
 mod signals;
-mod simulate;
-mod validate;
+pub mod simulate;
+pub mod validate;
 
-pub use bench::{BenchFor, bench};
-pub use compare::{CompareArgs, compare};
-pub use draw::{DrawArgs, draw};
 pub use help::{finish_output, help_language};
-pub use list::list;
-pub use matches::{MatchArgs, run_match};
-pub use merge::merge_results;
-pub use perft::perft;
-pub use play::{PlayArgs, play};
-pub use replay::{ReplayArgs, replay};
-pub use rules::{RulesArgs, rules};
-pub use simulate::{SimulateArgs, StudyArgs, simulate};
-pub use validate::validate;
 
 use ludic::builtin;
 use ludic::check::{LoadError, Settings};
@@ -55,11 +43,29 @@ use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{self, Write};
 
-/// Output format of a command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Output format of a command (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
+    #[default]
     Text,
     Json,
+}
+
+// The options and the variant of the game a command loads (`-o NAME=VALUE`, `--variant`).
+// (Argument structs have `//` comments: a doc comment would be their command's help.)
+#[derive(clap::Args, Clone, Debug)]
+pub struct OptionArgs {
+    /// Set an option: -o NAME=VALUE, e.g. -o stones=8 (repeatable)
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Play a named variant (several options at once): --variant 'big board'
+    #[arg(long)]
+    pub variant: Option<String>,
+}
+
+/// A one-line note on standard error about an old spelling that still works.
+pub(crate) fn deprecated(note: &str) {
+    to_stderr!("note: {note}");
 }
 
 /// Exit codes.

@@ -3,14 +3,51 @@
 //! what it had counted (not its total), and the exit code says which signal (130, 143).
 
 use super::signals::{catch_signals, exit_code, note_late_signal, signal_name};
-use super::{FAILED, Format, OK, load_for_command};
+use super::{FAILED, Format, OK, OptionArgs, load_for_command};
 use ludic::perft::PerftError;
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
 
+// Arguments of `ludic perft`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "perft(d) is the number of distinct sequences of exactly d complete turns from the start,\nby the move generator play uses. A turn is complete when the next one starts or the game\nends; each decision inside a turn (a hop of a chain, stopping) is part of its sequence. A\nsequence after which the game is over before d turns counts for nothing at depth d (as\ncheckmate does in chess perft).\n\nPerft stops (exit 1) past 50,000,000 positions or 1,000,000,000 units of the engine's work\n(statements run, sites visited, decisions listed) at one depth: raise them with --max-positions and --max-work.\n\nCtrl-C (SIGINT) or SIGTERM stops the count at once: the depths done are printed, then the\ndepth stopped, marked partial with the sequences counted so far, not its total (in JSON a\nlast row with \"partial\": true and \"counted\", without \"count\"); exit 130 or 143.\n\nGAME is a built-in game, by any name `ludic list` shows, or a .game file without chance events.\n\nExamples:\n  ludic perft GAME 4\n  ludic perft my.game 3 -o NAME=VALUE --format json"
+)]
+pub struct PerftArgs {
+    /// A built-in game or a .game file
+    pub game: String,
+    /// The deepest count, in turns
+    pub depth: u32,
+    #[command(flatten)]
+    pub opts: OptionArgs,
+    /// Positions one depth may visit before perft stops
+    #[arg(long, value_name = "N", default_value_t = ludic::perft::PERFT_LIMIT)]
+    pub max_positions: u64,
+    /// Work (statements run, sites visited) one depth may take before perft stops
+    #[arg(long, value_name = "N", default_value_t = ludic::perft::PERFT_WORK_LIMIT)]
+    pub max_work: u64,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
 /// `ludic perft GAME DEPTH`
-pub fn perft(
+pub fn perft(args: &PerftArgs) -> u8 {
+    count(
+        &args.game,
+        args.depth,
+        &args.opts.options,
+        args.opts.variant.as_deref(),
+        ludic::perft::PerftLimits {
+            positions: args.max_positions,
+            work: args.max_work,
+        },
+        args.format,
+    )
+}
+
+/// The counts of each depth, printed as they come.
+fn count(
     game: &str,
     depth: u32,
     options: &[String],

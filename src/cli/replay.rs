@@ -4,10 +4,10 @@
 
 use super::play::{Input, next_input};
 use super::{FAILED, Format, OK, USAGE, read_text_file, settings_from, write_json};
-use ludic::gamefile::resolve_game;
 use ludic::check::LoadError;
 use ludic::diagnostic::render;
 use ludic::engine::{Game, Pending, State};
+use ludic::gamefile::resolve_game;
 use ludic::limits::{MAX_RECORD_BYTES, shorten};
 use ludic::load_game;
 use ludic::record::{FORMAT, FinalPosition, Record, Step, Timeline};
@@ -16,17 +16,26 @@ use ludic::render::{board_text, final_position, outcome_json, state_json};
 use ludic::source_hash;
 use std::io::{self, BufRead, IsTerminal, Write};
 
-/// Arguments of `ludic replay`.
+// Arguments of `ludic replay`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "With --at N, the position after step N (0: the start) with what step N did, in words;\nwith --step, the record one step at a time: Enter shows the next step, b goes back one,\na number goes to that step, q quits. Input that is not a terminal is read line by line,\nthe same commands (for scripts and tests).\n\nExamples:\n  ludic replay game.json\n  ludic replay game.json --at 12\n  ludic replay game.json --at 12 --format json\n  ludic replay game.json --step\n  ludic replay game.json --step --at 40      (from step 40)\n  printf '\\n\\nb\\n7\\nq\\n' | ludic replay game.json --step\n  ludic replay game.json --game my-variant.game\n\nExit codes: 0 success, 1 unreadable or bad record, 2 usage error (--at past the end)."
+)]
 pub struct ReplayArgs {
-    /// the record file
+    /// The record (JSON) written by `ludic play --record`
     pub record: String,
-    /// the game to use instead of the one the record names
+    /// The .game file to use instead of the one the record names
+    #[arg(long)]
     pub game: Option<String>,
-    pub format: Format,
-    /// show the position after this many steps (0: the start)
+    /// Show the position after step N (0: the start), with what that step did
+    #[arg(long, value_name = "N")]
     pub at: Option<usize>,
-    /// step through the record at the terminal (from `at`, or from the start)
+    /// Step through the record: Enter for the next step, b back, a number, q to quit
+    #[arg(long)]
     pub step: bool,
+    /// Text, or the state as JSON (with --at: after step N) as `play --format json` prints it
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// The commands of `--step`, in a line.

@@ -5,29 +5,35 @@
 use super::list::{
     options_json, throws_json, variants_json, write_options, write_throws, write_variants,
 };
-use super::{Format, OK, fmt_options, load_for_command};
+use super::{Format, OK, OptionArgs, fmt_options, load_for_command};
 use ludic::engine::{Game, Pending, State};
 use ludic::ir::{Domain, Instr};
 use ludic::render::{board_text, state_json};
 use serde_json::json;
 use std::io::Write;
 
-/// Arguments of `ludic rules`.
+// Arguments of `ludic rules`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file. Options and a\nvariant apply as in `play`: the start position drawn is theirs.\n\nExamples:\n  ludic rules GAME\n  ludic rules GAME --variant NAME -o NAME=VALUE\n  ludic rules my.game --format json\n\nExit codes: 0 success, 1 unknown or invalid game or unwritable output, 2 usage error."
+)]
 pub struct RulesArgs {
-    /// a built-in game's name or a `.game` file
+    /// A built-in game or a .game file
     pub game: String,
-    pub options: Vec<String>,
-    pub variant: Option<String>,
+    #[command(flatten)]
+    pub opts: OptionArgs,
+    #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }
 
 /// `ludic rules`
 pub fn rules(args: &RulesArgs) -> u8 {
-    let (label, _, g) = match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    let in_force = !args.options.is_empty() || args.variant.is_some();
+    let (label, _, g) =
+        match load_for_command(&args.game, &args.opts.options, args.opts.variant.as_deref()) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+    let in_force = !args.opts.options.is_empty() || args.opts.variant.is_some();
     super::finish(rules_to(
         &mut std::io::stdout().lock(),
         &label,
@@ -100,47 +106,101 @@ fn rules_to(
     in_force: bool,
     format: Format,
 ) -> std::io::Result<u8> {
-    let start = g.start();
-    let (chances, at) = first_decision(g);
-    let examples: Vec<String> = at
-        .as_ref()
-        .map(|st| g.legal_notations(st))
-        .unwrap_or_default();
-    let values = unlabeled_values(g);
-    let drops = orders_drops(g);
-    let m = &g.meta;
+    let facts = Facts::of(g);
     if format == Format::Json {
-        let v = json!({
-            "name": label,
-            "title": m.name,
-            "aliases": m.aliases,
-            "origin": m.origin,
-            "source": m.source,
-            "summary": m.summary,
-            "based_on": m.based_on,
-            "changes": m.changes,
-            "sides": g.sides,
-            "players": g.players,
-            "options": options_json(g),
-            "in_force": g.options.iter().map(|o| (o.name.clone(), o.value.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
-            "variants": variants_json(g),
-            "throws": throws_json(g),
-            "start": {
-                "board": board_text(g, &start),
-                "state": state_json(g, &start),
-            },
-            "labels": g.labels.iter().map(|l| json!({"label": l.name, "description": l.doc})).collect::<Vec<_>>(),
-            "values_alone": values,
-            "ordered_drops": drops,
-            "example": {
-                "after": chances,
-                "decisions": examples,
-            },
-            "guide": guide_of(label),
-        });
-        super::write_json(w, &v)?;
+        write_rules_json(w, label, g, &facts)?;
         return Ok(OK);
     }
+    write_heading(w, label, g)?;
+    write_settings(w, g, in_force)?;
+    writeln!(w)?;
+    writeln!(w, "The start:")?;
+    writeln!(w, "{}", board_text(g, &facts.start).trim_end())?;
+    writeln!(w)?;
+    writeln!(w, "Decisions:")?;
+    write_glossary(w, g, &facts)?;
+    write_typing(w, label, &facts)?;
+    Ok(OK)
+}
+
+/// What the rules say that is worked out from the game rather than written in it.
+struct Facts {
+    start: State,
+    /// the chance outcomes before the first decision
+    chances: Vec<String>,
+    /// the legal decisions at the first decision
+    examples: Vec<String>,
+    /// values typed alone (see [`unlabeled_values`])
+    values: Vec<String>,
+    /// a lap may carry pieces of several kinds (see [`orders_drops`])
+    drops: bool,
+}
+
+impl Facts {
+    fn of(g: &Game) -> Facts {
+        let (chances, at) = first_decision(g);
+        Facts {
+            start: g.start(),
+            chances,
+            examples: at
+                .as_ref()
+                .map(|st| g.legal_notations(st))
+                .unwrap_or_default(),
+            values: unlabeled_values(g),
+            drops: orders_drops(g),
+        }
+    }
+}
+
+/// The rules as JSON.
+fn write_rules_json(
+    w: &mut impl Write,
+    label: &str,
+    g: &Game,
+    facts: &Facts,
+) -> std::io::Result<()> {
+    let Facts {
+        start,
+        chances,
+        examples,
+        values,
+        drops,
+    } = facts;
+    let m = &g.meta;
+    let v = json!({
+        "name": label,
+        "title": m.name,
+        "aliases": m.aliases,
+        "origin": m.origin,
+        "source": m.source,
+        "summary": m.summary,
+        "based_on": m.based_on,
+        "changes": m.changes,
+        "sides": g.sides,
+        "players": g.players,
+        "options": options_json(g),
+        "in_force": g.options.iter().map(|o| (o.name.clone(), o.value.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+        "variants": variants_json(g),
+        "throws": throws_json(g),
+        "start": {
+            "board": board_text(g, start),
+            "state": state_json(g, start),
+        },
+        "labels": g.labels.iter().map(|l| json!({"label": l.name, "description": l.doc})).collect::<Vec<_>>(),
+        "values_alone": values,
+        "ordered_drops": drops,
+        "example": {
+            "after": chances,
+            "decisions": examples,
+        },
+        "guide": guide_of(label),
+    });
+    super::write_json(w, &v)
+}
+
+/// The name, origin, source, file, base, summary, sides and players.
+fn write_heading(w: &mut impl Write, label: &str, g: &Game) -> std::io::Result<()> {
+    let m = &g.meta;
     let aka = if m.aliases.is_empty() {
         String::new()
     } else {
@@ -176,6 +236,11 @@ fn rules_to(
     if g.players.len() > g.sides.len() {
         writeln!(w, "Players: {}", g.players.join(", "))?;
     }
+    Ok(())
+}
+
+/// The options (and those in force), the variants and the throws.
+fn write_settings(w: &mut impl Write, g: &Game, in_force: bool) -> std::io::Result<()> {
     if !g.options.is_empty() {
         writeln!(w)?;
         writeln!(w, "Options (set with -o NAME=VALUE):")?;
@@ -194,11 +259,12 @@ fn rules_to(
         writeln!(w, "Throws (value, ways out of all):")?;
         write_throws(w, g)?;
     }
-    writeln!(w)?;
-    writeln!(w, "The start:")?;
-    writeln!(w, "{}", board_text(g, &start).trim_end())?;
-    writeln!(w)?;
-    writeln!(w, "Decisions:")?;
+    Ok(())
+}
+
+/// What each decision label means, the values typed alone and the drops of a lap.
+fn write_glossary(w: &mut impl Write, g: &Game, facts: &Facts) -> std::io::Result<()> {
+    let (values, drops) = (&facts.values, facts.drops);
     let mut rows: Vec<(String, String)> = g
         .labels
         .iter()
@@ -230,6 +296,12 @@ fn rules_to(
     for (name, doc) in &rows {
         writeln!(w, "  {name:<width$}  {doc}")?;
     }
+    Ok(())
+}
+
+/// How a decision is typed, the legal decisions at the start, and the player's guide.
+fn write_typing(w: &mut impl Write, label: &str, facts: &Facts) -> std::io::Result<()> {
+    let (chances, examples) = (&facts.chances, &facts.examples);
     writeln!(w)?;
     writeln!(
         w,
@@ -269,7 +341,7 @@ fn rules_to(
             "The player's guide, with what ludic decided where the source is silent:\n  {guide}{place}"
         )?;
     }
-    Ok(OK)
+    Ok(())
 }
 
 /// The player's guide of a game: `games/STEM.md` of the ludic repository for a built-in game,

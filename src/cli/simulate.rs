@@ -6,7 +6,7 @@
 use super::signals::{
     catch_signals, dropped_text, exit_code, note_late_signal, signal_name, stop_on_signal,
 };
-use super::{OK, USAGE, load_for_command};
+use super::{OK, OptionArgs, USAGE, deprecated, load_for_command};
 use ludic::agents::{AgentSpec, default_threads};
 use ludic::check::option_map;
 use ludic::engine::Game;
@@ -16,7 +16,84 @@ use ludic::study::{Control, Plan, run};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// How the games of a study are played (shared by `simulate` and `compare`).
+/// Output of the study commands (simulate, compare, merge).
+#[derive(Clone, Copy, clap::ValueEnum, Default)]
+pub enum StudyFormat {
+    /// a table
+    #[default]
+    Text,
+    Json,
+    Csv,
+}
+
+impl From<StudyFormat> for Output {
+    fn from(f: StudyFormat) -> Self {
+        match f {
+            StudyFormat::Text => Output::Table,
+            StudyFormat::Json => Output::Json,
+            StudyFormat::Csv => Output::Csv,
+        }
+    }
+}
+
+// How the games of a study are played (simulate, compare): their arguments.
+#[derive(clap::Args, Clone)]
+pub struct StudyOpts {
+    /// Number of games (random playouts, or games of the agents)
+    #[arg(short = 'n', long = "games", value_name = "N", default_value_t = 1000)]
+    pub n: u64,
+    /// The old spelling of -n (deprecated)
+    #[arg(long = "playouts", value_name = "N", hide = true, conflicts_with = "n")]
+    pub old_playouts: Option<u64>,
+    /// Seed of the run: game i draws from generators seeded by (seed, i)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// No agent: random playouts; once: that agent on every side; twice: A against B, seats
+    /// alternated (see Agents below)
+    #[arg(long = "agent", value_name = "AGENT")]
+    pub agents: Vec<String>,
+    /// Games played at once (default: every core); the results do not depend on it
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// The old spelling of -j (deprecated)
+    #[arg(long = "threads", value_name = "N", hide = true, conflicts_with = "jobs", value_parser = clap::value_parser!(u16).range(1..))]
+    pub old_threads: Option<u16>,
+    /// Play only shard I of N (a block of the games; see `ludic merge`)
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Only the cheap metrics: no following of the score (decisiveness, lead changes, branching
+    /// by tenth of the game)
+    #[arg(long)]
+    pub quick: bool,
+}
+
+impl StudyOpts {
+    /// The arguments resolved, with a note on standard error for each old spelling used in
+    /// `command`.
+    pub fn resolve(&self, command: &str) -> StudyArgs {
+        if self.old_playouts.is_some() {
+            deprecated(&format!(
+                "`--playouts` in {command} is the number of games: write `-n N` (or `--games N`)"
+            ));
+        }
+        if self.old_threads.is_some() {
+            deprecated(&format!(
+                "`--threads` in {command} is the number of games played at once: write `-j N` (or `--jobs N`); `--threads` is the threads of a search in play and match"
+            ));
+        }
+        StudyArgs {
+            n: self.old_playouts.unwrap_or(self.n),
+            seed: self.seed,
+            agents: self.agents.clone(),
+            jobs: self.jobs.or(self.old_threads).map(usize::from),
+            shard: self.shard.clone(),
+            quick: self.quick,
+        }
+    }
+}
+
+/// How the games of a study are played (shared by `simulate` and `compare`), the old
+/// spellings resolved.
 pub struct StudyArgs {
     /// games to play
     pub n: u64,
@@ -140,34 +217,42 @@ pub(crate) fn play_study(
     }
 }
 
-/// Arguments of `ludic simulate`.
+// Arguments of `ludic simulate`.
+#[derive(clap::Args)]
+#[command(
+    after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nsimulate reports the game's metrics; for the agents' own table (wins, score, Elo) and the\nrecords of their games, see `ludic match`.\n\nGame i of a run plays with generators seeded by (seed, i): the results are the same for any\n-j. A searching agent uses one thread (mcts:threads=K for more). At a terminal a progress\nbar shows the rate and the time left. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the run\nwithin a second and prints the games finished, marked partial (JSON \"partial\": true, a\n`# PARTIAL` first line in CSV); an agents' game in progress is dropped, its search stopped;\nwith -j 1 the games finished are the first ones. A second signal ends at once.\n\nExamples:\n  ludic simulate GAME -n 100000\n  ludic simulate GAME -n 1000 --variant NAME --seed 1 --format json\n  ludic simulate GAME -n 1000 -o rounds=match --format csv\n  ludic simulate GAME -n 200 --agent mcts:playouts=300           (the agent on every side)\n  ludic simulate GAME -n 200 --agent mcts:playouts=1000 --agent mcts:playouts=100   (skill)\n  ludic simulate GAME -n 1000000 --shard 3/8 --format json > part3.json   (see `ludic merge`)\n\n{}\n\nExit codes: 0 success, 1 invalid game file or unwritable output, 2 usage error, 130\ninterrupted by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP (the partial results are\nprinted).\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
+)]
 pub struct SimulateArgs {
+    /// A built-in game or a .game file
     pub game: String,
-    pub options: Vec<String>,
-    pub variant: Option<String>,
-    pub study: StudyArgs,
-    pub output: Output,
-    pub colour: bool,
+    #[command(flatten)]
+    pub study: StudyOpts,
+    #[command(flatten)]
+    pub opts: OptionArgs,
+    /// text (a table), json (with the statistics `ludic merge` reads) or csv
+    #[arg(long, value_enum, default_value_t)]
+    pub format: StudyFormat,
 }
 
 /// `ludic simulate GAME -n N`
-pub fn simulate(args: &SimulateArgs) -> u8 {
+pub fn simulate(args: &SimulateArgs, colour: bool) -> u8 {
+    let plan = args.study.resolve("simulate");
     catch_signals();
     let (label, source, g) =
-        match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
+        match load_for_command(&args.game, &args.opts.options, args.opts.variant.as_deref()) {
             Ok(x) => x,
             Err(c) => return c,
         };
-    let (specs, range) = match check_study_args(&args.study) {
+    let (specs, range) = match check_study_args(&plan) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let study = play_study(&g, &source, &args.study, &specs, range, &label);
+    let study = play_study(&g, &source, &plan, &specs, range, &label);
     let written = write_study(
         &mut std::io::stdout().lock(),
         &study,
-        args.output,
-        args.colour,
+        args.format.into(),
+        colour,
     )
     .map(|()| if study.partial { exit_code() } else { OK });
     if study.partial {

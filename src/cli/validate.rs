@@ -46,9 +46,26 @@ fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Va
     json!(items)
 }
 
+// Arguments of `ludic validate`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  ludic validate games/*.game\n  ludic validate --format json my.game\n\nExit codes: 0 all valid, 1 some file invalid or unreadable, 2 usage error."
+)]
+pub struct ValidateArgs {
+    /// The files to check
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
 /// `ludic validate FILE...`
-pub fn validate(files: &[String], format: Format) -> u8 {
-    super::finish(validate_to(&mut std::io::stdout().lock(), files, format))
+pub fn validate(args: &ValidateArgs) -> u8 {
+    super::finish(validate_to(
+        &mut std::io::stdout().lock(),
+        &args.files,
+        args.format,
+    ))
 }
 
 fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io::Result<u8> {

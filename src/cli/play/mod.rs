@@ -1,12 +1,12 @@
 //! `ludic play GAME`: a game at the terminal, people and computers.
 
-use super::{FAILED, Format, OK, USAGE, load_for_command, write_json};
+use super::{FAILED, Format, OK, OptionArgs, USAGE, deprecated, load_for_command, write_json};
+use crate::cli::output::{Named, check_outputs};
 use ludic::agents::{AgentSpec, default_threads};
 use ludic::check::option_map;
 use ludic::engine::Game;
 use ludic::ir::Player;
 use ludic::limits::shorten;
-use crate::cli::output::{Named, check_outputs};
 use ludic::output::error_text;
 use ludic::record::{FORMAT, Record, RecordFile};
 use ludic::render::narrate::end_text;
@@ -25,25 +25,59 @@ pub(crate) use input::{Input, next_input};
 use session::Session;
 use text::*;
 
-/// Arguments of `ludic play`.
+// Arguments of `ludic play`.
+#[derive(clap::Args)]
+#[command(
+    after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --agent North=mcts:playouts=20000 --threads 2\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nWith input that is not a terminal (a script), a line that cannot be played stops the game\nat the position before it, and input that ends before the game does is an error: both\nexit 1 (--keep-going and --allow-partial relax them). A closed standard output\n(`| head`) stops the game, said on standard error, exit 1; the record keeps its steps.\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
+)]
 pub struct PlayArgs {
+    /// A built-in game (see `ludic list`) or the path of a .game file
     pub game: String,
-    pub options: Vec<String>,
-    pub variant: Option<String>,
+    #[command(flatten)]
+    pub opts: OptionArgs,
+    /// Seed of the random generator (chance events and the computer's moves)
+    #[arg(long)]
     pub seed: Option<u64>,
+    /// Who plays a side: --agent North=mcts:time=5s (repeatable; see Agents below)
+    #[arg(long = "agent", value_name = "SIDE=AGENT")]
     pub agents: Vec<String>,
-    /// threads of a searching agent (default: every core)
-    pub threads: Option<usize>,
+    /// Threads of a searching agent's search (default: every core)
+    #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// The old spelling of --threads (deprecated: -j is the games played at once elsewhere)
+    #[arg(short = 'j', value_name = "N", hide = true, conflicts_with = "threads", value_parser = clap::value_parser!(u16).range(1..))]
+    pub old_j: Option<u16>,
+    /// Write the game record (JSON) to this file
+    #[arg(long, value_name = "FILE")]
     pub record: Option<String>,
+    /// Print the final state as JSON at the end
+    #[arg(long, value_enum, default_value_t)]
     pub format: Format,
-    /// a picture of the position to keep up to date
+    /// Keep a picture (SVG) of the position in this file, rewritten after every step
+    #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-    /// input that ends before the game does is not an error
+    /// With input that is not a terminal: input that ends before the game is not an error
+    #[arg(long)]
     pub allow_partial: bool,
-    /// scripted input: a line refused is reported and the game goes on, as at a terminal
+    /// With input that is not a terminal: a line that cannot be played is reported and the
+    /// game goes on (by default it stops the game, exit 1)
+    #[arg(long)]
     pub keep_going: bool,
-    /// colours on the board (already decided from --color, NO_COLOR and the terminal)
-    pub colour: bool,
+}
+
+impl PlayArgs {
+    /// The threads of a searching agent's search (default: every core), with a note on
+    /// standard error for the old spelling `-j`.
+    fn search_threads(&self) -> usize {
+        self.threads
+            .or_else(|| {
+                self.old_j.inspect(|_| {
+                    deprecated("`-j` in play is now `--threads N` (the threads of a search); `-j` is the number of games played at once in match, simulate and compare")
+                })
+            })
+            .map_or_else(default_threads, usize::from)
+            .max(1)
+    }
 }
 
 /// Who plays each player: by default the first side's players are human, the others the
@@ -146,14 +180,15 @@ impl From<io::Error> for Stop {
     }
 }
 
-/// `ludic play GAME`
-pub fn play(args: &PlayArgs) -> u8 {
+/// `ludic play GAME`; `colour`: colours on the board (decided from --color, NO_COLOR and the
+/// terminal).
+pub fn play(args: &PlayArgs, colour: bool) -> u8 {
+    let threads = args.search_threads();
     let (label, source, g) =
-        match load_for_command(&args.game, &args.options, args.variant.as_deref()) {
+        match load_for_command(&args.game, &args.opts.options, args.opts.variant.as_deref()) {
             Ok(x) => x,
             Err(code) => return code,
         };
-    let threads = args.threads.unwrap_or_else(default_threads).max(1);
     let agents = match parse_agents(&g, &args.agents, threads) {
         Ok(a) => a,
         Err(e) => {
@@ -161,7 +196,33 @@ pub fn play(args: &PlayArgs) -> u8 {
             return USAGE;
         }
     };
-    // Nothing is written before every output is known to be safe to write.
+    if let Err(e) = check_play_outputs(args) {
+        to_stderr!("error: {e}");
+        return USAGE;
+    }
+    let seed = pick_seed(args.seed);
+    // The record is created before the game starts, and written as it goes.
+    let record = match &args.record {
+        None => None,
+        Some(path) => match create_record(path, &g, &label, &source, &agents, seed) {
+            Ok(f) => Some(f),
+            Err(code) => return code,
+        },
+    };
+    let mut s = Session::new(&g, &agents, record);
+    let out = &mut io::stdout().lock();
+    let stopped = run(&mut s, args, colour, seed, &agents, out);
+    let stopped = finish_record(&mut s, stopped);
+    let script_error = match stopped {
+        Ok(()) => None,
+        Err(Stop::Script(e)) => Some(e),
+        Err(stop) => return stopped_early(stop, args, &s),
+    };
+    super::finish(say_end(out, args, &s, script_error.as_deref()))
+}
+
+/// Nothing is written before every output is known to be safe to write.
+fn check_play_outputs(args: &PlayArgs) -> Result<(), String> {
     let mut outputs = vec![];
     if let Some(r) = &args.record {
         outputs.push(Named::new("the record (--record)", r));
@@ -173,62 +234,51 @@ pub fn play(args: &PlayArgs) -> u8 {
         "the game file being played",
         super::game_file(&args.game),
     )];
-    if let Err(e) = check_outputs(&inputs, &outputs, true) {
-        to_stderr!("error: {e}");
-        return USAGE;
-    }
-    let seed = pick_seed(args.seed);
-    // The record is created before the game starts, and written as it goes.
-    let record = match &args.record {
-        None => None,
-        Some(path) => {
-            let head = Record {
-                agents: g
-                    .players
-                    .iter()
-                    .cloned()
-                    .zip(agents.iter().map(AgentSpec::describe))
-                    .collect::<BTreeMap<_, _>>(),
-                format: FORMAT,
-                game: label.clone(),
-                title: g.meta.name.clone(),
-                source_hash: source_hash(&source),
-                options: option_map(&g),
-                seed: Some(seed),
-                steps: vec![],
-                result: None,
-                last: None,
-            };
-            match RecordFile::create(path, &head) {
-                Ok(f) => Some(f),
-                Err(e) => {
-                    to_stderr!(
-                        "error: cannot write the record to `{path}`: {}",
-                        error_text(&e)
-                    );
-                    return FAILED;
-                }
-            }
-        }
-    };
-    let mut s = Session {
-        g: &g,
-        st: g.start(),
+    check_outputs(&inputs, &outputs, true)
+}
+
+/// The record of a game about to start (its head: the game, its options, the agents, the
+/// seed), created at `path`; the error (said) is the exit code.
+fn create_record(
+    path: &str,
+    g: &Game,
+    label: &str,
+    source: &str,
+    agents: &[AgentSpec],
+    seed: u64,
+) -> Result<RecordFile, u8> {
+    let head = Record {
+        agents: g
+            .players
+            .iter()
+            .cloned()
+            .zip(agents.iter().map(AgentSpec::describe))
+            .collect::<BTreeMap<_, _>>(),
+        format: FORMAT,
+        game: label.to_string(),
+        title: g.meta.name.clone(),
+        source_hash: source_hash(source),
+        options: option_map(g),
+        seed: Some(seed),
         steps: vec![],
-        history: vec![],
-        computers: agents.iter().map(AgentSpec::build).collect(),
-        events: vec![],
-        told: vec![],
-        chain: None,
-        recorded: 0,
-        record,
+        result: None,
+        last: None,
     };
-    let out = &mut io::stdout().lock();
-    let stopped = run(&mut s, args, seed, &agents, out);
-    // The record gets the last steps, the result and the last position, whatever stopped the
-    // game.
-    let result = s.st.outcome().map(|o| outcome_json(&g, o));
-    let last = final_position(&g, &s.st);
+    RecordFile::create(path, &head).map_err(|e| {
+        to_stderr!(
+            "error: cannot write the record to `{path}`: {}",
+            error_text(&e)
+        );
+        FAILED
+    })
+}
+
+/// The record gets the last steps, the result and the last position, whatever stopped the
+/// game. A record that could not be written is said first: it is what would be lost.
+fn finish_record(s: &mut Session, stopped: Result<(), Stop>) -> Result<(), Stop> {
+    let g = s.g;
+    let result = s.st.outcome().map(|o| outcome_json(g, o));
+    let last = final_position(g, &s.st);
     let recorded = match s.sync_record() {
         Ok(()) => match &mut s.record {
             Some(f) => f.finish(result.as_ref(), &last).map_err(Stop::Record),
@@ -236,10 +286,7 @@ pub fn play(args: &PlayArgs) -> u8 {
         },
         Err(e) => Err(e),
     };
-    let path = args.record.as_deref().unwrap_or("");
-    let held = s.record.as_ref().map_or(0, RecordFile::written);
-    // A record that could not be written is said first: it is what would be lost.
-    let stopped = match (stopped, recorded) {
+    match (stopped, recorded) {
         (Ok(()), r) => r,
         (Err(e), Ok(())) => Err(e),
         (Err(Stop::Output(e)), Err(r)) => {
@@ -253,29 +300,33 @@ pub fn play(args: &PlayArgs) -> u8 {
             Err(r)
         }
         (Err(e), Err(_)) => Err(e),
-    };
-    let mut script_error = None;
-    match stopped {
-        Ok(()) => {}
-        Err(Stop::Record(e)) => {
+    }
+}
+
+/// Says why the game stopped before its end (all but a script's error, said after the
+/// position); the exit code.
+fn stopped_early(stop: Stop, args: &PlayArgs, s: &Session) -> u8 {
+    let path = args.record.as_deref().unwrap_or("");
+    let held = s.record.as_ref().map_or(0, RecordFile::written);
+    match stop {
+        Stop::Record(e) => {
             to_stderr!(
                 "error: cannot write the record to `{path}`: {}; the record stopped at step {held} (valid, with the steps up to there)",
                 error_text(&e)
             );
-            return FAILED;
+            FAILED
         }
-        Err(Stop::Internal(e)) => {
+        Stop::Internal(e) => {
             to_stderr!("internal error: {e}");
-            return FAILED;
+            FAILED
         }
-        Err(Stop::Picture(e)) => {
+        Stop::Picture(e) | Stop::Script(e) => {
             to_stderr!("error: {e}");
-            return FAILED;
+            FAILED
         }
-        Err(Stop::Script(e)) => script_error = Some(e),
         // A reader that stopped reading (`play … | head`) ends the game: said on standard
         // error, exit 1, since the game did not reach its end.
-        Err(Stop::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+        Stop::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {
             let n = s.steps.len();
             match &args.record {
                 Some(path) => to_stderr!(
@@ -287,32 +338,40 @@ pub fn play(args: &PlayArgs) -> u8 {
                     plural(n, "step")
                 ),
             }
-            return FAILED;
+            FAILED
         }
-        Err(Stop::Output(e)) => return super::finish(Err(e)),
+        Stop::Output(e) => super::finish(Err(e)),
     }
+}
+
+/// The end: where the record is, the last position (text) or the state (JSON), and a
+/// script's error (exit 1) after them.
+fn say_end(
+    out: &mut impl Write,
+    args: &PlayArgs,
+    s: &Session,
+    script_error: Option<&str>,
+) -> io::Result<u8> {
+    let g = s.g;
     let text = args.format == Format::Text;
-    let end = (|| -> io::Result<u8> {
-        if let Some(path) = &args.record {
-            say(out, text, &format!("record written to {path}"))?;
-        }
-        match args.format {
-            Format::Json => write_json(out, &state_json(&g, &s.st))?,
-            Format::Text => {
-                writeln!(out, "\n{}", board_text(&g, &s.st))?;
-                if let Some(end) = end_text(&g, &s.st) {
-                    writeln!(out, "{end}")?;
-                }
+    if let Some(path) = &args.record {
+        say(out, text, &format!("record written to {path}"))?;
+    }
+    match args.format {
+        Format::Json => write_json(out, &state_json(g, &s.st))?,
+        Format::Text => {
+            writeln!(out, "\n{}", board_text(g, &s.st))?;
+            if let Some(end) = end_text(g, &s.st) {
+                writeln!(out, "{end}")?;
             }
         }
-        if let Some(e) = &script_error {
-            out.flush()?;
-            to_stderr!("error: {e}");
-            return Ok(FAILED);
-        }
-        Ok(OK)
-    })();
-    super::finish(end)
+    }
+    if let Some(e) = script_error {
+        out.flush()?;
+        to_stderr!("error: {e}");
+        return Ok(FAILED);
+    }
+    Ok(OK)
 }
 
 /// A message of the game: on standard output in text, on standard error with `--format json`

@@ -1,7 +1,7 @@
 //! A game in progress at the terminal: the state, the steps played, undo, the record.
 
 use super::*;
-use ludic::agents::{Agent, Event};
+use ludic::agents::{Agent, AgentSpec, Event};
 use ludic::engine::Game;
 use ludic::engine::{Decision, Pending, State};
 use ludic::limits::shorten;
@@ -28,7 +28,23 @@ pub(super) struct Session<'a> {
     pub(super) chain: Option<(State, Vec<ludic::engine::events::Event>)>,
 }
 
-impl Session<'_> {
+impl<'a> Session<'a> {
+    /// A game at its start, each player played by its agent (a person for `human`).
+    pub(super) fn new(g: &'a Game, agents: &[AgentSpec], record: Option<RecordFile>) -> Self {
+        Session {
+            g,
+            st: g.start(),
+            steps: vec![],
+            history: vec![],
+            computers: agents.iter().map(AgentSpec::build).collect(),
+            events: vec![],
+            told: vec![],
+            chain: None,
+            recorded: 0,
+            record,
+        }
+    }
+
     /// Takes steps back (undo, or a line refused half-way).
     pub(super) fn truncate_steps(&mut self, n: usize) {
         self.steps.truncate(n);
