@@ -111,15 +111,15 @@ fn help(topic: Option<&str>) -> u8 {
 
 fn main() -> ExitCode {
     // (A closed output pipe, `ludic list | head`, ends a command quietly: see `cli::finish`.)
-    let cli = match Cli::try_parse() {
+    let parsed = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let colour = || cli.color.on_stdout();
-    let code = match &cli.command {
+    let colour = || parsed.color.on_stdout();
+    let code = match &parsed.command {
         Command::Validate(args) => cli::validate::validate(args),
         Command::Play(args) => cli::play::play(args, colour()),
         Command::Replay(args) => cli::replay::replay(args),
