@@ -455,7 +455,14 @@ fn the_command_line_is_in_the_binary_and_nothing_of_the_library_imports_it() {
 
 #[test]
 fn only_the_terminal_front_end_uses_the_terminal_crates() {
-    let crates = ["rustyline", "indicatif", "ctrlc", "signal_hook"];
+    let crates = [
+        "rustyline",
+        "indicatif",
+        "ctrlc",
+        "signal_hook",
+        "clap",
+        "anstream",
+    ];
     let mut found = vec![];
     for f in files() {
         if f.module.first().is_some_and(|m| m == "cli") {
