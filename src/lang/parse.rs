@@ -210,8 +210,27 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
 /// Parses one file, its text after `blank` bytes of blanks (a part of a composed text: see
 /// `crate::derive`).
 pub(crate) fn parse_part(source: &str, blank: usize) -> Result<GameFile, Diagnostics> {
-    // the size a `.game` file may have, whoever reads it (the commands refuse a larger file
-    // before reading it whole)
+    check_size(source, blank)?;
+    crate::limits::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
+    let mut pairs =
+        LudicParser::parse(Rule::file, source).map_err(|e| syntax_errors(&e, source))?;
+    let file = pairs
+        .next()
+        .expect("the grammar's `file` rule always yields one pair");
+    check_limits(file.clone())?;
+    let mut g = GameFile {
+        span: span_of(&file),
+        ..GameFile::default()
+    };
+    for item in inner(file) {
+        add_item(&mut g, item);
+    }
+    Ok(g)
+}
+
+/// The size a `.game` file may have, whoever reads it (the commands refuse a larger file
+/// before reading it whole).
+fn check_size(source: &str, blank: usize) -> Result<(), Diagnostics> {
     let limit = crate::limits::MAX_SOURCE_BYTES;
     if (source.len() - blank.min(source.len())) as u64 > limit {
         let kind = ErrorKind::SourceTooLarge {
@@ -223,160 +242,48 @@ pub(crate) fn parse_part(source: &str, blank: usize) -> Result<GameFile, Diagnos
                 .with_hint("split the description, or generate fewer sites and rules"),
         ]));
     }
-    crate::limits::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
-    let mut pairs = LudicParser::parse(Rule::file, source).map_err(|e| {
-        let first = syntax_error(&e, source);
-        let mut all = vec![];
-        if matches!(first.kind, ErrorKind::Syntax { .. }) {
-            // where the parser stopped may be far from a bracket left open
-            all = brackets::unclosed(source);
-        }
-        all.push(first);
-        Diagnostics(all).sorted()
-    })?;
-    let file = pairs
-        .next()
-        .expect("the grammar's `file` rule always yields one pair");
-    check_limits(file.clone())?;
-    let mut g = GameFile {
-        span: span_of(&file),
-        ..GameFile::default()
-    };
-    for item in inner(file) {
-        let span = span_of(&item);
-        match item.as_rule() {
-            Rule::game_block => g.meta.push(meta(item)),
-            Rule::option_decl => g.options.push(option_decl(item)),
-            Rule::variant_decl => g.variants.push(variant(item)),
-            Rule::require_decl => {
-                let mut it = inner(item);
-                let cond = expr(it.next().expect("require: expr"));
-                let message = string_value(it.next().expect("require: message"));
-                g.requires.push(Require {
-                    cond,
-                    message,
-                    span,
-                });
-            }
-            Rule::sides_decl => {
-                g.sides.push(inner(item).map(ident).collect());
-                g.sides_spans.push(span);
-            }
-            Rule::limit_decl => {
-                let mut it = inner(item);
-                let count = expr(it.next().expect("limit: expr"));
-                let mut moves = false;
-                let mut then = None;
-                for x in it {
-                    match x.as_rule() {
-                        Rule::moves_kw => moves = true,
-                        Rule::limit_then => {
-                            then = inner(x).next().map(|e| end_game_rule(e));
-                        }
-                        _ => {}
-                    }
-                }
-                g.limits.push(LimitDecl {
-                    count,
-                    moves,
-                    then,
-                    span,
-                });
-            }
-            Rule::board_block => g.boards.push(board(item)),
-            Rule::pieces_block => g.pieces.push(
-                inner(item)
-                    .map(|p| {
-                        let mut it = inner(p);
-                        let name = ident(it.next().expect("piece name"));
-                        let mut d = PieceDecl {
-                            name,
-                            value: None,
-                            tokens: None,
-                        };
-                        for part in it {
-                            let is_value = part.as_rule() == Rule::piece_value;
-                            let e = inner(part).next().map(expr);
-                            if is_value {
-                                d.value = e;
-                            } else {
-                                d.tokens = e;
-                            }
-                        }
-                        d
-                    })
-                    .collect(),
-            ),
-            Rule::dice_block => g.dice.push(dice(item)),
-            Rule::players_decl => g
-                .team_size
-                .push(expr(inner(item).next().expect("players per side"))),
-            Rule::action_decl => {
-                let mut parts: Vec<Pair<Rule>> = inner(item).collect();
-                let body = block(parts.pop().expect("action: body"));
-                let mut it = parts.into_iter();
-                let name = ident(it.next().expect("action: name"));
-                g.actions.push(ActionDecl {
-                    name,
-                    params: it.map(ident).collect(),
-                    body,
-                    span,
-                });
-            }
-            Rule::start_block => g.starts.push((span, stmts(inner(item)))),
-            Rule::turn_block => g.turns.push((span, stmts(inner(item)))),
-            Rule::between_block => g.betweens.push((span, stmts(inner(item)))),
-            Rule::tally_decl => {
-                let mut it = inner(item);
-                let name = ident(it.next().expect("tally: name"));
-                let mut per_player = false;
-                let mut per_site = false;
-                let mut init = None;
-                let mut doc = None;
-                for x in it {
-                    match x.as_rule() {
-                        Rule::tally_per if x.as_str().ends_with("site") => per_site = true,
-                        Rule::tally_per => per_player = true,
-                        Rule::string => doc = Some(string_value(x)),
-                        _ => init = Some(expr(x)),
-                    }
-                }
-                g.tallies.push(TallyDecl {
-                    name,
-                    per_player,
-                    init: init.expect("tally: value"),
-                    doc,
-                    span,
-                    per_site,
-                });
-            }
-            Rule::def_decl => {
-                let mut parts: Vec<Pair<Rule>> = inner(item).collect();
-                let body = expr(parts.pop().expect("def: body"));
-                let mut it = parts.into_iter();
-                let name = ident(it.next().expect("def: name"));
-                g.defs.push(Def {
-                    name,
-                    params: it.map(ident).collect(),
-                    body,
-                    span,
-                });
-            }
-            Rule::labels_block => {
-                for doc in inner(item).filter(|x| x.as_rule() == Rule::label_doc) {
-                    let mut it = inner(doc);
-                    let label = ident(it.next().expect("labels: label"));
-                    let text = it.next().expect("labels: text");
-                    g.labels.push(LabelDoc {
-                        label,
-                        text_span: span_of(&text),
-                        text: string_value(text),
-                    });
-                }
-            }
-            Rule::EOI => {}
-            r => unreachable!("unexpected item {r:?}"),
-        }
+    Ok(())
+}
+
+/// pest's error in the language's words, after the brackets left open before it (where the
+/// parser stopped may be far from a bracket left open).
+fn syntax_errors(e: &pest::error::Error<Rule>, source: &str) -> Diagnostics {
+    let first = syntax_error(e, source);
+    let mut all = vec![];
+    if matches!(first.kind, ErrorKind::Syntax { .. }) {
+        all = brackets::unclosed(source);
     }
-    Ok(g)
+    all.push(first);
+    Diagnostics(all).sorted()
+}
+
+/// One item of the file, added to the list of its kind.
+fn add_item(g: &mut GameFile, item: Pair<Rule>) {
+    let span = span_of(&item);
+    match item.as_rule() {
+        Rule::game_block => g.meta.push(meta(item)),
+        Rule::option_decl => g.options.push(option_decl(item)),
+        Rule::variant_decl => g.variants.push(variant(item)),
+        Rule::require_decl => g.requires.push(require(item, span)),
+        Rule::sides_decl => {
+            g.sides.push(inner(item).map(ident).collect());
+            g.sides_spans.push(span);
+        }
+        Rule::limit_decl => g.limits.push(limit(item, span)),
+        Rule::board_block => g.boards.push(board(item)),
+        Rule::pieces_block => g.pieces.push(inner(item).map(piece).collect()),
+        Rule::dice_block => g.dice.push(dice(item)),
+        Rule::players_decl => g
+            .team_size
+            .push(expr(inner(item).next().expect("players per side"))),
+        Rule::action_decl => g.actions.push(action(item, span)),
+        Rule::start_block => g.starts.push((span, stmts(inner(item)))),
+        Rule::turn_block => g.turns.push((span, stmts(inner(item)))),
+        Rule::between_block => g.betweens.push((span, stmts(inner(item)))),
+        Rule::tally_decl => g.tallies.push(tally(item, span)),
+        Rule::def_decl => g.defs.push(def(item, span)),
+        Rule::labels_block => g.labels.extend(label_docs(item)),
+        Rule::EOI => {}
+        r => unreachable!("unexpected item {r:?}"),
+    }
 }

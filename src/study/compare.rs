@@ -76,148 +76,157 @@ pub fn write_comparison(
     colour: bool,
 ) -> io::Result<()> {
     let rows = rows(cols);
-    let partial = cols.iter().any(|c| c.study.partial);
     match output {
-        Output::Json => {
-            let differences: Vec<Value> = rows
-                .iter()
-                .flat_map(|(m, cells)| {
-                    (1..cells.len()).filter_map(move |j| {
-                        let p = p_of(cells, j)?;
-                        Some(json!({
-                            "metric": m.key,
-                            "column": j,
-                            "p_value": p,
-                            "significant": p < ALPHA,
-                        }))
-                    })
-                })
-                .collect();
-            let columns: Vec<Value> = cols
-                .iter()
-                .map(|c| {
-                    let mut v = c.study.to_json();
-                    v["column"] = json!(c.name);
-                    v
-                })
-                .collect();
-            let v = json!({
-                "partial": partial,
-                "columns": columns,
-                "baseline": 0,
-                "tests": "two-proportion z-test for proportions, Welch's test (normal approximation) for means; two-sided; each column against the first",
-                "alpha": ALPHA,
-                "differences": differences,
-            });
-            serde_json::to_writer_pretty(&mut *out, &v)?;
-            writeln!(out)
+        Output::Json => write_json(out, cols, &rows),
+        Output::Csv => write_csv(out, cols, &rows),
+        Output::Table => write_table(out, cols, &rows, colour),
+    }
+}
+
+/// The metric of each row and its cell in each column.
+type Rows = [(Metric, Vec<Option<Metric>>)];
+
+/// The comparison as one JSON object: the columns' studies, and each difference with its p-value.
+fn write_json(out: &mut impl Write, cols: &[Column], rows: &Rows) -> io::Result<()> {
+    let partial = cols.iter().any(|c| c.study.partial);
+    let differences: Vec<Value> = rows
+        .iter()
+        .flat_map(|(m, cells)| {
+            (1..cells.len()).filter_map(move |j| {
+                let p = p_of(cells, j)?;
+                Some(json!({
+                    "metric": m.key,
+                    "column": j,
+                    "p_value": p,
+                    "significant": p < ALPHA,
+                }))
+            })
+        })
+        .collect();
+    let columns: Vec<Value> = cols
+        .iter()
+        .map(|c| {
+            let mut v = c.study.to_json();
+            v["column"] = json!(c.name);
+            v
+        })
+        .collect();
+    let v = json!({
+        "partial": partial,
+        "columns": columns,
+        "baseline": 0,
+        "tests": "two-proportion z-test for proportions, Welch's test (normal approximation) for means; two-sided; each column against the first",
+        "alpha": ALPHA,
+        "differences": differences,
+    });
+    serde_json::to_writer_pretty(&mut *out, &v)?;
+    writeln!(out)
+}
+
+/// The comparison as CSV: a line per metric and column, after a comment line per partial column.
+fn write_csv(out: &mut impl Write, cols: &[Column], rows: &Rows) -> io::Result<()> {
+    // comment lines first, so that a partial column never reads as a complete one
+    for c in cols.iter().filter(|c| c.study.partial) {
+        writeln!(
+            out,
+            "# PARTIAL: column {}: {} of {} games",
+            c.name.replace(['\n', '\r'], " "),
+            c.study.stats.games,
+            c.study.requested
+        )?;
+    }
+    writeln!(out, "column,metric,value,low,high,p_value,significant")?;
+    let f = |x: f64| {
+        if x.is_finite() {
+            format!("{x}")
+        } else {
+            String::new()
         }
-        Output::Csv => {
-            // comment lines first, so that a partial column never reads as a complete one
-            for c in cols.iter().filter(|c| c.study.partial) {
-                writeln!(
-                    out,
-                    "# PARTIAL: column {}: {} of {} games",
-                    c.name.replace(['\n', '\r'], " "),
-                    c.study.stats.games,
-                    c.study.requested
-                )?;
-            }
-            writeln!(out, "column,metric,value,low,high,p_value,significant")?;
-            let f = |x: f64| {
-                if x.is_finite() {
-                    format!("{x}")
-                } else {
-                    String::new()
-                }
-            };
-            for (m, cells) in &rows {
-                for (j, c) in cells.iter().enumerate() {
-                    let Some(c) = c else { continue };
-                    let (lo, hi) = c.ci.unwrap_or((f64::NAN, f64::NAN));
-                    let p = p_of(cells, j);
-                    writeln!(
-                        out,
-                        "{},{},{},{},{},{},{}",
-                        csv_field(&cols[j].name),
-                        csv_field(&m.key),
-                        f(c.value),
-                        f(lo),
-                        f(hi),
-                        p.map(f).unwrap_or_default(),
-                        p.map(|p| (p < ALPHA).to_string()).unwrap_or_default()
-                    )?;
-                }
-            }
-            Ok(())
-        }
-        Output::Table => {
-            let mark = anstyle::Style::new()
-                .bold()
-                .fg_color(Some(anstyle::AnsiColor::Yellow.into()));
-            let bold = anstyle::Style::new().bold();
-            let paint = |s: &anstyle::Style, t: &str| {
-                if colour {
-                    format!("{}{t}{}", s.render(), s.render_reset())
-                } else {
-                    t.to_string()
-                }
-            };
-            for (j, c) in cols.iter().enumerate() {
-                writeln!(
-                    out,
-                    "{}",
-                    paint(&bold, &format!("[{}] {}", j + 1, c.study.title()))
-                )?;
-            }
-            let width = cols
-                .iter()
-                .map(|c| c.name.chars().count())
-                .max()
-                .map_or(0, |w| w + 4)
-                .clamp(12, 28);
-            let mut head = format!("  {:<44}", "metric");
-            for (j, c) in cols.iter().enumerate() {
-                let name: String = c.name.chars().take(width - 4).collect();
-                head.push_str(&format!(" {:>width$}", format!("[{}] {name}", j + 1)));
-            }
-            writeln!(out, "{}", paint(&bold, &head))?;
-            let rounds = cols
-                .iter()
-                .any(|c| c.study.rounds_game && c.study.stats.rounds.max() > Some(1));
-            for (m, cells) in &rows {
-                if m.key.starts_with("rounds.") && !rounds {
-                    continue;
-                }
-                let mut line = format!("  {:<44}", m.label);
-                for (j, c) in cells.iter().enumerate() {
-                    let (text, sig) = match c {
-                        Some(c) => {
-                            let sig = p_of(cells, j).is_some_and(|p| p < ALPHA);
-                            (
-                                format!(
-                                    "{}{}",
-                                    fmt_value(c, c.value),
-                                    if sig { " *" } else { "  " }
-                                ),
-                                sig,
-                            )
-                        }
-                        None => ("-  ".into(), false),
-                    };
-                    let cell = format!(" {text:>width$}");
-                    if sig {
-                        line.push_str(&paint(&mark, &cell));
-                    } else {
-                        line.push_str(&cell);
-                    }
-                }
-                writeln!(out, "{}", line.trim_end())?;
-            }
+    };
+    for (m, cells) in rows {
+        for (j, c) in cells.iter().enumerate() {
+            let Some(c) = c else { continue };
+            let (lo, hi) = c.ci.unwrap_or((f64::NAN, f64::NAN));
+            let p = p_of(cells, j);
             writeln!(
                 out,
-                "  * differs from [1] at p < {ALPHA} (two-sided; two-proportion z-test for proportions,\n    Welch's test for means; no correction for the number of metrics compared)"
-            )
+                "{},{},{},{},{},{},{}",
+                csv_field(&cols[j].name),
+                csv_field(&m.key),
+                f(c.value),
+                f(lo),
+                f(hi),
+                p.map(f).unwrap_or_default(),
+                p.map(|p| (p < ALPHA).to_string()).unwrap_or_default()
+            )?;
         }
     }
+    Ok(())
+}
+
+/// The comparison as a table for the terminal: the columns' titles, a line per metric with the
+/// significant differences marked, and what the mark means.
+fn write_table(out: &mut impl Write, cols: &[Column], rows: &Rows, colour: bool) -> io::Result<()> {
+    let mark = anstyle::Style::new()
+        .bold()
+        .fg_color(Some(anstyle::AnsiColor::Yellow.into()));
+    let bold = anstyle::Style::new().bold();
+    let paint = |s: &anstyle::Style, t: &str| {
+        if colour {
+            format!("{}{t}{}", s.render(), s.render_reset())
+        } else {
+            t.to_string()
+        }
+    };
+    for (j, c) in cols.iter().enumerate() {
+        writeln!(
+            out,
+            "{}",
+            paint(&bold, &format!("[{}] {}", j + 1, c.study.title()))
+        )?;
+    }
+    let width = cols
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .map_or(0, |w| w + 4)
+        .clamp(12, 28);
+    let mut head = format!("  {:<44}", "metric");
+    for (j, c) in cols.iter().enumerate() {
+        let name: String = c.name.chars().take(width - 4).collect();
+        head.push_str(&format!(" {:>width$}", format!("[{}] {name}", j + 1)));
+    }
+    writeln!(out, "{}", paint(&bold, &head))?;
+    let rounds = cols
+        .iter()
+        .any(|c| c.study.rounds_game && c.study.stats.rounds.max() > Some(1));
+    for (m, cells) in rows {
+        if m.key.starts_with("rounds.") && !rounds {
+            continue;
+        }
+        let mut line = format!("  {:<44}", m.label);
+        for (j, c) in cells.iter().enumerate() {
+            let (text, sig) = match c {
+                Some(c) => {
+                    let sig = p_of(cells, j).is_some_and(|p| p < ALPHA);
+                    (
+                        format!("{}{}", fmt_value(c, c.value), if sig { " *" } else { "  " }),
+                        sig,
+                    )
+                }
+                None => ("-  ".into(), false),
+            };
+            let cell = format!(" {text:>width$}");
+            if sig {
+                line.push_str(&paint(&mark, &cell));
+            } else {
+                line.push_str(&cell);
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(
+        out,
+        "  * differs from [1] at p < {ALPHA} (two-sided; two-proportion z-test for proportions,\n    Welch's test for means; no correction for the number of metrics compared)"
+    )
 }

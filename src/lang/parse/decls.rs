@@ -1,4 +1,5 @@
-//! The declarations: meta, options, variants, dice, the board and its sites.
+//! The declarations: meta, options, variants, dice, the board and its sites, and the other
+//! items of a file (requirements, limits, pieces, actions, tallies, definitions, labels).
 
 use super::*;
 
@@ -362,4 +363,130 @@ pub(super) fn board(p: Pair<Rule>) -> Board {
         }
     }
     b
+}
+
+/// `require COND "message"`
+pub(super) fn require(p: Pair<Rule>, span: Span) -> Require {
+    let mut it = inner(p);
+    let cond = expr(it.next().expect("require: expr"));
+    let message = string_value(it.next().expect("require: message"));
+    Require {
+        cond,
+        message,
+        span,
+    }
+}
+
+/// `limit N turns`, `limit N moves then end game draw`
+pub(super) fn limit(p: Pair<Rule>, span: Span) -> LimitDecl {
+    let mut it = inner(p);
+    let count = expr(it.next().expect("limit: expr"));
+    let mut moves = false;
+    let mut then = None;
+    for x in it {
+        match x.as_rule() {
+            Rule::moves_kw => moves = true,
+            Rule::limit_then => {
+                then = inner(x).next().map(|e| end_game_rule(e));
+            }
+            _ => {}
+        }
+    }
+    LimitDecl {
+        count,
+        moves,
+        then,
+        span,
+    }
+}
+
+/// One piece of `pieces { NAME value V tokens N … }`
+pub(super) fn piece(p: Pair<Rule>) -> PieceDecl {
+    let mut it = inner(p);
+    let name = ident(it.next().expect("piece name"));
+    let mut d = PieceDecl {
+        name,
+        value: None,
+        tokens: None,
+    };
+    for part in it {
+        let is_value = part.as_rule() == Rule::piece_value;
+        let e = inner(part).next().map(expr);
+        if is_value {
+            d.value = e;
+        } else {
+            d.tokens = e;
+        }
+    }
+    d
+}
+
+/// `action NAME(PARAMS) { … }`
+pub(super) fn action(p: Pair<Rule>, span: Span) -> ActionDecl {
+    let mut parts: Vec<Pair<Rule>> = inner(p).collect();
+    let body = block(parts.pop().expect("action: body"));
+    let mut it = parts.into_iter();
+    let name = ident(it.next().expect("action: name"));
+    ActionDecl {
+        name,
+        params: it.map(ident).collect(),
+        body,
+        span,
+    }
+}
+
+/// `tally NAME per player = VALUE "doc"`
+pub(super) fn tally(p: Pair<Rule>, span: Span) -> TallyDecl {
+    let mut it = inner(p);
+    let name = ident(it.next().expect("tally: name"));
+    let mut per_player = false;
+    let mut per_site = false;
+    let mut init = None;
+    let mut doc = None;
+    for x in it {
+        match x.as_rule() {
+            Rule::tally_per if x.as_str().ends_with("site") => per_site = true,
+            Rule::tally_per => per_player = true,
+            Rule::string => doc = Some(string_value(x)),
+            _ => init = Some(expr(x)),
+        }
+    }
+    TallyDecl {
+        name,
+        per_player,
+        init: init.expect("tally: value"),
+        doc,
+        span,
+        per_site,
+    }
+}
+
+/// `def NAME(PARAMS) = EXPR`
+pub(super) fn def(p: Pair<Rule>, span: Span) -> Def {
+    let mut parts: Vec<Pair<Rule>> = inner(p).collect();
+    let body = expr(parts.pop().expect("def: body"));
+    let mut it = parts.into_iter();
+    let name = ident(it.next().expect("def: name"));
+    Def {
+        name,
+        params: it.map(ident).collect(),
+        body,
+        span,
+    }
+}
+
+/// The documented labels of `labels { LABEL "text" … }`
+pub(super) fn label_docs(p: Pair<Rule>) -> Vec<LabelDoc> {
+    let mut docs = vec![];
+    for doc in inner(p).filter(|x| x.as_rule() == Rule::label_doc) {
+        let mut it = inner(doc);
+        let label = ident(it.next().expect("labels: label"));
+        let text = it.next().expect("labels: text");
+        docs.push(LabelDoc {
+            label,
+            text_span: span_of(&text),
+            text: string_value(text),
+        });
+    }
+    docs
 }
