@@ -16,3 +16,4 @@ pub mod diagnostic;
 pub(crate) mod lower;
 pub(crate) mod optimize;
 pub mod parse;
+pub(crate) mod table;

@@ -8,7 +8,7 @@ impl Checker<'_> {
     /// the checker stops there (see `check`).
     fn missing_sides(&mut self) {
         let mut names: Vec<&str> = vec![];
-        for b in &self.file.boards {
+        for b in &self.t.file.boards {
             let attrs = b
                 .rows
                 .iter()
@@ -40,12 +40,12 @@ impl Checker<'_> {
     }
 
     pub(super) fn sides(&mut self) {
-        let f = self.file;
+        let f = self.t.file;
         if f.sides.is_empty() {
             self.missing_sides();
             return;
         }
-        let Some(sides) = self.one_of(
+        let Some(sides) = self.d.one_of(
             &f.sides,
             |_| f.sides_spans.get(1).copied().unwrap_or_default(),
             "`sides` declaration",
@@ -63,20 +63,20 @@ impl Checker<'_> {
             );
         }
         for s in sides.iter().take(16) {
-            let p = Player(self.sides.len() as u8);
+            let p = Player(self.t.sides.len() as u8);
             if self.declare(&s.name, Global::Player(p), s.span, "side") {
-                self.sides.push(s.name.clone());
+                self.t.sides.push(s.name.clone());
             }
         }
         let mut per_side = 1;
-        if let Some(e) = self.one_of(
+        if let Some(e) = self.d.one_of(
             &f.team_size,
             |e| e.span,
             "`players per side` declaration",
             false,
         ) {
             match self.const_int(e) {
-                Some(n) if (1..=8).contains(&n) && n as usize * self.sides.len() <= 64 => {
+                Some(n) if (1..=8).contains(&n) && n as usize * self.t.sides.len() <= 64 => {
                     per_side = n as usize
                 }
                 Some(n) => self.error(
@@ -90,8 +90,8 @@ impl Checker<'_> {
             }
         }
         for i in 1..=per_side {
-            for s in &self.sides {
-                self.players.push(if per_side == 1 {
+            for s in &self.t.sides {
+                self.t.players.push(if per_side == 1 {
                     s.clone()
                 } else {
                     format!("{s}{i}")
@@ -101,8 +101,8 @@ impl Checker<'_> {
     }
 
     pub(super) fn pieces(&mut self) {
-        let f = self.file;
-        let Some(pieces) = self.one_of(
+        let f = self.t.file;
+        let Some(pieces) = self.d.one_of(
             &f.pieces,
             |p: &Vec<ast::PieceDecl>| p.first().map(|d| d.name.span).unwrap_or_default(),
             "`pieces` block",
@@ -111,7 +111,7 @@ impl Checker<'_> {
             return;
         };
         for p in pieces.iter() {
-            if self.pieces.len() >= 32 {
+            if self.t.pieces.len() >= 32 {
                 self.error(
                     ErrorKind::TooLarge {
                         value: 33,
@@ -125,7 +125,7 @@ impl Checker<'_> {
                 Some(e) => self.const_int(e).unwrap_or(1),
                 None => 1,
             };
-            let k = PieceKind(self.pieces.len() as u8);
+            let k = PieceKind(self.t.pieces.len() as u8);
             let mut is_token = false;
             if let Some(e) = &p.tokens
                 && let Some(n) = self.const_int(e)
@@ -140,9 +140,9 @@ impl Checker<'_> {
                     );
                 } else {
                     is_token = true;
-                    for pl in 0..self.players.len() {
+                    for pl in 0..self.t.players.len() {
                         for _ in 0..n {
-                            self.tokens.push(TokenInfo {
+                            self.t.tokens.push(TokenInfo {
                                 owner: Player(pl as u8),
                                 kind: k,
                             });
@@ -150,9 +150,9 @@ impl Checker<'_> {
                     }
                 }
             }
-            self.token_kinds.push(is_token);
+            self.t.token_kinds.push(is_token);
             if self.declare(&p.name.name, Global::Piece(k), p.name.span, "piece kind") {
-                self.pieces.push(PieceInfo {
+                self.t.pieces.push(PieceInfo {
                     name: p.name.name.clone(),
                     value,
                 });
@@ -161,52 +161,52 @@ impl Checker<'_> {
     }
 
     pub(super) fn defs(&mut self) {
-        for (i, d) in self.file.defs.iter().enumerate() {
+        for (i, d) in self.t.file.defs.iter().enumerate() {
             self.declare(&d.name.name, Global::Def(i), d.name.span, "def");
         }
-        for (i, a) in self.file.actions.iter().enumerate() {
+        for (i, a) in self.t.file.actions.iter().enumerate() {
             self.declare(&a.name.name, Global::Action(i), a.name.span, "action");
         }
     }
 
     /// `tally NAME [per player] = N`: numbers kept across turns and rounds.
     pub(super) fn tally_decls(&mut self) {
-        for (i, t) in self.file.tallies.iter().enumerate() {
+        for (i, t) in self.t.file.tallies.iter().enumerate() {
             // (a clash is reported; the tally keeps its index so that the others stay aligned)
             self.declare(&t.name.name, Global::Tally(i), t.name.span, "tally");
             let init = self.const_int(&t.init).unwrap_or(0);
             let slots = if t.per_site {
-                self.sites.len()
+                self.t.sites.len()
             } else if t.per_player {
-                self.players.len()
+                self.t.players.len()
             } else {
                 1
             };
-            if self.tally_slots + slots.max(self.players.len()) > u16::MAX as usize {
+            if self.t.tally_slots + slots.max(self.t.players.len()) > u16::MAX as usize {
                 self.error(
                     ErrorKind::TooLarge {
-                        value: self.tallies.len() as i64 + 1,
+                        value: self.t.tallies.len() as i64 + 1,
                         what: "at most 65535 tallies (a `per player` tally counts once a player, a `per site` tally once a site)",
                     },
                     t.name.span,
                 );
                 break;
             }
-            self.tallies.push(TallyInfo {
+            self.t.tallies.push(TallyInfo {
                 name: t.name.name.clone(),
                 doc: t.doc.clone(),
                 per_player: t.per_player,
-                slot: self.tally_slots as u16,
+                slot: self.t.tally_slots as u16,
                 init,
                 per_site: t.per_site,
             });
-            self.tally_slots += slots;
+            self.t.tally_slots += slots;
         }
     }
 
     /// `dice NAME { … }`: every way the dice can land, with its value by the chart.
     pub(super) fn dice_decls(&mut self) {
-        for d in &self.file.dice {
+        for d in &self.t.file.dice {
             let mut dice: Vec<(String, Vec<String>)> = vec![];
             for (names, faces) in &d.dice {
                 if faces.len() < 2 {
@@ -282,7 +282,7 @@ impl Checker<'_> {
                 for row in &d.chart {
                     let holds = match &row.when {
                         None => Some(true),
-                        Some(w) => match crate::chart::eval(self, &dice, &faces, w) {
+                        Some(w) => match crate::chart::eval(&self.t, &dice, &faces, w) {
                             Ok(crate::chart::Val::Bool(b)) => Some(b),
                             Ok(_) => {
                                 self.error(
@@ -295,14 +295,14 @@ impl Checker<'_> {
                                 None
                             }
                             Err(e) => {
-                                self.diags.push(e);
+                                self.d.diags.push(e);
                                 None
                             }
                         },
                     };
                     match holds {
                         Some(true) => {
-                            match crate::chart::eval(self, &dice, &faces, &row.value) {
+                            match crate::chart::eval(&self.t, &dice, &faces, &row.value) {
                                 Ok(crate::chart::Val::Num(v)) => {
                                     found = Some((v, row.name.clone()))
                                 }
@@ -313,7 +313,7 @@ impl Checker<'_> {
                                     },
                                     row.value.span,
                                 ),
-                                Err(e) => self.diags.push(e),
+                                Err(e) => self.d.diags.push(e),
                             }
                             break;
                         }
@@ -363,9 +363,9 @@ impl Checker<'_> {
                     break;
                 }
             }
-            let id = self.dice.len() as u16;
+            let id = self.t.dice.len() as u16;
             if self.declare(&d.name.name, Global::Dice(id), d.name.span, "dice") {
-                self.dice.push(DiceInfo {
+                self.t.dice.push(DiceInfo {
                     name: d.name.name.clone(),
                     dice,
                     outcomes,

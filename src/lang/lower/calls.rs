@@ -3,7 +3,7 @@
 use super::*;
 use crate::lang::builtins::{self, Lowering as L};
 
-impl Checker<'_> {
+impl Lowerer<'_> {
     /// Whether a call of `builtin` has as many arguments as its row of the table allows; an
     /// arity error (naming the least it takes) when it has not.
     pub(super) fn arity_ok(
@@ -38,8 +38,8 @@ impl Checker<'_> {
         span: Span,
         f: impl FnOnce(&mut Self, &ast::Expr) -> T,
     ) -> Option<T> {
-        let d = &self.file.defs[i];
-        if self.def_stack.contains(&d.name.name) {
+        let d = &self.t.file.defs[i];
+        if self.s.def_stack.contains(&d.name.name) {
             self.error(
                 ErrorKind::Recursive {
                     name: d.name.name.clone(),
@@ -66,15 +66,15 @@ impl Checker<'_> {
             frame.push((p.name.clone(), l));
             origins.push(self.origin_of(a));
         }
-        let saved = std::mem::replace(&mut self.scopes, vec![frame]);
+        let saved = std::mem::replace(&mut self.s.scopes, vec![frame]);
         self.enter_params(&d.name.name, &d.params, origins);
-        self.def_stack.push(d.name.name.clone());
-        self.use_spans.push(span);
+        self.s.def_stack.push(d.name.name.clone());
+        self.s.use_spans.push(span);
         let out = f(self, &d.body);
-        self.use_spans.pop();
-        self.def_stack.pop();
+        self.s.use_spans.pop();
+        self.s.def_stack.pop();
         self.leave_params();
-        self.scopes = saved;
+        self.s.scopes = saved;
         Some(out)
     }
 
@@ -106,12 +106,12 @@ impl Checker<'_> {
             }
             None => {}
         }
-        match self.globals.get(&id.name).map(|g| g.0) {
-            Some(Global::Option(i)) => match &self.options[i].value {
+        match self.t.globals.get(&id.name).map(|g| g.0) {
+            Some(Global::Option(i)) => match &self.t.options[i].value {
                 OptValue::Int(n) => (Expr::Const(*n), Ty::Num),
                 OptValue::Bool(v) => (Expr::Const(*v as i64), Ty::Bool),
                 OptValue::Word(w) => {
-                    let idx = self.words.iter().position(|x| x == w).unwrap_or(0);
+                    let idx = self.t.words.iter().position(|x| x == w).unwrap_or(0);
                     (Expr::Const(idx as i64), Ty::Word)
                 }
             },
@@ -146,7 +146,7 @@ impl Checker<'_> {
             Some(Global::Def(i)) => self
                 .with_def(i, &[], span, |c, body| c.expr(body))
                 .unwrap_or((Expr::Const(0), Ty::Error)),
-            Some(Global::Tally(i)) => match self.tallies.get(i) {
+            Some(Global::Tally(i)) => match self.t.tallies.get(i) {
                 Some(t) if t.per_site => {
                     let name = t.name.clone();
                     self.site_tally_alone(&name, span)
@@ -172,14 +172,14 @@ impl Checker<'_> {
             Some(Global::Builtin) => match builtins::name_of(&id.name).map(|b| b.lowering) {
                 Some(L::Round) => (Expr::Round, Ty::Num),
                 Some(L::Repeated) => {
-                    self.history = true;
+                    self.s.history = true;
                     (Expr::Repeated, Ty::Bool)
                 }
                 Some(L::FirstPlayer) => (Expr::FirstPlayer, Ty::Player),
                 Some(L::Mover) => (Expr::Mover, Ty::Player),
                 Some(L::Opponent) => (Expr::Opponent, Ty::Player),
                 Some(L::None) => (Expr::Const(-1), Ty::Null),
-                Some(L::Sown) => match self.sown_vars.last_mut() {
+                Some(L::Sown) => match self.s.sown_vars.last_mut() {
                     Some((v, used)) => {
                         *used = true;
                         (Expr::Var(*v), Ty::Num)
@@ -271,7 +271,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
-        if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied() {
+        if let Some((Global::Def(i), _)) = self.t.globals.get(&name.name).copied() {
             return self
                 .with_def(i, args, span, |c, body| c.expr(body))
                 .unwrap_or((Expr::Const(0), Ty::Error));
@@ -461,7 +461,7 @@ impl Checker<'_> {
                 let s = self.expect(&args[0], Ty::Site);
                 let d = if args.len() >= 2 {
                     self.expect(&args[1], Ty::Dir)
-                } else if self.lap_stack.is_empty() {
+                } else if self.s.lap_stack.is_empty() {
                     self.error_hint(
                         ErrorKind::Misplaced {
                             what: "next(h) without a direction",
