@@ -192,6 +192,22 @@ impl Checker<'_> {
         let Some(b) = self.d.one_of(&f.boards, |b| b.span, "`board` block", true) else {
             return;
         };
+        self.rows_and_sites(b);
+        self.points(&b.points);
+        self.links(&b.links);
+        let n = self.t.sites.len();
+        self.t.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
+        self.t.opposite = vec![u16::MAX; n];
+        self.regions(&b.regions, n);
+        self.ring(&b.rings, n);
+        self.tracks(&b.tracks);
+        self.areas(&b.areas);
+        self.opposites(&b.opposites);
+        self.board_lines(&b.lines);
+    }
+
+    /// `row …` and `site …`: the sites written out, with their coordinates.
+    fn rows_and_sites(&mut self, b: &ast::Board) {
         for row in &b.rows {
             let names = self.expand_sites(&row.sites);
             let y = self.const_int(&row.y).unwrap_or(0);
@@ -212,12 +228,11 @@ impl Checker<'_> {
             let (kind, owner) = self.site_attrs(&s.attrs);
             self.add_site(s.name.name.clone(), s.name.span, x, y, kind, owner);
         }
-        self.points(&b.points);
-        self.links(&b.links);
-        let n = self.t.sites.len();
-        self.t.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
-        self.t.opposite = vec![u16::MAX; n];
-        for r in &b.regions {
+    }
+
+    /// `region NAME = …`: fixed sets of sites.
+    fn regions(&mut self, regions: &[ast::RegionDecl], n: usize) {
+        for r in regions {
             let mut members = vec![false; n];
             for item in &r.items {
                 let set = self.lower(|l| l.set_expr(item));
@@ -247,7 +262,11 @@ impl Checker<'_> {
                 self.t.regions.push((r.name.name.clone(), members));
             }
         }
-        if let Some(ring) = self.d.one_of(&b.rings, |r| r.span, "`ring`", false) {
+    }
+
+    /// `ring … cw ccw`: the cycle of sowing and its two directions.
+    fn ring(&mut self, rings: &[ast::RingDecl], n: usize) {
+        if let Some(ring) = self.d.one_of(rings, |r| r.span, "`ring`", false) {
             let seq = self.resolve_sites(&ring.sites);
             let mut seen = vec![false; n];
             let mut ok = true;
@@ -285,8 +304,12 @@ impl Checker<'_> {
                 self.t.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
             }
         }
+    }
+
+    /// `track SIDE …` (or turned from another side's): each side's path of positions.
+    fn tracks(&mut self, tracks: &[ast::TrackDecl]) {
         self.t.tracks = vec![None; self.t.sides.len()];
-        for t in &b.tracks {
+        for t in tracks {
             let sites: Vec<u16> = match &t.turned {
                 None => self
                     .resolve_sites(&t.sites)
@@ -399,7 +422,11 @@ impl Checker<'_> {
                 }
             }
         }
-        for a in &b.areas {
+    }
+
+    /// `area NAME`: places off the board for tokens.
+    fn areas(&mut self, areas: &[ast::Ident]) {
+        for a in areas {
             if self.t.areas.len() >= MAX_AREAS {
                 self.error(
                     ErrorKind::TooLarge {
@@ -415,7 +442,11 @@ impl Checker<'_> {
                 self.t.areas.push(a.name.clone());
             }
         }
-        for o in &b.opposites {
+    }
+
+    /// `opposite … = …`: pairs of sites facing each other.
+    fn opposites(&mut self, opposites: &[ast::OppositeDecl]) {
+        for o in opposites {
             let before = (self.d.diags.len(), self.poison_hits);
             let l = self.resolve_sites(&o.left);
             let r = self.resolve_sites(&o.right);
@@ -437,7 +468,6 @@ impl Checker<'_> {
                 self.t.opposite[b2.0 as usize] = a.0;
             }
         }
-        self.board_lines(&b.lines);
     }
 
     /// `points …`: generated sites of kind `point`, named by file and rank (`a1` is the

@@ -207,162 +207,10 @@ impl Checker<'_> {
     /// `dice NAME { … }`: every way the dice can land, with its value by the chart.
     pub(super) fn dice_decls(&mut self) {
         for d in &self.t.file.dice {
-            let mut dice: Vec<(String, Vec<String>)> = vec![];
-            for (names, faces) in &d.dice {
-                if faces.len() < 2 {
-                    self.error_hint(
-                        ErrorKind::Missing {
-                            what: "second face",
-                        },
-                        names.first().map(|n| n.span).unwrap_or(d.span),
-                        "a die has two faces or more: `die d1 d2 faces flat round`",
-                    );
-                }
-                for n in names {
-                    dice.push((
-                        n.name.clone(),
-                        faces.iter().map(|f| f.name.clone()).collect(),
-                    ));
-                }
-            }
-            if let Some((_, faces)) = dice.iter().find(|(_, f)| f.len() > 255) {
-                self.error(
-                    ErrorKind::TooLarge {
-                        value: faces.len() as i64,
-                        what: "at most 255 faces a die",
-                    },
-                    d.span,
-                );
+            let Some((dice, combos)) = self.dice_of(d) else {
                 continue;
-            }
-            // counted before anything is made, without overflow
-            let combos = dice
-                .iter()
-                .try_fold(1usize, |n, (_, f)| n.checked_mul(f.len().max(1)))
-                .unwrap_or(usize::MAX);
-            if dice.is_empty() || combos > 1 << 16 {
-                self.error(
-                    ErrorKind::TooLarge {
-                        value: combos.min(i64::MAX as usize) as i64,
-                        what: "at most 65536 ways a throw can land",
-                    },
-                    d.span,
-                );
-                continue;
-            }
-            // the chart is evaluated for every way the dice land: its text bounds its work
-            let chart_bytes = d.span.end.saturating_sub(d.span.start).max(1);
-            if combos.saturating_mul(chart_bytes) > MAX_CHART_WORK {
-                self.error_hint(
-                    ErrorKind::TooLarge {
-                        value: combos as i64,
-                        what: "ways to land for a chart this long",
-                    },
-                    d.span,
-                    "use fewer dice, or a shorter chart",
-                );
-                continue;
-            }
-            self.outcomes += combos;
-            if self.outcomes > MAX_OUTCOMES {
-                self.error(
-                    ErrorKind::TooLarge {
-                        value: self.outcomes as i64,
-                        what: "at most 262144 ways all the dice of a file can land",
-                    },
-                    d.span,
-                );
-                continue;
-            }
-            let mut outcomes = vec![];
-            let mut faces = vec![0u8; dice.len()];
-            let mut reported = false;
-            for _ in 0..combos {
-                let mut found = None;
-                for row in &d.chart {
-                    let holds = match &row.when {
-                        None => Some(true),
-                        Some(w) => match crate::chart::eval(&self.t, &dice, &faces, w) {
-                            Ok(crate::chart::Val::Bool(b)) => Some(b),
-                            Ok(_) => {
-                                self.error(
-                                    ErrorKind::Type {
-                                        expected: "a condition".into(),
-                                        found: "a value".into(),
-                                    },
-                                    w.span,
-                                );
-                                None
-                            }
-                            Err(e) => {
-                                self.d.diags.push(e);
-                                None
-                            }
-                        },
-                    };
-                    match holds {
-                        Some(true) => {
-                            match crate::chart::eval(&self.t, &dice, &faces, &row.value) {
-                                Ok(crate::chart::Val::Num(v)) => {
-                                    found = Some((v, row.name.clone()))
-                                }
-                                Ok(_) => self.error(
-                                    ErrorKind::Type {
-                                        expected: "a number".into(),
-                                        found: "something else".into(),
-                                    },
-                                    row.value.span,
-                                ),
-                                Err(e) => self.d.diags.push(e),
-                            }
-                            break;
-                        }
-                        Some(false) => {}
-                        None => {
-                            reported = true;
-                            break;
-                        }
-                    }
-                }
-                match found {
-                    Some((value, name)) => outcomes.push(ThrowOutcome {
-                        faces: faces.clone(),
-                        value,
-                        name,
-                        prob: 1.0 / combos as f64,
-                    }),
-                    None if !reported => {
-                        let shown: Vec<String> = dice
-                            .iter()
-                            .zip(&faces)
-                            .map(|((n, f), &i)| format!("{n} {}", f[i as usize]))
-                            .collect();
-                        self.error_hint(
-                            ErrorKind::Missing {
-                                what: "chart row for one way the dice land",
-                            },
-                            d.span,
-                            format!(
-                                "no row holds when {}; add `value … otherwise`",
-                                shown.join(", ")
-                            ),
-                        );
-                        reported = true;
-                    }
-                    None => {}
-                }
-                // the next combination, like an odometer
-                for (i, f) in faces.iter_mut().enumerate() {
-                    *f += 1;
-                    if (*f as usize) < dice[i].1.len() {
-                        break;
-                    }
-                    *f = 0;
-                }
-                if reported {
-                    break;
-                }
-            }
+            };
+            let outcomes = self.chart_outcomes(d, &dice, combos);
             let id = self.t.dice.len() as u16;
             if self.declare(&d.name.name, Global::Dice(id), d.name.span, "dice") {
                 self.t.dice.push(DiceInfo {
@@ -372,5 +220,176 @@ impl Checker<'_> {
                 });
             }
         }
+    }
+
+    /// The dice of a declaration, with their faces, and how many ways they can land; none
+    /// when they are too many (reported).
+    fn dice_of(&mut self, d: &ast::DiceDecl) -> Option<(Vec<(String, Vec<String>)>, usize)> {
+        let mut dice: Vec<(String, Vec<String>)> = vec![];
+        for (names, faces) in &d.dice {
+            if faces.len() < 2 {
+                self.error_hint(
+                    ErrorKind::Missing {
+                        what: "second face",
+                    },
+                    names.first().map(|n| n.span).unwrap_or(d.span),
+                    "a die has two faces or more: `die d1 d2 faces flat round`",
+                );
+            }
+            for n in names {
+                dice.push((
+                    n.name.clone(),
+                    faces.iter().map(|f| f.name.clone()).collect(),
+                ));
+            }
+        }
+        if let Some((_, faces)) = dice.iter().find(|(_, f)| f.len() > 255) {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: faces.len() as i64,
+                    what: "at most 255 faces a die",
+                },
+                d.span,
+            );
+            return None;
+        }
+        // counted before anything is made, without overflow
+        let combos = dice
+            .iter()
+            .try_fold(1usize, |n, (_, f)| n.checked_mul(f.len().max(1)))
+            .unwrap_or(usize::MAX);
+        if dice.is_empty() || combos > 1 << 16 {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: combos.min(i64::MAX as usize) as i64,
+                    what: "at most 65536 ways a throw can land",
+                },
+                d.span,
+            );
+            return None;
+        }
+        // the chart is evaluated for every way the dice land: its text bounds its work
+        let chart_bytes = d.span.end.saturating_sub(d.span.start).max(1);
+        if combos.saturating_mul(chart_bytes) > MAX_CHART_WORK {
+            self.error_hint(
+                ErrorKind::TooLarge {
+                    value: combos as i64,
+                    what: "ways to land for a chart this long",
+                },
+                d.span,
+                "use fewer dice, or a shorter chart",
+            );
+            return None;
+        }
+        self.outcomes += combos;
+        if self.outcomes > MAX_OUTCOMES {
+            self.error(
+                ErrorKind::TooLarge {
+                    value: self.outcomes as i64,
+                    what: "at most 262144 ways all the dice of a file can land",
+                },
+                d.span,
+            );
+            return None;
+        }
+        Some((dice, combos))
+    }
+
+    /// Each way the dice can land, with its value by the first row of the chart that holds
+    /// (the first way no row holds for is reported).
+    fn chart_outcomes(
+        &mut self,
+        d: &ast::DiceDecl,
+        dice: &[(String, Vec<String>)],
+        combos: usize,
+    ) -> Vec<ThrowOutcome> {
+        let mut outcomes = vec![];
+        let mut faces = vec![0u8; dice.len()];
+        let mut reported = false;
+        for _ in 0..combos {
+            let mut found = None;
+            for row in &d.chart {
+                let holds = match &row.when {
+                    None => Some(true),
+                    Some(w) => match crate::chart::eval(&self.t, &dice, &faces, w) {
+                        Ok(crate::chart::Val::Bool(b)) => Some(b),
+                        Ok(_) => {
+                            self.error(
+                                ErrorKind::Type {
+                                    expected: "a condition".into(),
+                                    found: "a value".into(),
+                                },
+                                w.span,
+                            );
+                            None
+                        }
+                        Err(e) => {
+                            self.d.diags.push(e);
+                            None
+                        }
+                    },
+                };
+                match holds {
+                    Some(true) => {
+                        match crate::chart::eval(&self.t, &dice, &faces, &row.value) {
+                            Ok(crate::chart::Val::Num(v)) => found = Some((v, row.name.clone())),
+                            Ok(_) => self.error(
+                                ErrorKind::Type {
+                                    expected: "a number".into(),
+                                    found: "something else".into(),
+                                },
+                                row.value.span,
+                            ),
+                            Err(e) => self.d.diags.push(e),
+                        }
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        reported = true;
+                        break;
+                    }
+                }
+            }
+            match found {
+                Some((value, name)) => outcomes.push(ThrowOutcome {
+                    faces: faces.clone(),
+                    value,
+                    name,
+                    prob: 1.0 / combos as f64,
+                }),
+                None if !reported => {
+                    let shown: Vec<String> = dice
+                        .iter()
+                        .zip(&faces)
+                        .map(|((n, f), &i)| format!("{n} {}", f[i as usize]))
+                        .collect();
+                    self.error_hint(
+                        ErrorKind::Missing {
+                            what: "chart row for one way the dice land",
+                        },
+                        d.span,
+                        format!(
+                            "no row holds when {}; add `value … otherwise`",
+                            shown.join(", ")
+                        ),
+                    );
+                    reported = true;
+                }
+                None => {}
+            }
+            // the next combination, like an odometer
+            for (i, f) in faces.iter_mut().enumerate() {
+                *f += 1;
+                if (*f as usize) < dice[i].1.len() {
+                    break;
+                }
+                *f = 0;
+            }
+            if reported {
+                break;
+            }
+        }
+        outcomes
     }
 }
