@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// A die of a `dice` declaration: its name and its faces.
+type Die = (String, Vec<String>);
+
 impl Checker<'_> {
     /// No `sides` line: one error, with the line to add (the owners the board names, in the
     /// order it names them, or `South North`); every name of a player would be unknown, so
@@ -224,8 +227,8 @@ impl Checker<'_> {
 
     /// The dice of a declaration, with their faces, and how many ways they can land; none
     /// when they are too many (reported).
-    fn dice_of(&mut self, d: &ast::DiceDecl) -> Option<(Vec<(String, Vec<String>)>, usize)> {
-        let mut dice: Vec<(String, Vec<String>)> = vec![];
+    fn dice_of(&mut self, d: &ast::DiceDecl) -> Option<(Vec<Die>, usize)> {
+        let mut dice: Vec<Die> = vec![];
         for (names, faces) in &d.dice {
             if faces.len() < 2 {
                 self.error_hint(
@@ -300,7 +303,7 @@ impl Checker<'_> {
     fn chart_outcomes(
         &mut self,
         d: &ast::DiceDecl,
-        dice: &[(String, Vec<String>)],
+        dice: &[Die],
         combos: usize,
     ) -> Vec<ThrowOutcome> {
         let mut outcomes = vec![];
@@ -311,7 +314,7 @@ impl Checker<'_> {
             for row in &d.chart {
                 let holds = match &row.when {
                     None => Some(true),
-                    Some(w) => match crate::chart::eval(&self.t, &dice, &faces, w) {
+                    Some(w) => match crate::chart::eval(&self.t, dice, &faces, w) {
                         Ok(crate::chart::Val::Bool(b)) => Some(b),
                         Ok(_) => {
                             self.error(
@@ -331,7 +334,7 @@ impl Checker<'_> {
                 };
                 match holds {
                     Some(true) => {
-                        match crate::chart::eval(&self.t, &dice, &faces, &row.value) {
+                        match crate::chart::eval(&self.t, dice, &faces, &row.value) {
                             Ok(crate::chart::Val::Num(v)) => found = Some((v, row.name.clone())),
                             Ok(_) => self.error(
                                 ErrorKind::Type {
