@@ -1,7 +1,7 @@
 //! The library's layers hold: the engine imports nothing of the language (nor of the front
 //! ends), the modules of the engine import each other without a circle (the order is written
-//! down in src/engine/mod.rs), so do the language's (the lowering never imports the checker),
-//! and only the terminal front end uses the terminal crates.
+//! down in src/engine/mod.rs), so do the language's (the lowering never imports the
+//! checker), and only the terminal front end uses the terminal crates.
 //!
 //! The imports are read from the text of every file under src/: each `use` statement (its
 //! braces expanded) and each path written in the code (`crate::…`, `super::…`, `self::…`, or a

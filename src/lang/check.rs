@@ -2,8 +2,8 @@
 //! problem of the file at once, sorted by position.
 //!
 //! Here: the checker's state and the order of the work. The declaration passes build the symbol
-//! table and the board ([`Table`]); the table is then frozen, and a [`Lowerer`] reads it to
-//! lower the programs; the game is assembled from the two ([`Table::into_game`]). One file per
+//! table and the board (`lang::table::Table`); the table is then frozen, and a `Lowerer` reads
+//! it to lower the programs; the game is assembled from the two (`Table::into_game`). One file per
 //! concern beside it: `options` (options, variants, `-o`), `decls` (sides, pieces, definitions,
 //! tallies, dice), `board` (sites, regions, rings, tracks, points, links), `labels`, `limit`,
 //! `lines`, `shadow`. [`crate::lang::lower`] turns expressions and statements into the IR.

@@ -1,4 +1,5 @@
-//! Statements of the flow of a turn: tests, loops, sowing, and what ends a turn, a round or the game.
+//! Statements of the flow of a turn: tests, loops, sowing, and what ends a turn, a round or
+//! the game.
 
 use super::*;
 
@@ -40,7 +41,8 @@ impl Lowerer<'_> {
         self.patch(jf, h);
     }
 
-    /// `sow from … dir … { … }`: the laps of a sowing, each running the block (`sown`, `relay`).
+    /// `sow from … dir … { … }`: the laps of a sowing, each running the block (`sown`,
+    /// `relay`).
     pub(super) fn sow(&mut self, s: &ast::Stmt) {
         let StmtKind::Sow {
             from,
