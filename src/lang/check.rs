@@ -55,15 +55,15 @@ pub enum LoadError {
 
 /// The checker during the declaration passes: the table being built, the diagnostics, and the
 /// lowering's state, lent to a [`Lowerer`] for each constant of the declarations.
-pub(crate) struct Checker<'a> {
+struct Checker<'a> {
     /// the symbol table and the board being built
-    pub(crate) t: Table<'a>,
-    pub(crate) d: Report,
+    t: Table<'a>,
+    d: Report,
     lowering: lower::State,
     /// names of site ranges that failed, used since (see `Table::poisoned`)
-    pub(crate) poison_hits: usize,
+    poison_hits: usize,
     /// ways all the dice declared so far can land (see `MAX_OUTCOMES`)
-    pub(crate) outcomes: usize,
+    outcomes: usize,
 }
 
 const MAX_SITES: i64 = 4096;
