@@ -2,9 +2,9 @@
 //! that face, `D == round` whether die D shows it; options and arithmetic work as elsewhere.
 
 use crate::ast::{BinOp, ExprKind, UnOp};
-use crate::check::{Checker, Global};
 use crate::diagnostic::{Diagnostic, ErrorKind, suggest};
 use crate::ir::OptValue;
+use crate::lang::table::{Global, Table};
 
 /// A value in a chart expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ fn type_err(expected: &str, span: crate::ast::Span) -> Diagnostic {
 }
 
 pub(crate) fn eval(
-    c: &Checker,
+    c: &Table,
     dice: &[(String, Vec<String>)],
     faces: &[u8],
     e: &crate::ast::Expr,

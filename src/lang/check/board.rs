@@ -19,54 +19,6 @@ impl Checker<'_> {
         Some(v)
     }
 
-    /// Evaluates an expression that must be a constant number (options and arithmetic only).
-    pub(crate) fn const_int(&mut self, e: &ast::Expr) -> Option<i64> {
-        let (x, ty) = self.expr(e);
-        match (x, ty) {
-            (_, Ty::Error) => None,
-            (Expr::Const(n), Ty::Num) => Some(n),
-            (_, Ty::Num) => {
-                self.error_hint(
-                    ErrorKind::Type {
-                        expected: "a constant number".into(),
-                        found: "a number that depends on the position".into(),
-                    },
-                    e.span,
-                    "only options and arithmetic can be used here",
-                );
-                None
-            }
-            (_, t) => {
-                self.error(
-                    ErrorKind::Type {
-                        expected: "a number".into(),
-                        found: t.words().into(),
-                    },
-                    e.span,
-                );
-                None
-            }
-        }
-    }
-
-    /// The site at some coordinates, reporting when there is none.
-    pub(crate) fn site_at(&mut self, x: i64, y: i64, span: Span) -> Option<SiteId> {
-        match self.at_coord.get(&(x, y)) {
-            Some(&i) => Some(SiteId(i)),
-            None => {
-                self.error_hint(
-                    ErrorKind::Unknown {
-                        what: "site at",
-                        name: format!("({x}, {y})"),
-                    },
-                    span,
-                    "sites get coordinates from `row`, `site` and `points`",
-                );
-                None
-            }
-        }
-    }
-
     pub(super) fn expand_sites(&mut self, items: &[SiteItem]) -> Vec<(String, Span)> {
         let mut out = vec![];
         for it in items {
@@ -76,7 +28,7 @@ impl Checker<'_> {
                     if let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y))
                         && let Some(s) = self.site_at(x, y, *span)
                     {
-                        out.push((self.sites[s.0 as usize].name.clone(), *span));
+                        out.push((self.t.sites[s.0 as usize].name.clone(), *span));
                     }
                 }
                 SiteItem::CoordRange(x1, y1, x2, y2, span) => {
@@ -113,7 +65,7 @@ impl Checker<'_> {
                     for i in 0..=steps {
                         let (x, y) = (x1 + dx.signum() * i, y1 + dy.signum() * i);
                         match self.site_at(x, y, *span) {
-                            Some(s) => out.push((self.sites[s.0 as usize].name.clone(), *span)),
+                            Some(s) => out.push((self.t.sites[s.0 as usize].name.clone(), *span)),
                             None => break,
                         }
                     }
@@ -125,7 +77,7 @@ impl Checker<'_> {
                     span,
                 } => {
                     let (Some(a), Some(b)) = (self.const_int(from), self.const_int(to)) else {
-                        self.poisoned.push(prefix.name.clone());
+                        self.t.poisoned.push(prefix.name.clone());
                         continue;
                     };
                     if a < 0 || b < 0 || a.abs_diff(b) >= MAX_SITES as u64 {
@@ -135,7 +87,7 @@ impl Checker<'_> {
                             },
                             *span,
                         );
-                        self.poisoned.push(prefix.name.clone());
+                        self.t.poisoned.push(prefix.name.clone());
                         continue;
                     }
                     let step: i64 = if a <= b { 1 } else { -1 };
@@ -174,10 +126,10 @@ impl Checker<'_> {
                         );
                     }
                 },
-                SiteAttr::Owner(id) => match self.sides.iter().position(|p| *p == id.name) {
+                SiteAttr::Owner(id) => match self.t.sides.iter().position(|p| *p == id.name) {
                     Some(i) => owner = Some(Player(i as u8)),
                     None => {
-                        let hint = suggest(&id.name, self.sides.iter().map(String::as_str))
+                        let hint = suggest(&id.name, self.t.sides.iter().map(String::as_str))
                             .map(|s| format!("did you mean `{s}`?"))
                             .unwrap_or_else(|| "owners are the sides named in `sides`".into());
                         self.error_hint(
@@ -204,7 +156,7 @@ impl Checker<'_> {
         kind: SiteKind,
         owner: Option<Player>,
     ) {
-        if self.sites.len() as i64 >= MAX_SITES {
+        if self.t.sites.len() as i64 >= MAX_SITES {
             self.error(
                 ErrorKind::TooLarge {
                     value: MAX_SITES + 1,
@@ -220,12 +172,12 @@ impl Checker<'_> {
             (Some(x), Some(y)) => (x, y, true),
             _ => (0, 0, false),
         };
-        let id = SiteId(self.sites.len() as u16);
+        let id = SiteId(self.t.sites.len() as u16);
         if self.declare(&name, Global::Site(id), span, "site") {
             if placed {
-                self.at_coord.entry((x, y)).or_insert(id.0);
+                self.t.at_coord.entry((x, y)).or_insert(id.0);
             }
-            self.sites.push(SiteInfo {
+            self.t.sites.push(SiteInfo {
                 name,
                 x,
                 y,
@@ -236,10 +188,26 @@ impl Checker<'_> {
     }
 
     pub(super) fn board(&mut self) {
-        let f = self.file;
-        let Some(b) = self.one_of(&f.boards, |b| b.span, "`board` block", true) else {
+        let f = self.t.file;
+        let Some(b) = self.d.one_of(&f.boards, |b| b.span, "`board` block", true) else {
             return;
         };
+        self.rows_and_sites(b);
+        self.points(&b.points);
+        self.links(&b.links);
+        let n = self.t.sites.len();
+        self.t.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
+        self.t.opposite = vec![u16::MAX; n];
+        self.regions(&b.regions, n);
+        self.ring(&b.rings, n);
+        self.tracks(&b.tracks);
+        self.areas(&b.areas);
+        self.opposites(&b.opposites);
+        self.board_lines(&b.lines);
+    }
+
+    /// `row …` and `site …`: the sites written out, with their coordinates.
+    fn rows_and_sites(&mut self, b: &ast::Board) {
         for row in &b.rows {
             let names = self.expand_sites(&row.sites);
             let y = self.const_int(&row.y).unwrap_or(0);
@@ -260,16 +228,15 @@ impl Checker<'_> {
             let (kind, owner) = self.site_attrs(&s.attrs);
             self.add_site(s.name.name.clone(), s.name.span, x, y, kind, owner);
         }
-        self.points(&b.points);
-        self.links(&b.links);
-        let n = self.sites.len();
-        self.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
-        self.opposite = vec![u16::MAX; n];
-        for r in &b.regions {
+    }
+
+    /// `region NAME = …`: fixed sets of sites.
+    fn regions(&mut self, regions: &[ast::RegionDecl], n: usize) {
+        for r in regions {
             let mut members = vec![false; n];
             for item in &r.items {
-                let set = self.set_expr(item);
-                if !self.static_members(&set, &mut members, true) {
+                let set = self.lower(|l| l.set_expr(item));
+                if !self.t.static_members(&set, &mut members, true) {
                     self.error_hint(
                         ErrorKind::Type {
                             expected: "sites, ranges or regions".into(),
@@ -280,7 +247,7 @@ impl Checker<'_> {
                     );
                 }
             }
-            if self.regions.len() >= MAX_REGIONS {
+            if self.t.regions.len() >= MAX_REGIONS {
                 self.error(
                     ErrorKind::TooLarge {
                         value: MAX_REGIONS as i64 + 1,
@@ -290,12 +257,16 @@ impl Checker<'_> {
                 );
                 break;
             }
-            let id = RegionId(self.regions.len() as u16);
+            let id = RegionId(self.t.regions.len() as u16);
             if self.declare(&r.name.name, Global::Region(id), r.name.span, "region") {
-                self.regions.push((r.name.name.clone(), members));
+                self.t.regions.push((r.name.name.clone(), members));
             }
         }
-        if let Some(ring) = self.one_of(&b.rings, |r| r.span, "`ring`", false) {
+    }
+
+    /// `ring … cw ccw`: the cycle of sowing and its two directions.
+    fn ring(&mut self, rings: &[ast::RingDecl], n: usize) {
+        if let Some(ring) = self.d.one_of(rings, |r| r.span, "`ring`", false) {
             let seq = self.resolve_sites(&ring.sites);
             let mut seen = vec![false; n];
             let mut ok = true;
@@ -303,7 +274,7 @@ impl Checker<'_> {
                 if std::mem::replace(&mut seen[s.0 as usize], true) {
                     self.error(
                         ErrorKind::RingRepeat {
-                            name: self.sites[s.0 as usize].name.clone(),
+                            name: self.t.sites[s.0 as usize].name.clone(),
                         },
                         *span,
                     );
@@ -315,8 +286,8 @@ impl Checker<'_> {
                 for i in 0..len {
                     let a = seq[i].0.0;
                     let b2 = seq[(i + 1) % len].0.0;
-                    self.next[0][a as usize] = b2;
-                    self.next[1][b2 as usize] = a;
+                    self.t.next[0][a as usize] = b2;
+                    self.t.next[1][b2 as usize] = a;
                 }
             }
             if self.declare(
@@ -330,11 +301,15 @@ impl Checker<'_> {
                 ring.backward.span,
                 "direction",
             ) {
-                self.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
+                self.t.dir_names = Some([ring.forward.name.clone(), ring.backward.name.clone()]);
             }
         }
-        self.tracks = vec![None; self.sides.len()];
-        for t in &b.tracks {
+    }
+
+    /// `track SIDE …` (or turned from another side's): each side's path of positions.
+    fn tracks(&mut self, tracks: &[ast::TrackDecl]) {
+        self.t.tracks = vec![None; self.t.sides.len()];
+        for t in tracks {
             let sites: Vec<u16> = match &t.turned {
                 None => self
                     .resolve_sites(&t.sites)
@@ -350,7 +325,7 @@ impl Checker<'_> {
                     else {
                         continue;
                     };
-                    let Some(o) = self.sides.iter().position(|p| *p == other.name) else {
+                    let Some(o) = self.t.sides.iter().position(|p| *p == other.name) else {
                         self.error(
                             ErrorKind::Unknown {
                                 what: "side",
@@ -360,7 +335,7 @@ impl Checker<'_> {
                         );
                         continue;
                     };
-                    let Some(base) = self.tracks.get(o).cloned().flatten() else {
+                    let Some(base) = self.t.tracks.get(o).cloned().flatten() else {
                         self.error_hint(
                             ErrorKind::Missing {
                                 what: "track to turn",
@@ -382,7 +357,10 @@ impl Checker<'_> {
                     }
                     let mut out = vec![];
                     for s in base.sites {
-                        let (x, y) = (self.sites[s as usize].x - cx, self.sites[s as usize].y - cy);
+                        let (x, y) = (
+                            self.t.sites[s as usize].x - cx,
+                            self.t.sites[s as usize].y - cy,
+                        );
                         let (rx, ry) = match deg.rem_euclid(360) {
                             0 => (x, y),
                             90 => (-y, x),
@@ -397,9 +375,9 @@ impl Checker<'_> {
                     out
                 }
             };
-            match self.sides.iter().position(|p| *p == t.side.name) {
+            match self.t.sides.iter().position(|p| *p == t.side.name) {
                 Some(p) => {
-                    if self.tracks[p].is_some() {
+                    if self.t.tracks[p].is_some() {
                         self.error(
                             ErrorKind::Duplicate {
                                 what: "track of side",
@@ -419,18 +397,18 @@ impl Checker<'_> {
                         );
                         continue;
                     }
-                    let mut pos_of = vec![-1i32; self.sites.len()];
+                    let mut pos_of = vec![-1i32; self.t.sites.len()];
                     for (i, &s) in sites.iter().enumerate().rev() {
                         pos_of[s as usize] = (first + i as i64) as i32;
                     }
-                    self.tracks[p] = Some(TrackInfo {
+                    self.t.tracks[p] = Some(TrackInfo {
                         first,
                         sites,
                         pos_of,
                     });
                 }
                 None => {
-                    let hint = suggest(&t.side.name, self.sides.iter().map(String::as_str))
+                    let hint = suggest(&t.side.name, self.t.sides.iter().map(String::as_str))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "a track belongs to a side named in `sides`".into());
                     self.error_hint(
@@ -444,8 +422,12 @@ impl Checker<'_> {
                 }
             }
         }
-        for a in &b.areas {
-            if self.areas.len() >= MAX_AREAS {
+    }
+
+    /// `area NAME`: places off the board for tokens.
+    fn areas(&mut self, areas: &[ast::Ident]) {
+        for a in areas {
+            if self.t.areas.len() >= MAX_AREAS {
                 self.error(
                     ErrorKind::TooLarge {
                         value: MAX_AREAS as i64 + 1,
@@ -455,16 +437,20 @@ impl Checker<'_> {
                 );
                 break;
             }
-            let i = self.areas.len() as u8;
+            let i = self.t.areas.len() as u8;
             if self.declare(&a.name, Global::Area(i), a.span, "area") {
-                self.areas.push(a.name.clone());
+                self.t.areas.push(a.name.clone());
             }
         }
-        for o in &b.opposites {
-            let before = (self.diags.len(), self.poison_hits);
+    }
+
+    /// `opposite … = …`: pairs of sites facing each other.
+    fn opposites(&mut self, opposites: &[ast::OppositeDecl]) {
+        for o in opposites {
+            let before = (self.d.diags.len(), self.poison_hits);
             let l = self.resolve_sites(&o.left);
             let r = self.resolve_sites(&o.right);
-            if (self.diags.len(), self.poison_hits) != before {
+            if (self.d.diags.len(), self.poison_hits) != before {
                 continue; // already reported
             }
             if l.len() != r.len() {
@@ -478,11 +464,10 @@ impl Checker<'_> {
                 continue;
             }
             for ((a, _), (b2, _)) in l.iter().zip(&r) {
-                self.opposite[a.0 as usize] = b2.0;
-                self.opposite[b2.0 as usize] = a.0;
+                self.t.opposite[a.0 as usize] = b2.0;
+                self.t.opposite[b2.0 as usize] = a.0;
             }
         }
-        self.board_lines(&b.lines);
     }
 
     /// `points …`: generated sites of kind `point`, named by file and rank (`a1` is the
@@ -548,32 +533,14 @@ impl Checker<'_> {
                 {
                     continue;
                 }
-                let before = self.diags.len();
+                let before = self.d.diags.len();
                 'grid: for y in y1..=y2 {
                     for x in x1..=x2 {
                         let keep = match cond {
                             None => true,
                             Some(c) => {
-                                self.scopes.push(vec![
-                                    (
-                                        xn.name.clone(),
-                                        crate::check::Local::Bound(
-                                            Expr::Const(x),
-                                            Ty::Num,
-                                            Cost::ONE,
-                                        ),
-                                    ),
-                                    (
-                                        yn.name.clone(),
-                                        crate::check::Local::Bound(
-                                            Expr::Const(y),
-                                            Ty::Num,
-                                            Cost::ONE,
-                                        ),
-                                    ),
-                                ]);
-                                let (e, t) = self.expr(c);
-                                self.scopes.pop();
+                                let names = [(xn.name.as_str(), x), (yn.name.as_str(), y)];
+                                let (e, t) = self.lower(|l| l.expr_with_numbers(names, c));
                                 match (e, t) {
                                     (Expr::Const(v), Ty::Bool) => v != 0,
                                     (_, Ty::Error) => break 'grid,
@@ -584,7 +551,7 @@ impl Checker<'_> {
                                 }
                             }
                         };
-                        if self.diags.len() > before {
+                        if self.d.diags.len() > before {
                             break 'grid;
                         }
                         if keep {
@@ -602,7 +569,7 @@ impl Checker<'_> {
         };
         let wide = made.iter().map(|m| m.0 - min_x).max().unwrap_or(0) >= 26;
         for (x, y, kind, owner, span) in made {
-            if self.at_coord.contains_key(&(x, y)) {
+            if self.t.at_coord.contains_key(&(x, y)) {
                 self.error(
                     ErrorKind::Duplicate {
                         what: "point",
@@ -646,8 +613,8 @@ impl Checker<'_> {
             offs.retain(|o| seen.insert(*o));
             for (dx, dy) in offs {
                 for o in [(dx, dy), (-dx, -dy)] {
-                    if !self.dirs.contains(&o) {
-                        if self.dirs.len() >= MAX_DIRECTIONS {
+                    if !self.t.dirs.contains(&o) {
+                        if self.t.dirs.len() >= MAX_DIRECTIONS {
                             self.error(
                                 ErrorKind::TooLarge {
                                     value: MAX_DIRECTIONS as i64 + 1,
@@ -657,27 +624,21 @@ impl Checker<'_> {
                             );
                             return;
                         }
-                        self.dirs.push(o);
-                        self.step.push(vec![u16::MAX; self.sites.len()]);
+                        self.t.dirs.push(o);
+                        self.t.step.push(vec![u16::MAX; self.t.sites.len()]);
                     }
                 }
-                let fwd = self.dirs.iter().position(|&o| o == (dx, dy)).unwrap_or(0);
-                let back = self.dirs.iter().position(|&o| o == (-dx, -dy)).unwrap_or(0);
-                for s in 0..self.sites.len() {
-                    let (x, y) = (self.sites[s].x, self.sites[s].y);
+                let fwd = self.t.dirs.iter().position(|&o| o == (dx, dy)).unwrap_or(0);
+                let back = self
+                    .t
+                    .dirs
+                    .iter()
+                    .position(|&o| o == (-dx, -dy))
+                    .unwrap_or(0);
+                for s in 0..self.t.sites.len() {
+                    let (x, y) = (self.t.sites[s].x, self.t.sites[s].y);
                     if let Some(c) = cond {
-                        self.scopes.push(vec![
-                            (
-                                "x".to_string(),
-                                Local::Bound(Expr::Const(x), Ty::Num, Cost::ONE),
-                            ),
-                            (
-                                "y".to_string(),
-                                Local::Bound(Expr::Const(y), Ty::Num, Cost::ONE),
-                            ),
-                        ]);
-                        let (e, t) = self.expr(c);
-                        self.scopes.pop();
+                        let (e, t) = self.lower(|l| l.expr_with_numbers([("x", x), ("y", y)], c));
                         match (e, t) {
                             (Expr::Const(0), Ty::Bool) => continue,
                             (Expr::Const(_), Ty::Bool) => {}
@@ -689,9 +650,9 @@ impl Checker<'_> {
                         }
                     }
                     // (coordinates and offsets are within ±MAX_COORD: no overflow)
-                    if let Some(&t) = self.at_coord.get(&(x + dx, y + dy)) {
-                        self.step[fwd][s] = t;
-                        self.step[back][t as usize] = s as u16;
+                    if let Some(&t) = self.t.at_coord.get(&(x + dx, y + dy)) {
+                        self.t.step[fwd][s] = t;
+                        self.t.step[back][t as usize] = s as u16;
                     }
                 }
             }
@@ -702,12 +663,13 @@ impl Checker<'_> {
         let names = self.expand_sites(items);
         let mut out = vec![];
         for (name, span) in names {
-            match self.globals.get(&name) {
+            match self.t.globals.get(&name) {
                 Some((Global::Site(s), _)) => out.push((*s, span)),
-                _ if self.is_poisoned(&name) => self.poison_hits += 1,
+                _ if self.t.is_poisoned(&name) => self.poison_hits += 1,
                 _ => {
                     let hint = self
-                        .suggest_among(&name, self.sites.iter().map(|s| s.name.as_str()))
+                        .d
+                        .suggest_among(&name, self.t.sites.iter().map(|s| s.name.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| {
                             "sites are declared with `row` or `site` in the board".into()
@@ -717,35 +679,5 @@ impl Checker<'_> {
             }
         }
         out
-    }
-
-    /// Adds (or removes) the members of a fixed set; false when the set is not fixed.
-    pub(super) fn static_members(&self, set: &SetExpr, members: &mut [bool], add: bool) -> bool {
-        match set {
-            SetExpr::All => {
-                members.iter_mut().for_each(|m| *m = add);
-                true
-            }
-            SetExpr::Empty => true,
-            SetExpr::Region(r) => {
-                for (m, &inr) in members.iter_mut().zip(&self.regions[r.0 as usize].1) {
-                    if inr {
-                        *m = add;
-                    }
-                }
-                true
-            }
-            SetExpr::One(Expr::Const(s)) => {
-                if let Some(m) = members.get_mut(*s as usize) {
-                    *m = add;
-                }
-                true
-            }
-            SetExpr::Union(items) => items.iter().all(|i| self.static_members(i, members, add)),
-            SetExpr::Diff(a, b) => {
-                self.static_members(a, members, add) && self.static_members(b, members, !add)
-            }
-            _ => false,
-        }
     }
 }

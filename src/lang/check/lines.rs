@@ -22,7 +22,7 @@ impl Checker<'_> {
                         let mut line: Vec<u16> = vec![];
                         for (s, span) in sites {
                             if line.contains(&s.0) {
-                                let name = self.sites[s.0 as usize].name.clone();
+                                let name = self.t.sites[s.0 as usize].name.clone();
                                 self.error_hint(
                                     ErrorKind::LineRepeat { name },
                                     span,
@@ -48,7 +48,7 @@ impl Checker<'_> {
                         );
                         continue;
                     }
-                    if self.dirs.is_empty() {
+                    if self.t.dirs.is_empty() {
                         self.error_hint(
                             ErrorKind::Missing {
                                 what: "`links` (`lines N` follows them)",
@@ -75,7 +75,7 @@ impl Checker<'_> {
             key.sort_unstable();
             seen.insert(key)
         });
-        self.board_lines = lines;
+        self.t.board_lines = lines;
     }
 
     /// Every run of `n` sites one after the other along each line of the links (one direction
@@ -87,18 +87,18 @@ impl Checker<'_> {
         total: &mut usize,
         span: Span,
     ) -> bool {
-        for d in 0..self.dirs.len() {
-            let (dx, dy) = self.dirs[d];
+        for d in 0..self.t.dirs.len() {
+            let (dx, dy) = self.t.dirs[d];
             // one direction of each pair: the other is the same lines backwards
-            if (dx, dy) < (-dx, -dy) && self.dirs.contains(&(-dx, -dy)) {
+            if (dx, dy) < (-dx, -dy) && self.t.dirs.contains(&(-dx, -dy)) {
                 continue;
             }
-            for s in 0..self.sites.len() {
+            for s in 0..self.t.sites.len() {
                 let mut line = Vec::with_capacity(n);
                 let mut at = s as u16;
                 line.push(at);
                 while line.len() < n {
-                    at = self.step[d][at as usize];
+                    at = self.t.step[d][at as usize];
                     // (a straight line never comes back to a site: offsets are not zero)
                     if at == u16::MAX {
                         break;

@@ -5,7 +5,7 @@ use super::*;
 
 impl Checker<'_> {
     pub(super) fn options_decls(&mut self) {
-        for o in &self.file.options {
+        for o in &self.t.file.options {
             let (domain, default) = match (&o.domain, &o.default) {
                 (None, OptionValue::Bool(b)) => (OptDomain::Bool, OptValue::Bool(*b)),
                 (Some(OptionDomain::Range(lo, hi, sp)), OptionValue::Int(n)) => {
@@ -61,9 +61,9 @@ impl Checker<'_> {
                         let numeric = wd
                             .name
                             .starts_with(|c: char| c.is_ascii_digit() || c == '-');
-                        if !self.words.contains(&wd.name) {
-                            self.words.push(wd.name.clone());
-                            let id = (self.words.len() - 1) as i64;
+                        if !self.t.words.contains(&wd.name) {
+                            self.t.words.push(wd.name.clone());
+                            let id = (self.t.words.len() - 1) as i64;
                             if !numeric {
                                 self.declare(&wd.name, Global::Word(id), wd.span, "word");
                             }
@@ -92,9 +92,9 @@ impl Checker<'_> {
                     (OptDomain::Bool, OptValue::Bool(false))
                 }
             };
-            let idx = self.options.len();
+            let idx = self.t.options.len();
             if self.declare(&o.name.name, Global::Option(idx), o.name.span, "option") {
-                self.options.push(OptionInfo {
+                self.t.options.push(OptionInfo {
                     name: o.name.name.clone(),
                     value: default.clone(),
                     default,
@@ -106,12 +106,12 @@ impl Checker<'_> {
     }
 
     pub(super) fn option_index(&self, name: &str) -> Option<usize> {
-        self.options.iter().position(|o| o.name == name)
+        self.t.options.iter().position(|o| o.name == name)
     }
 
     pub(super) fn variants(&mut self) -> Vec<VariantInfo> {
         let mut out: Vec<VariantInfo> = vec![];
-        for v in &self.file.variants {
+        for v in &self.t.file.variants {
             if out.len() >= MAX_VARIANTS {
                 // each variant is loaded when the file is validated
                 self.error(
@@ -137,7 +137,8 @@ impl Checker<'_> {
             for (name, value, sp) in &v.sets {
                 let Some(i) = self.option_index(&name.name) else {
                     let hint = self
-                        .suggest_among(&name.name, self.options.iter().map(|o| o.name.as_str()))
+                        .d
+                        .suggest_among(&name.name, self.t.options.iter().map(|o| o.name.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "a variant sets options declared with `option`".into());
                     self.error_hint(
@@ -150,7 +151,7 @@ impl Checker<'_> {
                     );
                     continue;
                 };
-                match typed_value(&self.options[i], value) {
+                match typed_value(&self.t.options[i], value) {
                     Ok(val) => sets.push((name.name.clone(), val)),
                     Err(kind) => self.error(kind, *sp),
                 }
@@ -177,7 +178,7 @@ impl Checker<'_> {
                 Some(v) => {
                     for (n, val) in &v.sets {
                         if let Some(i) = self.option_index(n) {
-                            self.options[i].value = val.clone();
+                            self.t.options[i].value = val.clone();
                         }
                     }
                 }
@@ -200,15 +201,16 @@ impl Checker<'_> {
                 }
             }
         }
-        let before_sets = self.options.iter().map(|o| o.value.clone()).collect();
+        let before_sets = self.t.options.iter().map(|o| o.value.clone()).collect();
         for (name, text) in &settings.sets {
             let Some(i) = self.option_index(name) else {
                 let mut msg = format!("unknown option `{name}`");
-                match suggest(name, self.options.iter().map(|o| o.name.as_str())) {
+                match suggest(name, self.t.options.iter().map(|o| o.name.as_str())) {
                     Some(s) => msg.push_str(&format!(": did you mean `{s}`?")),
                     None => msg.push_str(&format!(
                         " (options: {})",
-                        self.options
+                        self.t
+                            .options
                             .iter()
                             .map(|o| o.name.as_str())
                             .collect::<Vec<_>>()
@@ -219,8 +221,8 @@ impl Checker<'_> {
                 continue;
             };
             let raw = parse_setting(text);
-            match typed_value(&self.options[i], &raw) {
-                Ok(v) => self.options[i].value = v,
+            match typed_value(&self.t.options[i], &raw) {
+                Ok(v) => self.t.options[i].value = v,
                 Err(kind) => errors.push(kind.to_string()),
             }
         }
@@ -236,7 +238,7 @@ impl Checker<'_> {
         before_sets: &[OptValue],
     ) -> Vec<String> {
         let mut broken = vec![];
-        for r in &self.file.requires {
+        for r in &self.t.file.requires {
             let (e, ty) = self.expr(&r.cond);
             match (e, ty) {
                 (_, Ty::Error) => {}
@@ -298,14 +300,14 @@ impl Checker<'_> {
         settings: &Settings,
         before_sets: &[OptValue],
     ) -> Option<String> {
-        let diags = self.diags.len();
+        let diags = self.d.diags.len();
         let holds_with = |c: &mut Self, values: &[OptValue]| {
-            let now: Vec<OptValue> = c.options.iter().map(|o| o.value.clone()).collect();
-            for (o, v) in c.options.iter_mut().zip(values) {
+            let now: Vec<OptValue> = c.t.options.iter().map(|o| o.value.clone()).collect();
+            for (o, v) in c.t.options.iter_mut().zip(values) {
                 o.value = v.clone();
             }
             let holds = matches!(c.expr(cond), (Expr::Const(v), Ty::Bool) if v != 0);
-            for (o, v) in c.options.iter_mut().zip(now) {
+            for (o, v) in c.t.options.iter_mut().zip(now) {
                 o.value = v;
             }
             holds
@@ -313,7 +315,7 @@ impl Checker<'_> {
         let holds_before = holds_with(self, before_sets);
         let mut named = vec![];
         if holds_before {
-            let set: Vec<OptValue> = self.options.iter().map(|o| o.value.clone()).collect();
+            let set: Vec<OptValue> = self.t.options.iter().map(|o| o.value.clone()).collect();
             // each option given with -o, alone back to its value before: does that mend it?
             for (name, _) in &settings.sets {
                 let Some(i) = self.option_index(name) else {
@@ -331,13 +333,13 @@ impl Checker<'_> {
                     .sets
                     .iter()
                     .filter_map(|(n, _)| self.option_index(n))
-                    .map(|i| format!("option `{}` = {}", self.options[i].name, set[i]))
+                    .map(|i| format!("option `{}` = {}", self.t.options[i].name, set[i]))
                     .collect();
                 named.dedup();
             }
         }
         // (evaluating again says nothing new)
-        self.diags.truncate(diags);
+        self.d.diags.truncate(diags);
         holds_before.then(|| named.join(", "))
     }
 }

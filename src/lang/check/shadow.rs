@@ -17,7 +17,7 @@ struct Bound<'a> {
 impl<'a> Checker<'a> {
     /// Reports every `let` and parameter that hides a name in scope, as a warning.
     pub(super) fn shadowing(&mut self) {
-        let f = self.file;
+        let f = self.t.file;
         for d in &f.defs {
             for p in &d.params {
                 self.hides(p, "parameter", &[]);
@@ -91,6 +91,7 @@ impl<'a> Checker<'a> {
         let earlier = match scope.iter().rev().find(|b| b.name == name.name) {
             Some(b) => Some((b.what, b.span)),
             None => self
+                .t
                 .globals
                 .get(&name.name)
                 .map(|(g, span)| (global_words(g), *span)),
@@ -114,7 +115,7 @@ impl<'a> Checker<'a> {
         if at != Span::default() {
             d = d.with_note(at, format!("{earlier} `{}` is here", name.name));
         }
-        self.warnings.push(d);
+        self.d.warnings.push(d);
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Checker<'_> {
+impl Lowerer<'_> {
     pub(super) fn type_error(&mut self, expected: Ty, found: Ty, span: Span) {
         if found != Ty::Error && expected != Ty::Error {
             self.error(
@@ -18,7 +18,7 @@ impl Checker<'_> {
     /// Lowers an expression that must have type `want` (sets are not accepted here).
     pub(crate) fn expect(&mut self, e: &ast::Expr, want: Ty) -> Expr {
         let (x, ty) = self.expr(e);
-        if ty == Ty::Null && crate::check::none_type::nullable(want) {
+        if ty == Ty::Null && super::none_type::nullable(want) {
             // `none`, or a variable made from it: now known to be `want`
             self.determine(&x, want);
             return x;
@@ -40,7 +40,7 @@ impl Checker<'_> {
             return false;
         };
         let v = *v;
-        let Some(&at) = self.let_values.get(&v) else {
+        let Some(&at) = self.s.let_values.get(&v) else {
             return false;
         };
         let d = crate::diagnostic::Diagnostic::new(
@@ -56,8 +56,8 @@ impl Checker<'_> {
             "if the `let` is right, this use is wrong; the other uses of `{}` are not checked again",
             id.name
         ));
-        self.diags.push(d);
-        for scope in self.scopes.iter_mut().rev() {
+        self.d.diags.push(d);
+        for scope in self.s.scopes.iter_mut().rev() {
             if let Some((_, Local::Var(_, t))) = scope.iter_mut().rev().find(|(n, _)| *n == id.name)
             {
                 *t = Ty::Error;
@@ -109,7 +109,7 @@ impl Checker<'_> {
         let out = self.expr_in(e);
         self.leave();
         // past a limit, what was built is not the expression: nothing is said of it
-        if self.halted {
+        if self.s.halted {
             (Expr::Const(0), Ty::Error)
         } else {
             out
@@ -174,26 +174,26 @@ impl Checker<'_> {
                 _ => (Expr::Const(-1), Ty::Error),
             },
             ExprKind::Some(v, cond, tok) => {
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
                 let t = if *tok { Ty::Token } else { Ty::Site };
                 let id = self.new_var(&v.name, t);
                 let c = self.expect(cond, Ty::Bool);
-                self.scopes.pop();
+                self.s.scopes.pop();
                 (Expr::Some(*tok, id, b(c)), t)
             }
             ExprKind::ExistsIn(v, set, cond) => {
                 let s = self.set_expr(set);
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
                 let id = self.new_var(&v.name, Ty::Site);
                 let c = self.expect(cond, Ty::Bool);
-                self.scopes.pop();
+                self.s.scopes.pop();
                 (Expr::Exists(id, Box::new(s), b(c)), Ty::Bool)
             }
             ExprKind::Exists(v, cond, tok) => {
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
                 let id = self.new_var(&v.name, if *tok { Ty::Token } else { Ty::Site });
                 let c = self.expect(cond, Ty::Bool);
-                self.scopes.pop();
+                self.s.scopes.pop();
                 if *tok {
                     (Expr::TokExists(id, b(c)), Ty::Bool)
                 } else {
@@ -207,11 +207,11 @@ impl Checker<'_> {
                 cond,
                 value,
             } => {
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
                 let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
                 let c = self.expect(cond, Ty::Bool);
                 let x = self.expect(value, Ty::Num);
-                self.scopes.pop();
+                self.s.scopes.pop();
                 let op = match kind {
                     ast::AggKind::Min => AggOp::Min,
                     ast::AggKind::Max => AggOp::Max,
@@ -240,18 +240,18 @@ impl Checker<'_> {
                 self.need_ring(span);
                 let f = self.expect(from, Ty::Site);
                 let d = self.expect(dir, Ty::Dir);
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
                 let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
                 let c = self.expect(cond, Ty::Bool);
-                self.scopes.pop();
+                self.s.scopes.pop();
                 (Expr::SomeAlong(id, b(f), b(d), b(c)), Ty::Site)
             }
             ExprKind::Forall(v, set, cond) => {
                 let s = self.set_expr(set);
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
                 let id = self.new_var(&v.name, Ty::Site);
                 let c = self.expect(cond, Ty::Bool);
-                self.scopes.pop();
+                self.s.scopes.pop();
                 (Expr::Forall(id, Box::new(s), b(c)), Ty::Bool)
             }
         }
@@ -288,7 +288,7 @@ impl Checker<'_> {
                 let x = self.expect(l, Ty::Site);
                 if let ExprKind::Name(id) = &r.kind
                     && self.lookup_local(&id.name).is_none()
-                    && let Some(Global::Region(reg)) = self.globals.get(&id.name).map(|g| g.0)
+                    && let Some(Global::Region(reg)) = self.t.globals.get(&id.name).map(|g| g.0)
                 {
                     return (Expr::InRegion(b(x), reg), Ty::Bool);
                 }

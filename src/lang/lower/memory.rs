@@ -1,12 +1,13 @@
 //! Lowering of what the rules remember and look at beyond one site: tallies `per site`
 //! (`marked(h)`, `set marked(h) = 1`) and the lines of the board (`line x through s: …`).
 
+use super::Lowerer;
 use crate::ast::{self, Span};
-use crate::check::{Checker, Ty};
 use crate::diagnostic::ErrorKind;
 use crate::ir::*;
+use crate::lang::table::Ty;
 
-impl Checker<'_> {
+impl Lowerer<'_> {
     /// A `per site` tally named without a site.
     pub(super) fn site_tally_alone(&mut self, name: &str, span: Span) -> (Expr, Ty) {
         self.error_hint(
@@ -90,7 +91,7 @@ impl Checker<'_> {
 
     /// The board has lines, or the use of one is reported.
     fn need_lines(&mut self, span: Span) {
-        if self.board_lines.is_empty() {
+        if self.t.board_lines.is_empty() {
             self.error_hint(
                 ErrorKind::Missing {
                     what: "line in the board (`line … through` needs them)",
@@ -111,10 +112,10 @@ impl Checker<'_> {
     ) -> (VarId, Expr, Expr) {
         self.need_lines(span);
         let s = self.expect(site, Ty::Site);
-        self.scopes.push(vec![]);
+        self.s.scopes.push(vec![]);
         let id = self.new_var(&v.name, Ty::Site);
         let c = self.expect(cond, Ty::Bool);
-        self.scopes.pop();
+        self.s.scopes.pop();
         (id, s, c)
     }
 

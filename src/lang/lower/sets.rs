@@ -3,7 +3,7 @@
 use super::*;
 use crate::lang::builtins::{self, Lowering as L};
 
-impl Checker<'_> {
+impl Lowerer<'_> {
     /// Lowers an expression used as a set: a site, a region, a list, a filter, `all`, …
     pub(crate) fn set_expr(&mut self, e: &ast::Expr) -> SetExpr {
         if !self.enter(e.span) {
@@ -12,7 +12,7 @@ impl Checker<'_> {
         let s = self.set_expr_in(e);
         self.leave();
         // past a limit, what was built is not the expression: nothing is said of it
-        if self.halted { SetExpr::Empty } else { s }
+        if self.s.halted { SetExpr::Empty } else { s }
     }
 
     pub(super) fn set_expr_in(&mut self, e: &ast::Expr) -> SetExpr {
@@ -27,7 +27,7 @@ impl Checker<'_> {
                     };
                 }
                 if self.lookup_local(&id.name).is_none() {
-                    match self.globals.get(&id.name).map(|g| g.0) {
+                    match self.t.globals.get(&id.name).map(|g| g.0) {
                         Some(Global::Region(r)) => return SetExpr::Region(r),
                         Some(Global::Builtin)
                             if builtins::name_of(&id.name).is_some_and(|b| b.set) =>
@@ -59,9 +59,9 @@ impl Checker<'_> {
                 let mut i = a;
                 loop {
                     let name = format!("{}{i}", prefix.name);
-                    match self.globals.get(&name).map(|g| g.0) {
+                    match self.t.globals.get(&name).map(|g| g.0) {
                         Some(Global::Site(s)) => out.push(SetExpr::One(Expr::Const(s.0 as i64))),
-                        _ if self.is_poisoned(&name) => break,
+                        _ if self.t.is_poisoned(&name) => break,
                         _ => {
                             self.error_hint(
                                 ErrorKind::Unknown {
@@ -93,10 +93,10 @@ impl Checker<'_> {
                 return SetExpr::Empty;
             }
             ExprKind::Filter(v, cond, false) => {
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
                 let id = self.new_var(&v.name, Ty::Site);
                 let c = self.expect(cond, Ty::Bool);
-                self.scopes.pop();
+                self.s.scopes.pop();
                 return SetExpr::Filter(id, Box::new(SetExpr::All), b(c));
             }
             ExprKind::Line(v, site, cond, true) => return self.line_set(v, site, cond, e.span),
@@ -136,7 +136,7 @@ impl Checker<'_> {
                 };
             }
             ExprKind::Call(name, args) => {
-                if let Some((Global::Def(i), _)) = self.globals.get(&name.name).copied()
+                if let Some((Global::Def(i), _)) = self.t.globals.get(&name.name).copied()
                     && self.peek_is_set(e)
                 {
                     return self
@@ -176,7 +176,7 @@ impl Checker<'_> {
                     Some(_) => {}
                     None => {
                         if matches!(
-                            self.globals.get(&id.name).map(|g| g.0),
+                            self.t.globals.get(&id.name).map(|g| g.0),
                             Some(Global::Region(_))
                         ) || builtins::name_of(&id.name).is_some_and(|b| b.set)
                         {
@@ -196,12 +196,12 @@ impl Checker<'_> {
                     return true;
                 }
                 ExprKind::Call(name, _) => {
-                    if let Some(Global::Def(i)) = self.globals.get(&name.name).map(|g| g.0) {
+                    if let Some(Global::Def(i)) = self.t.globals.get(&name.name).map(|g| g.0) {
                         if seen.is_empty() {
-                            seen = vec![false; self.file.defs.len()];
-                            expanding = self.def_stack.iter().map(String::as_str).collect();
+                            seen = vec![false; self.t.file.defs.len()];
+                            expanding = self.s.def_stack.iter().map(String::as_str).collect();
                         }
-                        let d = &self.file.defs[i];
+                        let d = &self.t.file.defs[i];
                         // A recursive def is reported when it is expanded.
                         if !expanding.contains(d.name.name.as_str()) && !seen[i] {
                             // A def is a set when its body is one (parameters are not sets here).
@@ -217,7 +217,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn need_ring(&mut self, span: Span) {
-        if self.dir_names.is_none() {
+        if self.t.dir_names.is_none() {
             self.error_hint(
                 ErrorKind::Missing {
                     what: "`ring` (directions need one)",

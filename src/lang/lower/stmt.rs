@@ -2,18 +2,18 @@
 
 use super::*;
 
-impl Checker<'_> {
+impl Lowerer<'_> {
     pub(super) fn emit(&mut self, i: Instr) -> u32 {
-        self.code.push(i);
-        (self.code.len() - 1) as u32
+        self.s.code.push(i);
+        (self.s.code.len() - 1) as u32
     }
 
     pub(super) fn here(&self) -> u32 {
-        self.code.len() as u32
+        self.s.code.len() as u32
     }
 
     pub(super) fn patch(&mut self, at: u32, target: u32) {
-        match &mut self.code[at as usize] {
+        match &mut self.s.code[at as usize] {
             Instr::Jump(t) | Instr::JumpIfNot(_, t) => *t = target,
             Instr::SowLap { on_cycle, .. } => *on_cycle = target,
             _ => {}
@@ -27,7 +27,7 @@ impl Checker<'_> {
     /// or the game): a rule such as "the round ends when the player to move has nothing to sow",
     /// written before the choice, then holds at every decision of a turn, not only the first.
     pub(crate) fn block(&mut self, stmts: &[ast::Stmt]) {
-        self.scopes.push(vec![]);
+        self.s.scopes.push(vec![]);
         let mut tests_from: Option<u32> = None;
         for s in stmts {
             let here = self.here();
@@ -36,14 +36,14 @@ impl Checker<'_> {
                 tests_from = Some(here);
             }
             if matches!(s.kind, StmtKind::Choose(..)) {
-                self.again_target = Some(tests_from.unwrap_or(here));
+                self.s.again_target = Some(tests_from.unwrap_or(here));
             }
             self.stmt(s);
             if !test {
                 tests_from = None;
             }
         }
-        if let Some(scope) = self.scopes.pop() {
+        if let Some(scope) = self.s.scopes.pop() {
             self.undetermined_in(&scope);
         }
     }
@@ -56,354 +56,74 @@ impl Checker<'_> {
         self.leave();
     }
 
+    /// One statement: each kind is lowered by its method (by concern: `control`, `assign`,
+    /// `pieces`, and here choices, loops and actions).
     pub(super) fn stmt_in(&mut self, s: &ast::Stmt) {
         let span = s.span;
         match &s.kind {
-            StmtKind::If { cond, then, otherwise } => {
-                let c = self.expect(cond, Ty::Bool);
-                let jf = self.emit(Instr::JumpIfNot(c, 0));
-                self.block(then);
-                match otherwise {
-                    Some(o) => {
-                        let jend = self.emit(Instr::Jump(0));
-                        let h = self.here();
-                        self.patch(jf, h);
-                        self.block(o);
-                        let h = self.here();
-                        self.patch(jend, h);
-                    }
-                    None => {
-                        let h = self.here();
-                        self.patch(jf, h);
-                    }
-                }
-            }
-            StmtKind::While { cond, body } => {
-                let top = self.here();
-                let c = self.expect(cond, Ty::Bool);
-                let jf = self.emit(Instr::JumpIfNot(c, 0));
-                self.block(body);
-                self.emit(Instr::Jump(top));
-                let h = self.here();
-                self.patch(jf, h);
-            }
-                        StmtKind::Choose(alts, otherwise) => self.choose(alts, otherwise.as_deref()),
-            StmtKind::Sow { from, dir, orders, skip, last, body } => {
-                self.need_ring(span);
-                let f = self.expect(from, Ty::Site);
-                let d = self.expect(dir, Ty::Dir);
-                self.emit(Instr::SowStart { from: f, dir: d });
-                self.scopes.push(vec![]);
-                let lap = self.here();
-                self.lap_stack.push(lap);
-                let skip = skip.as_ref().map(|e| self.set_expr(e));
-                let last_var = self.new_var(&last.name, Ty::Site);
-                let sown = self.slot_for_var();
-                let at = self.emit(Instr::SowLap {
-                    orders: *orders,
-                    skip,
-                    last: last_var,
-                    on_cycle: 0,
-                    sown: Some(sown),
-                });
-                self.sown_vars.push((sown, false));
-                self.block(body);
-                // the pieces of a lap are counted only for a block that reads `sown`
-                if let Some((_, false)) = self.sown_vars.pop()
-                    && let Instr::SowLap { sown, .. } = &mut self.code[at as usize]
-                {
-                    *sown = None;
-                }
-                self.lap_stack.pop();
-                self.scopes.pop();
-                let j = self.emit(Instr::Jump(0));
-                let cyc = self.emit(Instr::EndTurn);
-                self.patch(at, cyc);
-                let h = self.here();
-                self.patch(j, h);
-            }
-            StmtKind::Let(name, value) => {
-                if self.peek_is_set(value) {
-                    let (set, cost) = self.measured(|c| c.set_expr(value));
-                    self.bind(&name.name, Local::BoundSet(set, cost));
-                    return;
-                }
-                let (x, t) = self.expr(value);
-                let v = self.new_var(&name.name, t);
-                self.let_values.insert(v, value.span);
-                if t == Ty::Null {
-                    // `let x = none`: its type comes from its uses
-                    self.null_var(v, name, span, &x);
-                }
-                self.emit(Instr::SetVar(v, x));
-            }
-            StmtKind::LetTyped { name, ty, value } => {
-                let want = self.type_word(ty);
-                let x = self.expect(value, want);
-                let v = self.new_var(&name.name, want);
-                self.emit(Instr::SetVar(v, x));
-            }
-            StmtKind::AnotherTurn => {
-                if self.in_between || self.in_start {
-                    self.error_hint(
-                        ErrorKind::Misplaced { what: "another turn", place: "in the `turn` block" },
-                        span,
-                        "`another turn` gives the player to move another turn when this one ends",
-                    );
-                }
-                self.emit(Instr::AnotherTurn);
-            }
-            StmtKind::Set { target, value } => match &target.kind {
-                ExprKind::Name(id) => match self.lookup_local(&id.name).cloned() {
-                    Some(Local::Var(v, t)) => {
-                        let t = self.known_type(&Expr::Var(v), t);
-                        let x = if t == Ty::Null {
-                            // a variable made from `none`: the value says what it stands for
-                            let (x, vt) = self.expr(value);
-                            let vt = self.known_type(&x, vt);
-                            if crate::check::none_type::nullable(vt) {
-                                self.determine(&Expr::Var(v), vt);
-                            } else if vt != Ty::Null && vt != Ty::Error {
-                                self.error(
-                                    ErrorKind::Type {
-                                        expected: "a site, a player, a token or an area (it was made from `none`)".into(),
-                                        found: vt.words().into(),
-                                    },
-                                    value.span,
-                                );
-                            }
-                            x
-                        } else {
-                            self.expect(value, t)
-                        };
-                        self.emit(Instr::SetVar(v, x));
-                    }
-                    None if id.name == "mover" => {
-                        let p = self.expect(value, Ty::Player);
-                        self.emit(Instr::SetMover(p));
-                    }
-                    None if self.tally(&id.name).is_some() => {
-                        let Some(t) = self.tally(&id.name) else { return };
-                        let x = self.expect(value, Ty::Num);
-                        if t.per_site {
-                            self.site_tally_set_alone(&t, target.span);
-                        } else if t.per_player {
-                            let hint = format!("a `per player` tally is set for a player: `set {}(mover) = …`", t.name);
-                            self.error_hint(ErrorKind::BadTarget, target.span, hint);
-                        } else {
-                            self.emit(Instr::SetTally { slot: t.slot, player: None, value: x });
-                        }
-                    }
-                    _ => self.error_hint(ErrorKind::BadTarget, target.span, "only variables made with `let` can be set; `set owner(h) = p` and `set kind(h) = store` change a site"),
-                },
-                ExprKind::Call(f, args) if self.tally(&f.name).is_some_and(|t| t.per_site) => {
-                    self.set_site_tally(f, args, value, target.span);
-                }
-                ExprKind::Call(f, args) if args.len() == 1 && self.tally(&f.name).is_some_and(|t| t.per_player) => {
-                    let Some(slot) = self.tally(&f.name).map(|t| t.slot) else { return };
-                    let p = self.expect(&args[0], Ty::Player);
-                    let x = self.expect(value, Ty::Num);
-                    self.emit(Instr::SetTally { slot, player: Some(p), value: x });
-                }
-                ExprKind::Call(f, args) if (f.name == "owner" || f.name == "kind") && args.len() == 1 => {
-                    let site = self.expect(&args[0], Ty::Site);
-                    if f.name == "owner" {
-                        let p = self.expect(value, Ty::Player);
-                        self.emit(Instr::SetOwner(site, p));
-                    } else {
-                        let k = self.expect(value, Ty::SiteKind);
-                        self.emit(Instr::SetKind(site, k));
-                    }
-                }
-                _ => self.error_hint(ErrorKind::BadTarget, target.span, "write `set v = …`, `set owner(h) = p`, `set kind(h) = k`, `set mover = p` or `set TALLY = …`"),
-            },
-            StmtKind::Capture { items, keep, to } => {
-                let sets: Vec<SetExpr> = items.iter().map(|i| self.set_expr(i)).collect();
-                let set = if sets.len() == 1 { sets.into_iter().next().unwrap_or(SetExpr::Empty) } else { SetExpr::Union(sets) };
-                let keep = keep.as_ref().map(|k| self.expect(k, Ty::Num)).unwrap_or(Expr::Const(0));
-                let to = to.as_ref().map(|p| self.expect(p, Ty::Player)).unwrap_or(Expr::Mover);
-                self.emit(Instr::Capture { set, keep, to });
-            }
-            StmtKind::Place { count, piece, target, from, owner } => {
-                let n = self.expect(count, Ty::Num);
-                let k = self.piece_kind(piece);
-                let is_token = self.token_kinds.get(k.0 as usize).copied().unwrap_or(false);
-                let owner = owner.as_ref().map(|p| self.expect(p, Ty::Player));
-                let from = from.as_ref().map(|p| self.expect(p, Ty::Player));
-                match (target, is_token) {
-                    (ast::PlaceTarget::Sites(on), false) => {
-                        let sets: Vec<SetExpr> = on.iter().map(|i| self.set_expr(i)).collect();
-                        self.emit(Instr::Place {
-                            count: n,
-                            piece: k,
-                            on: SetExpr::Union(sets),
-                            from,
-                        });
-                    }
-                    (ast::PlaceTarget::Sites(on), true) => {
-                        let sets: Vec<SetExpr> = on.iter().map(|i| self.set_expr(i)).collect();
-                        self.emit(Instr::PlaceTokens {
-                            count: n,
-                            piece: k,
-                            on: Some(SetExpr::Union(sets)),
-                            area: 0,
-                            owner,
-                        });
-                    }
-                    (ast::PlaceTarget::Area(a), true) => {
-                        let area = self.area(a);
-                        self.emit(Instr::PlaceTokens {
-                            count: n,
-                            piece: k,
-                            on: None,
-                            area,
-                            owner,
-                        });
-                    }
-                    (ast::PlaceTarget::Area(a), false) => self.error_hint(
-                        ErrorKind::Misplaced { what: "placing in an area", place: "for token pieces" },
-                        a.span,
-                        "declare the piece with `tokens N` to place it in an area",
-                    ),
-                }
-            }
-            StmtKind::Throw { dice, var } => match self.globals.get(&dice.name).map(|g| g.0) {
-                Some(Global::Dice(d)) => {
-                    let v = self.new_var(&var.name, Ty::Num);
-                    self.emit(Instr::Throw { dice: d, var: v });
-                }
-                _ => {
-                    let names: Vec<&str> = self.file.dice.iter().map(|d| d.name.name.as_str()).collect();
-                    let hint = self.suggest_among(&dice.name, names)
-                        .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| "dice are declared with `dice NAME { … }`".into());
-                    self.error_hint(ErrorKind::Unknown { what: "dice", name: dice.name.clone() }, dice.span, hint);
-                }
-            },
-            StmtKind::Move { token, target, carry } => {
-                let t = self.expect(token, Ty::Token);
-                let (to, onto_site) = match target {
-                    ast::MoveTarget::Position(p) => (self.expect(p, Ty::Num), false),
-                    ast::MoveTarget::Site(s) => (self.expect(s, Ty::Site), true),
-                };
-                self.emit(Instr::Move {
-                    token: t,
-                    to,
-                    onto_site,
-                    carry: *carry,
-                });
-            }
-            StmtKind::Send { token, area } => {
-                let t = self.expect(token, Ty::Token);
-                let a = self.area(area);
-                self.emit(Instr::Send { token: t, area: a });
-            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => self.if_else(cond, then, otherwise),
+            StmtKind::While { cond, body } => self.while_loop(cond, body),
+            StmtKind::Choose(alts, otherwise) => self.choose(alts, otherwise.as_deref()),
+            StmtKind::Sow { .. } => self.sow(s),
+            StmtKind::Let(name, value) => self.let_stmt(name, value, span),
+            StmtKind::LetTyped { name, ty, value } => self.let_typed(name, ty, value),
+            StmtKind::AnotherTurn => self.another_turn(span),
+            StmtKind::Set { target, value } => self.set(target, value),
+            StmtKind::Capture { items, keep, to } => self.capture(items, keep, to),
+            StmtKind::Place {
+                count,
+                piece,
+                target,
+                from,
+                owner,
+            } => self.place(count, piece, target, from, owner),
+            StmtKind::Throw { dice, var } => self.throw(dice, var),
+            StmtKind::Move {
+                token,
+                target,
+                carry,
+            } => self.move_token(token, target, carry),
+            StmtKind::Send { token, area } => self.send(token, area),
             StmtKind::ForTokens { var, cond, body } => self.for_loop(var, Some(cond), None, body),
             StmtKind::ForSites { var, set, body } => self.for_loop(var, None, Some(set), body),
-            StmtKind::Do { name, args } => match self.globals.get(&name.name).map(|g| g.0) {
-                Some(Global::Action(i)) => self.do_action(i, args, span),
-                _ => {
-                    let names: Vec<&str> = self.file.actions.iter().map(|a| a.name.name.as_str()).collect();
-                    let hint = self.suggest_among(&name.name, names)
-                        .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| "actions are declared with `action NAME(…) { … }`".into());
-                    self.error_hint(ErrorKind::Unknown { what: "action", name: name.name.clone() }, name.span, hint);
-                }
-            },
-            StmtKind::Relay(site) => {
-                let x = self.expect(site, Ty::Site);
-                match self.lap_stack.last() {
-                    Some(&lap) => {
-                        self.emit(Instr::Relay { site: x, lap });
-                    }
-                    None => self.error_hint(
-                        ErrorKind::Misplaced { what: "relay", place: "inside the block of a `sow`" },
-                        span,
-                        "`relay h` picks up h and sows on; it continues the sowing in progress",
-                    ),
-                }
-            }
-            StmtKind::EndTurn => {
-                if self.in_between {
-                    self.error_hint(
-                        ErrorKind::Misplaced { what: "end turn", place: "in the `turn` block" },
-                        span,
-                        "between rounds, the next round starts at the end of the block; `end game` ends the match",
-                    );
-                }
-                self.emit(Instr::EndTurn);
-            }
-            StmtKind::EndRound => {
-                if self.in_between || self.in_start {
-                    self.error_hint(
-                        ErrorKind::Misplaced { what: "end round", place: "in the `turn` block" },
-                        span,
-                        "`end round` runs the `between rounds` block; it cannot be used inside it or in `start`",
-                    );
-                }
-                self.emit(Instr::EndRound);
-            }
-            StmtKind::Give { count, piece, from, to } => {
-                let n = self.expect(count, Ty::Num);
-                let known = matches!(self.globals.get(&piece.name), Some((Global::Piece(_), _)));
-                let k = self.piece_kind(piece);
-                if known && self.token_kinds.get(k.0 as usize).copied().unwrap_or(false) {
-                    self.error_hint(
-                        ErrorKind::Misplaced { what: "give", place: "for counters (pieces without `tokens`)" },
-                        piece.span,
-                        "tokens are moved one by one with `move` and `send`",
-                    );
-                }
-                let from = self.expect(from, Ty::Player);
-                let to = self.expect(to, Ty::Player);
-                self.emit(Instr::Give { count: n, piece: k, from, to });
-            }
-            StmtKind::EndGame(rule, reason) => {
-                let r = match rule {
-                    ast::EndGame::Score => EndRule::Score,
-                    ast::EndGame::Draw => EndRule::Draw,
-                    ast::EndGame::Winner(p) => EndRule::Winner(self.expect(p, Ty::Player)),
-                };
-                self.emit(Instr::EndGame(r, reason.clone()));
-            }
-            StmtKind::Again => match self.choose_stack.last() {
-                Some(&at) => {
-                    self.emit(Instr::Jump(at));
-                }
-                None => self.error_hint(
-                    ErrorKind::Misplaced { what: "again", place: "inside an alternative of `choose`" },
-                    span,
-                    "`again` offers the enclosing choice once more",
-                ),
-            },
+            StmtKind::Do { name, args } => self.do_stmt(name, args, span),
+            StmtKind::Relay(site) => self.relay(site, span),
+            StmtKind::EndTurn => self.end_turn(span),
+            StmtKind::EndRound => self.end_round(span),
+            StmtKind::Give {
+                count,
+                piece,
+                from,
+                to,
+            } => self.give(count, piece, from, to),
+            StmtKind::EndGame(rule, reason) => self.end_game(rule, reason),
+            StmtKind::Again => self.again(span),
             StmtKind::ForgetPositions => {
                 self.emit(Instr::ForgetPositions);
             }
-            StmtKind::First(who) => {
-                if !self.in_start && !self.in_between {
-                    self.error(ErrorKind::Misplaced { what: "first", place: "in the `start` or `between rounds` block" }, span);
-                }
-                let p = who.as_ref().map(|e| self.expect(e, Ty::Player));
-                self.emit(Instr::First(p));
-            }
+            StmtKind::First(who) => self.first(who, span),
         }
     }
 
     /// The tally of that name, if it is one.
     pub(crate) fn tally(&self, name: &str) -> Option<TallyInfo> {
-        match self.globals.get(name) {
-            Some((Global::Tally(i), _)) => self.tallies.get(*i).cloned(),
+        match self.t.globals.get(name) {
+            Some((Global::Tally(i), _)) => self.t.tallies.get(*i).cloned(),
             _ => None,
         }
     }
 
     /// A piece kind by name (an unknown one is reported, with the closest name).
     pub(super) fn piece_kind(&mut self, piece: &ast::Ident) -> PieceKind {
-        if let Some(Global::Piece(k)) = self.globals.get(&piece.name).map(|g| g.0) {
+        if let Some(Global::Piece(k)) = self.t.globals.get(&piece.name).map(|g| g.0) {
             return k;
         }
         let hint =
-            crate::diagnostic::suggest(&piece.name, self.pieces.iter().map(|p| p.name.as_str()))
+            crate::diagnostic::suggest(&piece.name, self.t.pieces.iter().map(|p| p.name.as_str()))
                 .map(|s| format!("did you mean `{s}`?"))
                 .unwrap_or_else(|| "piece kinds are declared in `pieces { … }`".into());
         self.error_hint(
@@ -418,11 +138,11 @@ impl Checker<'_> {
     }
 
     pub(super) fn area(&mut self, a: &ast::Ident) -> u8 {
-        match self.globals.get(&a.name).map(|g| g.0) {
+        match self.t.globals.get(&a.name).map(|g| g.0) {
             Some(Global::Area(i)) => i,
             _ => {
                 let hint =
-                    crate::diagnostic::suggest(&a.name, self.areas.iter().map(String::as_str))
+                    crate::diagnostic::suggest(&a.name, self.t.areas.iter().map(String::as_str))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| {
                             "areas are declared in the board: `area waiting finished`".into()
@@ -449,19 +169,19 @@ impl Checker<'_> {
         set: Option<&ast::Expr>,
         body: &[ast::Stmt],
     ) {
-        if self.loops >= u16::MAX as usize && !self.halted {
+        if self.s.loops >= u16::MAX as usize && !self.s.halted {
             self.error(
                 ErrorKind::TooLarge {
-                    value: self.loops as i64 + 1,
+                    value: self.s.loops as i64 + 1,
                     what: "at most 65535 `for` loops, once actions are expanded",
                 },
-                self.use_spans.first().copied().unwrap_or_default(),
+                self.s.use_spans.first().copied().unwrap_or_default(),
             );
-            self.halted = true;
+            self.s.halted = true;
         }
-        let slot = self.loops.min(u16::MAX as usize - 1) as u16;
-        self.loops += 1;
-        self.scopes.push(vec![]);
+        let slot = self.s.loops.min(u16::MAX as usize - 1) as u16;
+        self.s.loops += 1;
+        self.s.scopes.push(vec![]);
         let tokens = cond.is_some();
         let set = set.map(|s| self.set_expr(s)).unwrap_or(SetExpr::Empty);
         let v = self.new_var(&var.name, if tokens { Ty::Token } else { Ty::Site });
@@ -483,16 +203,16 @@ impl Checker<'_> {
         self.block(body);
         self.emit(Instr::Jump(top));
         let end = self.here();
-        if let Instr::ForNext { end: e, .. } = &mut self.code[top as usize] {
+        if let Instr::ForNext { end: e, .. } = &mut self.s.code[top as usize] {
             *e = end;
         }
-        self.scopes.pop();
+        self.s.scopes.pop();
     }
 
     /// `do name(args)`: the action's statements, with its parameters bound to the arguments.
     pub(super) fn do_action(&mut self, i: usize, args: &[ast::Expr], span: Span) {
-        let a = &self.file.actions[i];
-        if self.def_stack.contains(&a.name.name) {
+        let a = &self.t.file.actions[i];
+        if self.s.def_stack.contains(&a.name.name) {
             self.error(
                 ErrorKind::Recursive {
                     name: a.name.name.clone(),
@@ -530,23 +250,23 @@ impl Checker<'_> {
             self.emit(Instr::SetVar(v, x));
             frame.push((p.name.clone(), Local::Var(v, t)));
         }
-        let saved = std::mem::replace(&mut self.scopes, vec![frame]);
+        let saved = std::mem::replace(&mut self.s.scopes, vec![frame]);
         self.enter_params(&a.name.name, &a.params, origins);
-        self.def_stack.push(a.name.name.clone());
-        self.use_spans.push(span);
+        self.s.def_stack.push(a.name.name.clone());
+        self.s.use_spans.push(span);
         self.block(&a.body);
-        self.use_spans.pop();
-        self.def_stack.pop();
+        self.s.use_spans.pop();
+        self.s.def_stack.pop();
         self.leave_params();
-        self.scopes = saved;
+        self.s.scopes = saved;
     }
 
     pub(super) fn choose(&mut self, alts: &[ast::Alternative], otherwise: Option<&[ast::Stmt]>) {
-        let again_at = self.again_target.take();
-        let at = self.emit(Instr::Choose(self.choices.len() as u32));
+        let again_at = self.s.again_target.take();
+        let at = self.emit(Instr::Choose(self.s.choices.len() as u32));
         let again_at = again_at.unwrap_or(at);
-        let cid = self.choices.len();
-        self.choices.push(Choice {
+        let cid = self.s.choices.len();
+        self.s.choices.push(Choice {
             alts: vec![],
             otherwise: None,
         });
@@ -570,7 +290,7 @@ impl Checker<'_> {
             // A choice without a block leaves its variable visible to the statements after it.
             let has_body = a.body.is_some();
             if has_body {
-                self.scopes.push(vec![]);
+                self.s.scopes.push(vec![]);
             }
             let var = var.map(|(v, ty)| self.new_var(&v.name, ty));
             let to = a.to.as_ref().map(|(v2, set)| {
@@ -582,11 +302,11 @@ impl Checker<'_> {
             let target = match &a.body {
                 Some(body) => {
                     let t = self.here();
-                    self.choose_stack.push(again_at);
+                    self.s.choose_stack.push(again_at);
                     self.block(body);
-                    self.choose_stack.pop();
+                    self.s.choose_stack.pop();
                     ends.push(self.emit(Instr::Jump(0)));
-                    self.scopes.pop();
+                    self.s.scopes.pop();
                     t
                 }
                 None => u32::MAX,
@@ -606,13 +326,13 @@ impl Checker<'_> {
             });
         }
         if let Some(block) = otherwise {
-            self.choices[cid].otherwise = Some(self.here());
+            self.s.choices[cid].otherwise = Some(self.here());
             self.block(block);
         }
         let end = self.here();
-        if otherwise.is_none() && self.in_between {
+        if otherwise.is_none() && self.s.in_between {
             // Between rounds nobody passes a turn: a choice with nothing to choose is skipped.
-            self.choices[cid].otherwise = Some(end);
+            self.s.choices[cid].otherwise = Some(end);
         }
         for j in ends {
             self.patch(j, end);
@@ -623,12 +343,13 @@ impl Checker<'_> {
             }
         }
         self.distinct_notations(alts, &lowered);
-        self.choices[cid].alts = lowered;
+        self.s.choices[cid].alts = lowered;
     }
 
     /// The source text of a span, blanks folded, to compare two parts of a file.
     pub(super) fn text_of(&self, span: Span) -> String {
-        self.source
+        self.t
+            .source
             .get(span.start..span.end)
             .unwrap_or("")
             .split_whitespace()

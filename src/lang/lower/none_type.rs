@@ -3,10 +3,11 @@
 //! `count(x)`, `x == top(s)`), or from an annotation (`let x: site = none`). One whose type
 //! nothing says is an error at its `let`.
 
-use super::{Checker, Local, Ty};
+use super::{Local, Lowerer};
 use crate::ast::{Ident, Span};
 use crate::diagnostic::ErrorKind;
 use crate::ir::{Expr, VarId};
+use crate::lang::table::Ty;
 
 /// A variable made from `none`.
 #[derive(Clone, Debug)]
@@ -25,11 +26,11 @@ pub(crate) fn nullable(t: Ty) -> bool {
     matches!(t, Ty::Player | Ty::Site | Ty::Token | Ty::Area)
 }
 
-impl Checker<'_> {
+impl Lowerer<'_> {
     /// The variable whose type a variable made from `none` has.
     fn null_root(&self, mut v: VarId) -> VarId {
-        for _ in 0..self.null_vars.len() {
-            match self.null_vars.get(&v).and_then(|n| n.same_as) {
+        for _ in 0..self.s.null_vars.len() {
+            match self.s.null_vars.get(&v).and_then(|n| n.same_as) {
                 Some(w) => v = w,
                 None => break,
             }
@@ -42,6 +43,7 @@ impl Checker<'_> {
     pub(crate) fn known_type(&self, x: &Expr, t: Ty) -> Ty {
         match (x, t) {
             (Expr::Var(v), Ty::Null) => self
+                .s
                 .null_vars
                 .get(&self.null_root(*v))
                 .map_or(Ty::Null, |n| n.ty),
@@ -56,7 +58,7 @@ impl Checker<'_> {
             && nullable(t)
         {
             let root = self.null_root(*v);
-            if let Some(n) = self.null_vars.get_mut(&root)
+            if let Some(n) = self.s.null_vars.get_mut(&root)
                 && n.ty == Ty::Null
             {
                 n.ty = t;
@@ -82,7 +84,7 @@ impl Checker<'_> {
     pub(crate) fn give_up(&mut self, x: &Expr) {
         if let Expr::Var(v) = x {
             let root = self.null_root(*v);
-            if let Some(n) = self.null_vars.get_mut(&root) {
+            if let Some(n) = self.s.null_vars.get_mut(&root) {
                 n.ty = Ty::Error;
             }
         }
@@ -90,16 +92,16 @@ impl Checker<'_> {
 
     /// Whether `x` is a variable made from `none` whose type is not known yet.
     pub(crate) fn is_undetermined(&self, x: &Expr) -> bool {
-        matches!(x, Expr::Var(v) if self.null_vars.get(&self.null_root(*v)).is_some_and(|n| n.ty == Ty::Null))
+        matches!(x, Expr::Var(v) if self.s.null_vars.get(&self.null_root(*v)).is_some_and(|n| n.ty == Ty::Null))
     }
 
     /// `let name = x` where x has no known type yet.
     pub(crate) fn null_var(&mut self, v: VarId, name: &Ident, span: Span, x: &Expr) {
         let same_as = match x {
-            Expr::Var(w) if self.null_vars.contains_key(w) => Some(*w),
+            Expr::Var(w) if self.s.null_vars.contains_key(w) => Some(*w),
             _ => None,
         };
-        self.null_vars.insert(
+        self.s.null_vars.insert(
             v,
             NullVar {
                 name: name.name.clone(),
@@ -114,7 +116,7 @@ impl Checker<'_> {
     pub(crate) fn undetermined_in(&mut self, scope: &[(String, Local)]) {
         for (_, l) in scope {
             let Local::Var(v, Ty::Null) = l else { continue };
-            let Some(n) = self.null_vars.get(v) else {
+            let Some(n) = self.s.null_vars.get(v) else {
                 continue;
             };
             if n.same_as.is_some() || n.ty != Ty::Null {

@@ -5,7 +5,7 @@
 //! While a body is expanded, each of its parameters remembers where its argument was written
 //! (its origin); a type error whose span is a use of a parameter is moved there.
 
-use super::Checker;
+use super::Lowerer;
 use crate::ast::{self, ExprKind, Span};
 use crate::diagnostic::{Diagnostic, ErrorKind, Note};
 
@@ -24,7 +24,7 @@ pub(crate) struct ParamFrame {
     params: Vec<(String, Origin)>,
 }
 
-impl Checker<'_> {
+impl Lowerer<'_> {
     /// Where the argument `a` comes from: a parameter of the body being expanded comes from
     /// where its own argument was written; anything else from where it is.
     pub(crate) fn origin_of(&self, a: &ast::Expr) -> Origin {
@@ -46,21 +46,22 @@ impl Checker<'_> {
 
     /// Enters the body of `name`, whose parameters have these origins (after its scope is set).
     pub(crate) fn enter_params(&mut self, name: &str, params: &[ast::Ident], origins: Vec<Origin>) {
-        self.param_frames.push(ParamFrame {
+        self.s.param_frames.push(ParamFrame {
             name: name.to_string(),
             params: params.iter().map(|p| p.name.clone()).zip(origins).collect(),
         });
     }
 
     pub(crate) fn leave_params(&mut self) {
-        self.param_frames.pop();
+        self.s.param_frames.pop();
     }
 
     /// The body being expanded and the origin of `name`, when `name` is one of its parameters
     /// here (not hidden by a variable of the body).
     fn param_origin(&self, name: &str) -> Option<(&str, &Origin)> {
-        let frame = self.param_frames.last()?;
+        let frame = self.s.param_frames.last()?;
         let (i, _) = self
+            .s
             .scopes
             .iter()
             .enumerate()
@@ -87,10 +88,10 @@ impl Checker<'_> {
         let ErrorKind::Type { expected, .. } = &d.kind else {
             return d;
         };
-        if self.param_frames.is_empty() {
+        if self.s.param_frames.is_empty() {
             return d;
         }
-        let Some(name) = self.source.get(d.span.start..d.span.end) else {
+        let Some(name) = self.t.source.get(d.span.start..d.span.end) else {
             return d;
         };
         let Some((frame, o)) = self.param_origin(name) else {
