@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod agents;
+mod api;
 pub mod builtin;
 pub mod cli;
 pub mod engine;
@@ -28,6 +29,10 @@ pub use lang::{ast, check, derive, diagnostic, parse};
 pub(crate) use lang::{chart, optimize};
 
 pub use check::{LoadError, Settings};
+pub use api::{
+    Action, DiceDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source, Status, TallyDesc,
+    VariantDesc, load, read_game_file,
+};
 pub use engine::Game;
 pub use engine::{
     Decision, EndReason, Event, Fault, IllegalMove, Landing, Outcome, Pending, State,

@@ -48,11 +48,11 @@ use crate::check::{LoadError, Settings};
 use crate::diagnostic::render;
 use crate::engine::Game;
 use crate::ir::Player;
-use crate::limits::{MAX_SOURCE_BYTES, shorten};
+use crate::limits::shorten;
 use crate::load_game;
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 /// Output format of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,70 +86,9 @@ pub(crate) fn write_json(out: &mut impl Write, v: &impl serde::Serialize) -> io:
     writeln!(out)
 }
 
-/// Reads a text file of at most `limit` bytes (`what` names it in errors): a larger file (or
-/// `/dev/zero`) is refused after `limit` bytes, not read until memory runs out; a file that is
-/// not UTF-8 says where; a byte-order mark at the start is dropped.
-pub fn read_text_file(path: &str, limit: u64, what: &str) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    let mut bytes = vec![];
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    if bytes.len() as u64 > limit {
-        return Err(format!(
-            "`{path}` is larger than {} bytes, the most {what} may have",
-            limit
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "`{path}` is not UTF-8 text (byte {} is not)",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
-}
-
-/// Reads a game file and the games it is built on (`game "…" from "base.game"`), composed in
-/// one text (see [`crate::derive`]); an error about a base is rendered as diagnostics.
-pub fn read_game_file(path: &str) -> Result<String, String> {
-    let text = read_text_file(path, MAX_SOURCE_BYTES, "a .game file")?;
-    let key = std::fs::canonicalize(path)
-        .map(|p| p.to_string_lossy().to_string())
-        .unwrap_or_else(|_| path.to_string());
-    crate::derive::compose(path, &key, text, &mut read_base).map_err(|e| {
-        let shown = render(&e.path, &e.source, &e.diagnostics);
-        let shown = shown.trim_end();
-        shown.strip_prefix("error: ").unwrap_or(shown).to_string()
-    })
-}
-
-/// Reads the base `name` of the file `from`: a built-in game, or a path relative to that
-/// file's folder; only a regular file, of at most [`MAX_SOURCE_BYTES`].
-pub fn read_base(name: &str, from: &str) -> Result<(String, String, String), String> {
-    let dir = std::path::Path::new(from)
-        .parent()
-        .unwrap_or(std::path::Path::new(""));
-    let path = dir.join(name);
-    if !path.is_file() {
-        if let Some((stem, src)) = builtin::find(name) {
-            return Ok((format!("builtin:{stem}"), stem.to_string(), src.to_string()));
-        }
-        return Err(format!(
-            "the base `{name}` is neither a file (`{}`) nor a built-in game",
-            path.display()
-        ));
-    }
-    let label = path.to_string_lossy().to_string();
-    let key = std::fs::canonicalize(&path)
-        .map(|p| p.to_string_lossy().to_string())
-        .unwrap_or_else(|_| label.clone());
-    let text = read_text_file(&label, MAX_SOURCE_BYTES, "a .game file")?;
-    Ok((key, label, text))
-}
+// Reading files with the commands' limits is the library's (`ludic::load` reads the same
+// way); the commands call it from here.
+pub use crate::api::{read_base, read_game_file, read_text_file};
 
 /// Finds a game by built-in name or path: (label for records, source text). A built-in game is
 /// found by its file stem, its title or any of its aliases (see [`builtin::lookup`]); a name

@@ -1,0 +1,254 @@
+//! Loading a game: from a built-in name, a path or the text of a `.game` file, with its
+//! settings; the file read with the commands' limits.
+
+use crate::builtin;
+use crate::check::{LoadError, Settings, check_with_warnings};
+use crate::diagnostic::{Diagnostic, Diagnostics, render};
+use crate::engine::Game;
+use crate::limits::{MAX_SOURCE_BYTES, shorten};
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Where a game is loaded from.
+///
+/// [`Source::infer`] tells which one a single string is (as `load_game("puluc")` in Python).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// a built-in game, by its file stem, title or alias (`ludic list` shows them; case,
+    /// blanks and accents do not matter)
+    Builtin(String),
+    /// the path of a `.game` file (and the files it is built on, `from "base.game"`, relative
+    /// to its folder)
+    Path(String),
+    /// the text of a `.game` file (a base it names is a built-in game or a path relative to
+    /// the working directory)
+    Text(String),
+}
+
+impl Source {
+    /// Which source one string names: a built-in game's name first (when one built-in game or
+    /// more has that name), then the text of a file if it holds a new line, else a path.
+    ///
+    /// ```
+    /// use ludic::Source;
+    /// assert_eq!(Source::infer("puluc"), Source::Builtin("puluc".into()));
+    /// assert_eq!(Source::infer("games/pallankuzhi.game"), Source::Path("games/pallankuzhi.game".into()));
+    /// assert!(matches!(Source::infer("game \"x\" {}\n"), Source::Text(_)));
+    /// ```
+    pub fn infer(s: &str) -> Source {
+        if !matches!(builtin::lookup(s), builtin::Lookup::NotFound) {
+            Source::Builtin(s.to_string())
+        } else if s.contains('\n') {
+            Source::Text(s.to_string())
+        } else {
+            Source::Path(s.to_string())
+        }
+    }
+
+    /// The name of the source in messages and records: a built-in game's file stem, the path,
+    /// or `<text>` for a text.
+    fn label(&self) -> String {
+        match self {
+            Source::Builtin(n) => builtin::find(n).map_or_else(|| n.clone(), |(s, _)| s.into()),
+            Source::Path(p) => p.clone(),
+            Source::Text(_) => "<text>".into(),
+        }
+    }
+}
+
+/// Why a game did not load: the message as `ludic validate` (and every command) prints it,
+/// and the same problems as data.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text}")]
+pub struct LoadFailure {
+    /// the message, as printed on the terminal: each diagnostic rendered with the file's
+    /// name, `line:col`, the line itself and the hint (the warnings of the file included, as
+    /// `ludic validate` shows them), or one line for a file that could not be read, a name
+    /// that is no built-in game, or an option the game does not have (each such line starts
+    /// with `error: `)
+    pub text: String,
+    /// the diagnostics of the file, sorted by place (errors and warnings; empty when the file
+    /// could not be read or only the settings were wrong)
+    pub diagnostics: Vec<Diagnostic>,
+    /// what was wrong with the settings (an unknown option or variant, a value out of its
+    /// domain)
+    pub settings: Vec<String>,
+}
+
+impl LoadFailure {
+    fn message(text: String) -> Self {
+        LoadFailure {
+            text: format!("error: {text}\n"),
+            diagnostics: vec![],
+            settings: vec![],
+        }
+    }
+}
+
+/// Loads a game with its settings (option values and a variant): the library's front door,
+/// which the commands use too.
+///
+/// The game knows where it came from ([`Game::source_name`]) and the hash of its text
+/// ([`Game::source_hash`]), which game records keep.
+///
+/// ```
+/// use ludic::{Settings, Source};
+/// let g = ludic::load(&Source::infer("pallankuzhi"), &Settings::default()).unwrap();
+/// assert_eq!(g.title(), "Pallankuzhi");
+/// let bad = ludic::load(&Source::Text("game \"x\" {\n".into()), &Settings::default());
+/// assert!(bad.unwrap_err().text.contains("<text>:"));
+/// ```
+pub fn load(source: &Source, settings: &Settings) -> Result<Game, LoadFailure> {
+    let label = source.label();
+    let text = match source {
+        Source::Builtin(name) => builtin_text(name)?,
+        Source::Path(path) => read_game_file(path).map_err(LoadFailure::message)?,
+        Source::Text(text) => {
+            crate::derive::compose("", "", text.clone(), &mut read_base).map_err(|e| {
+                LoadFailure {
+                    text: render(&e.path, &e.source, &e.diagnostics),
+                    diagnostics: e.diagnostics.0,
+                    settings: vec![],
+                }
+            })?
+        }
+    };
+    load_text(&label, &text, settings)
+}
+
+/// Loads the text of a game (its bases already composed) under a name for messages.
+fn load_text(label: &str, text: &str, settings: &Settings) -> Result<Game, LoadFailure> {
+    let checked = crate::parse::parse(text)
+        .map_err(|d| (LoadError::File(d), Diagnostics::default()))
+        .and_then(|file| match check_with_warnings(&file, text, settings) {
+            (Ok(g), _) => Ok(g),
+            (Err(e), w) => Err((e, w)),
+        });
+    match checked {
+        Ok(ir) => {
+            let mut g = Game::new(ir);
+            g.origin = Arc::new((label.to_string(), crate::source_hash(text)));
+            Ok(g)
+        }
+        Err((LoadError::File(mut d), warnings)) => {
+            d.0.extend(warnings.0);
+            let d = d.sorted();
+            Err(LoadFailure {
+                text: render(label, text, &d),
+                diagnostics: d.0,
+                settings: vec![],
+            })
+        }
+        Err((LoadError::Options(errs), _)) => {
+            let mut text = String::new();
+            for e in &errs {
+                text.push_str(&format!("error: {}\n", shorten(e, 300)));
+            }
+            text.push_str("hint: `ludic list` shows every game's options and variants\n");
+            Err(LoadFailure {
+                text,
+                diagnostics: vec![],
+                settings: errs,
+            })
+        }
+    }
+}
+
+/// The text of a built-in game, or why the name names none (or several).
+fn builtin_text(name: &str) -> Result<String, LoadFailure> {
+    match builtin::lookup(name) {
+        builtin::Lookup::Found(_, src) => Ok(src.to_string()),
+        builtin::Lookup::Ambiguous(stems) => Err(LoadFailure::message(format!(
+            "`{name}` names several built-in games: {}\nhint: give one of these names",
+            stems.join(", ")
+        ))),
+        builtin::Lookup::NotFound => Err(LoadFailure::message(format!(
+            "`{}` is not a built-in game{}",
+            shorten(name, 80),
+            not_found_hint(name)
+        ))),
+    }
+}
+
+/// The hint for a name that is no built-in game: the likely one, or the list.
+fn not_found_hint(name: &str) -> String {
+    let every: Vec<&str> = builtin::names()
+        .iter()
+        .flat_map(|(_, names)| names.iter().map(String::as_str))
+        .collect();
+    match crate::diagnostic::suggest(name, every.iter().copied()) {
+        Some(s) => format!("\nhint: did you mean the built-in game `{s}`?"),
+        None => {
+            let stems: Vec<&str> = builtin::GAMES.iter().map(|(n, _)| *n).collect();
+            format!(
+                "\nhint: built-in games: {} (`ludic list` shows their other names)",
+                stems.join(", ")
+            )
+        }
+    }
+}
+
+/// Reads a text file of at most `limit` bytes (`what` names it in errors): a larger file (or
+/// `/dev/zero`) is refused after `limit` bytes, not read until memory runs out; a file that is
+/// not UTF-8 says where; a byte-order mark at the start is dropped.
+pub fn read_text_file(path: &str, limit: u64, what: &str) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    let mut bytes = vec![];
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "`{path}` is larger than {} bytes, the most {what} may have",
+            limit
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "`{path}` is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// Reads a game file (at most [`MAX_SOURCE_BYTES`]) and the games it is built on
+/// (`game "…" from "base.game"`), composed in one text (see [`crate::derive`]); an error about
+/// a base is rendered as diagnostics (without the leading `error: `).
+pub fn read_game_file(path: &str) -> Result<String, String> {
+    let text = read_text_file(path, MAX_SOURCE_BYTES, "a .game file")?;
+    let key = std::fs::canonicalize(path)
+        .map(|p| p.to_string_lossy().to_string())
+        .unwrap_or_else(|_| path.to_string());
+    crate::derive::compose(path, &key, text, &mut read_base).map_err(|e| {
+        let shown = render(&e.path, &e.source, &e.diagnostics);
+        let shown = shown.trim_end();
+        shown.strip_prefix("error: ").unwrap_or(shown).to_string()
+    })
+}
+
+/// Reads the base `name` of the file `from`: a built-in game, or a path relative to that
+/// file's folder; only a regular file, of at most [`MAX_SOURCE_BYTES`].
+pub fn read_base(name: &str, from: &str) -> Result<(String, String, String), String> {
+    let dir = Path::new(from).parent().unwrap_or(Path::new(""));
+    let path = dir.join(name);
+    if !path.is_file() {
+        if let Some((stem, src)) = builtin::find(name) {
+            return Ok((format!("builtin:{stem}"), stem.to_string(), src.to_string()));
+        }
+        return Err(format!(
+            "the base `{name}` is neither a file (`{}`) nor a built-in game",
+            path.display()
+        ));
+    }
+    let label = path.to_string_lossy().to_string();
+    let key = std::fs::canonicalize(&path)
+        .map(|p| p.to_string_lossy().to_string())
+        .unwrap_or_else(|_| label.clone());
+    let text = read_text_file(&label, MAX_SOURCE_BYTES, "a .game file")?;
+    Ok((key, label, text))
+}
