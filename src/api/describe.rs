@@ -7,10 +7,13 @@ use crate::ir::{PieceKind, Player, SiteId, SiteKind};
 /// A site of the board, as described.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SiteDesc<'g> {
+    /// its number
     pub id: SiteId,
+    /// its name in notation (`s7`)
     pub name: &'g str,
-    /// its coordinates in the board's layout
+    /// its column in the board's layout
     pub x: i64,
+    /// its row in the board's layout
     pub y: i64,
     /// its kind at the start
     pub kind: SiteKind,
@@ -21,15 +24,20 @@ pub struct SiteDesc<'g> {
 /// A piece kind and its value for scoring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceDesc<'g> {
+    /// its number
     pub kind: PieceKind,
+    /// its name (`seed`)
     pub name: &'g str,
+    /// what one is worth in a score
     pub value: i64,
 }
 
 /// A tally (a number kept across turns and rounds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TallyDesc<'g> {
+    /// its name
     pub name: &'g str,
+    /// what it means, as the file says
     pub doc: Option<&'g str>,
     /// one value for each player
     pub per_player: bool,
@@ -42,7 +50,9 @@ pub struct TallyDesc<'g> {
 /// An option of the game, with the value it has in this game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionDesc<'g> {
+    /// its name (`-o NAME=VALUE`)
     pub name: &'g str,
+    /// what it means, as the file says
     pub doc: Option<&'g str>,
     /// its value here, as written in a setting (`7`, `on`, `ccw`)
     pub value: String,
@@ -55,7 +65,9 @@ pub struct OptionDesc<'g> {
 /// A variant of the game: option values under one name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantDesc<'g> {
+    /// its name (`--variant NAME`)
     pub name: &'g str,
+    /// what it is, as the file says
     pub doc: Option<&'g str>,
     /// the options it sets, with their values
     pub sets: Vec<(&'g str, String)>,
@@ -64,6 +76,7 @@ pub struct VariantDesc<'g> {
 /// A set of dice or sticks and its chart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiceDesc<'g> {
+    /// the name of the set
     pub name: &'g str,
     /// each die's name and faces
     pub dice: Vec<(&'g str, Vec<&'g str>)>,
