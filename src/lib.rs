@@ -77,15 +77,17 @@ pub mod study;
 pub use lang::{ast, check, derive, diagnostic, parse};
 pub(crate) use lang::{chart, optimize};
 
-pub use check::{LoadError, Settings};
 pub use api::{
     Action, DiceDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source, Status, TallyDesc,
     VariantDesc, load, read_game_file,
 };
+pub use check::{LoadError, Settings};
 pub use engine::Game;
+pub use engine::actions::MAX_ORDERED_LAP;
 pub use engine::{
     Decision, EndReason, Event, Fault, IllegalMove, Landing, Outcome, Pending, State,
 };
+pub use ir::{PieceKind, Player, SiteId, SiteKind};
 
 /// The one front door: parses and checks a game description with the given option settings.
 pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {

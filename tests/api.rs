@@ -41,7 +41,10 @@ fn check_actions(label: &str, g: &Game, st: &State, acts: &[u32]) {
     for &a in acts {
         assert!((a as usize) < g.num_actions(), "{label}: {a} < num_actions");
         let d = g.decision_of(st, a).expect("an id names a decision");
-        assert!(st.moves().contains(&d), "{label}: {a} names a legal decision");
+        assert!(
+            st.moves().contains(&d),
+            "{label}: {a} names a legal decision"
+        );
         assert_eq!(g.action_of(st, d), Some(a), "{label}: id -> decision -> id");
         let text = g.action_to_string(st, a);
         assert_eq!(
@@ -72,7 +75,8 @@ fn api_playout(label: &str, g: &Game, seed: u64, check: bool) -> (serde_json::Va
                 let outs = g.chance_outcomes(&st);
                 assert!(!outs.is_empty() && outs.len() <= g.max_chance_outcomes());
                 let o = g.draw_chance(&st, rng.random());
-                g.apply_chance(&mut st, o as usize).expect("a drawn outcome");
+                g.apply_chance(&mut st, o as usize)
+                    .expect("a drawn outcome");
             }
             Status::Decision(p) => {
                 assert_eq!(g.current_player(&st), Some(p));
@@ -203,7 +207,11 @@ fn a_bad_file_fails_with_the_message_of_validate() {
         // a syntax error
         base.replacen("sides South North", "sidez South North", 1),
         // errors of the checker: an unknown site, with its hint, and ten at once
-        base.replacen("sides South North", "sides South North\nplace 1 seed on nowhere", 1),
+        base.replacen(
+            "sides South North",
+            "sides South North\nplace 1 seed on nowhere",
+            1,
+        ),
         fixture("ten_errors.game"),
         "game \"x\" {\n  players 2\n}\n".to_string(),
     ];
@@ -234,11 +242,19 @@ fn a_bad_file_fails_with_the_message_of_validate() {
 #[test]
 fn bad_names_and_settings_fail_with_messages() {
     let e = ludic::load(&Source::Builtin("palankuzhi".into()), &Settings::default()).unwrap_err();
-    assert!(e.text.contains("did you mean the built-in game `"), "{}", e.text);
+    assert!(
+        e.text.contains("did you mean the built-in game `"),
+        "{}",
+        e.text
+    );
     let mut s = Settings::default();
     s.push_assignment("no_such_option=3").expect("a setting");
     let e = ludic::load(&Source::infer("pallankuzhi"), &s).unwrap_err();
-    assert!(e.text.starts_with("error: ") && !e.settings.is_empty(), "{}", e.text);
+    assert!(
+        e.text.starts_with("error: ") && !e.settings.is_empty(),
+        "{}",
+        e.text
+    );
     assert!(e.diagnostics.is_empty());
 }
 
@@ -281,7 +297,8 @@ fn returns_follow_the_winners_side() {
             }
             Status::Decision(_) => {
                 let acts = g.legal_actions(&st);
-                g.apply_action(&mut st, acts[rng.random_range(0..acts.len())]).ok()
+                g.apply_action(&mut st, acts[rng.random_range(0..acts.len())])
+                    .ok()
             }
         } {}
         let Status::Over(o) = g.status(&st) else {
@@ -296,6 +313,91 @@ fn returns_follow_the_winners_side() {
                 Some(_) => -1.0,
             };
             assert_eq!(x, want, "{stem}: player {p}");
+        }
+    }
+}
+
+/// The drops of a lap the sower orders have their ids at the end of the action space, one per
+/// slot of the lap.
+#[test]
+fn ordered_drops_have_the_last_ids() {
+    let mut seen = 0;
+    for (stem, variant, g) in every_game() {
+        for seed in 0..6 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut st = g.start();
+            while !g.is_terminal(&st) {
+                if g.is_chance_node(&st) {
+                    let o = g.draw_chance(&st, rng.random());
+                    g.apply_chance(&mut st, o as usize).expect("an outcome");
+                    continue;
+                }
+                let acts = g.legal_actions(&st);
+                if let ludic::Pending::Drop(_) = st.pending() {
+                    seen += 1;
+                    let base = g.num_actions() as u32 - ludic::MAX_ORDERED_LAP;
+                    for (&a, d) in acts.iter().zip(st.moves()) {
+                        let ludic::Decision::Drop { slot } = *d else {
+                            panic!("{stem} {variant:?}: a drop")
+                        };
+                        assert_eq!(a, base + slot as u32, "{stem} {variant:?}");
+                    }
+                }
+                g.apply_action(&mut st, acts[rng.random_range(0..acts.len())])
+                    .expect("legal");
+            }
+        }
+    }
+    assert!(seen > 0, "some game orders its drops");
+}
+
+/// Playing by id, by notation and by decision do the same, and say the same events.
+#[test]
+fn narrated_steps_by_id_and_notation() {
+    for (stem, variant, g) in every_game() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut st = g.start();
+        let mut steps = 0;
+        while !g.is_terminal(&st) && steps < 60 {
+            steps += 1;
+            if g.is_chance_node(&st) {
+                let o = g.draw_chance(&st, rng.random());
+                let mut other = st.clone();
+                let events = g
+                    .apply_chance_narrated(&mut st, o as usize)
+                    .expect("an outcome");
+                assert_eq!(g.play_chance_narrated(&mut other, o), Ok(events));
+                assert_eq!(st, other);
+                continue;
+            }
+            let acts = g.legal_actions(&st);
+            let a = acts[rng.random_range(0..acts.len())];
+            let d = g.decision_of(&st, a).expect("a decision");
+            let text = g.action_to_string(&st, a);
+            let (mut by_decision, mut by_text) = (st.clone(), st.clone());
+            let events = g.apply_action_narrated(&mut st, a).expect("legal");
+            assert_eq!(
+                g.play_narrated(&mut by_decision, d),
+                Ok(events),
+                "{stem} {variant:?}"
+            );
+            assert_eq!(
+                g.apply_notation(&mut by_text, &text),
+                Ok(a),
+                "{stem} {variant:?}"
+            );
+            assert_eq!(st, by_decision);
+            assert_eq!(st, by_text);
+        }
+        // a refused step: the same messages as the terminal's, the state unchanged
+        if !g.is_terminal(&st) && !g.is_chance_node(&st) {
+            let before = st.clone();
+            assert_eq!(
+                g.apply_notation(&mut st, "no such move"),
+                Err(g.parse_decision(&before, "no such move").unwrap_err())
+            );
+            assert!(g.apply_action(&mut st, g.num_actions() as u32).is_err());
+            assert_eq!(st, before);
         }
     }
 }

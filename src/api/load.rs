@@ -104,15 +104,12 @@ pub fn load(source: &Source, settings: &Settings) -> Result<Game, LoadFailure> {
     let text = match source {
         Source::Builtin(name) => builtin_text(name)?,
         Source::Path(path) => read_game_file(path).map_err(LoadFailure::message)?,
-        Source::Text(text) => {
-            crate::derive::compose("", "", text.clone(), &mut read_base).map_err(|e| {
-                LoadFailure {
-                    text: render(&e.path, &e.source, &e.diagnostics),
-                    diagnostics: e.diagnostics.0,
-                    settings: vec![],
-                }
-            })?
-        }
+        Source::Text(text) => crate::derive::compose("", "", text.clone(), &mut read_base)
+            .map_err(|e| LoadFailure {
+                text: render(&e.path, &e.source, &e.diagnostics),
+                diagnostics: e.diagnostics.0,
+                settings: vec![],
+            })?,
     };
     load_text(&label, &text, settings)
 }

@@ -57,11 +57,7 @@ impl Game {
     /// once the buffer has grown.
     pub fn legal_actions_into(&self, st: &State, out: &mut Vec<Action>) {
         out.clear();
-        out.extend(
-            st.moves()
-                .iter()
-                .filter_map(|&d| self.actions.id_of(st, d)),
-        );
+        out.extend(st.moves().iter().filter_map(|&d| self.actions.id_of(st, d)));
         // the decisions come alternative by alternative, in the order of their values: sorted
         // already but for a set listed out of order and a choice whose alternatives share a
         // value

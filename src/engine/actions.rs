@@ -73,10 +73,7 @@ impl Values {
         match self {
             Values::Unit => (value == 0).then_some(0),
             Values::Index(n) => u32::try_from(value).ok().filter(|v| v < n),
-            Values::Listed(v) => v
-                .iter()
-                .position(|&x| x as i32 == value)
-                .map(|i| i as u32),
+            Values::Listed(v) => v.iter().position(|&x| x as i32 == value).map(|i| i as u32),
         }
     }
 
@@ -188,7 +185,8 @@ impl ActionSpace {
                 let a = &alts[i];
                 let offset = id - a.base;
                 let value = if a.pair {
-                    let (first, second) = (offset / self.nsites.max(1), offset % self.nsites.max(1));
+                    let (first, second) =
+                        (offset / self.nsites.max(1), offset % self.nsites.max(1));
                     (a.values.value(first)? << 16) | second as i32
                 } else {
                     a.values.value(offset)?
