@@ -22,7 +22,8 @@
 //! use rand::rngs::Xoshiro256PlusPlus;
 //! use rand::{RngExt, SeedableRng};
 //!
-//! let game = ludic::load(&Source::infer("pallankuzhi"), &Settings::default())?;
+//! let (name, _) = ludic::builtin::GAMES[0]; // the first built-in game
+//! let game = ludic::load(&Source::infer(name), &Settings::default())?;
 //! let mut state = game.start();
 //! let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
 //! let mut actions = Vec::new();

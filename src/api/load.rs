@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// Where a game is loaded from.
 ///
-/// [`Source::infer`] tells which one a single string is (as `load_game("puluc")` in Python).
+/// [`Source::infer`] tells which one a single string is (as `load_game(name)` in Python).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
     /// a built-in game, by its file stem, title or alias (`ludic list` shows them; case,
@@ -32,8 +32,11 @@ impl Source {
     ///
     /// ```
     /// use ludic::Source;
-    /// assert_eq!(Source::infer("puluc"), Source::Builtin("puluc".into()));
-    /// assert_eq!(Source::infer("games/pallankuzhi.game"), Source::Path("games/pallankuzhi.game".into()));
+    /// let (name, text) = ludic::builtin::GAMES[0];
+    /// assert_eq!(Source::infer(name), Source::Builtin(name.into()));
+    /// let path = format!("games/{name}.game");
+    /// assert_eq!(Source::infer(&path), Source::Path(path.clone()));
+    /// assert_eq!(Source::infer(text), Source::Text(text.into()));
     /// assert!(matches!(Source::infer("game \"x\" {}\n"), Source::Text(_)));
     /// ```
     pub fn infer(s: &str) -> Source {
@@ -94,8 +97,10 @@ impl LoadFailure {
 ///
 /// ```
 /// use ludic::{Settings, Source};
-/// let g = ludic::load(&Source::infer("pallankuzhi"), &Settings::default()).unwrap();
-/// assert_eq!(g.title(), "Pallankuzhi");
+/// let (name, text) = ludic::builtin::GAMES[0];
+/// let g = ludic::load(&Source::infer(name), &Settings::default()).unwrap();
+/// assert_eq!(g.source_name(), name);
+/// assert_eq!(g.source_hash(), ludic::source_hash(text));
 /// let bad = ludic::load(&Source::Text("game \"x\" {\n".into()), &Settings::default());
 /// assert!(bad.unwrap_err().text.contains("<text>:"));
 /// ```

@@ -38,7 +38,8 @@ impl Game {
     /// [`MAX_ORDERED_LAP`](crate::engine::actions::MAX_ORDERED_LAP) ids for them.
     ///
     /// ```
-    /// let g = ludic::load(&ludic::Source::infer("pallankuzhi"), &Default::default()).unwrap();
+    /// let g = ludic::load(&ludic::Source::infer(ludic::builtin::GAMES[0].0), &Default::default())
+    ///     .unwrap();
     /// let st = g.start();
     /// assert!(g.legal_actions(&st).iter().all(|&a| (a as usize) < g.num_actions()));
     /// ```
@@ -81,7 +82,8 @@ impl Game {
     /// Plays the decision of id `a`; an illegal one leaves the state unchanged.
     ///
     /// ```
-    /// let g = ludic::load(&ludic::Source::infer("pallankuzhi"), &Default::default()).unwrap();
+    /// let g = ludic::load(&ludic::Source::infer(ludic::builtin::GAMES[0].0), &Default::default())
+    ///     .unwrap();
     /// let mut st = g.start();
     /// let a = g.legal_actions(&st)[0];
     /// g.apply_action(&mut st, a).unwrap();
