@@ -49,7 +49,8 @@
 //! # Inside
 //!
 //! The pipeline: `grammar/ludic.pest` → [`lang`] (parse → ast → check → lower) →
-//! [`ir::Game`] → [`engine`]. Every command goes through [`load_game`].
+//! `ir::Game` → `engine` (both private: their types are re-exported here, [`Game`] and
+//! [`State`] first). Every command goes through [`load_game`].
 #![forbid(unsafe_code)]
 // The internals' module docs link their private children (the layers of the engine, the
 // stages of the language): `cargo doc --document-private-items` renders those links.
@@ -60,12 +61,12 @@ pub mod agents;
 mod api;
 pub mod builtin;
 pub mod cli;
-pub mod engine;
+mod engine;
 pub mod interrupt;
-pub mod ir;
+mod ir;
 pub mod lang;
 pub mod limits;
-pub mod notation;
+mod notation;
 pub mod output;
 pub mod perft;
 pub mod record;
@@ -84,7 +85,8 @@ pub use api::{
 };
 pub use check::{LoadError, Settings};
 pub use engine::Game;
-pub use engine::actions::MAX_ORDERED_LAP;
+pub use engine::actions::{self, MAX_ORDERED_LAP};
+pub use engine::{DECISION_LIMIT, LAP_LIMIT, ROUND_LIMIT, Tokens, WORK_LIMIT};
 pub use engine::{
     Decision, EndReason, Event, Fault, IllegalMove, Landing, Outcome, Pending, State,
 };

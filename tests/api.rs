@@ -306,7 +306,7 @@ fn returns_follow_the_winners_side() {
         };
         let r = g.returns(&st);
         for (p, &x) in r.iter().enumerate() {
-            let side = g.side_of(ludic::ir::Player(p as u8));
+            let side = g.side_of(ludic::Player(p as u8));
             let want = match o.winner {
                 None => 0.0,
                 Some(w) if w == side => 1.0,

@@ -8,7 +8,7 @@
 //!   [`Game::legal_actions_into`], which allocates nothing), [`Game::action_of`] and
 //!   [`Game::decision_of`], [`Game::apply_action`], [`Game::action_to_string`] and
 //!   [`Game::string_to_action`], [`Game::apply_notation`]; how the ids are laid out is in
-//!   [`crate::engine::actions`].
+//!   [`crate::actions`].
 //! - **Chance**: [`Game::chance_outcomes`] (outcome numbers with their probabilities),
 //!   [`Game::apply_chance`], [`Game::max_chance_outcomes`].
 //! - **Status**: [`Game::status`] ([`Status`]), [`Game::is_terminal`],

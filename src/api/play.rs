@@ -5,7 +5,7 @@ use crate::engine::{Decision, Event, Game, IllegalMove, Outcome, Pending, State}
 use crate::ir::Player;
 
 /// An action id: a number below [`Game::num_actions`] that names one decision of the game,
-/// the same in every position (see [`crate::engine::actions`] for how the ids are laid out).
+/// the same in every position (see [`crate::actions`] for how the ids are laid out).
 pub type Action = u32;
 
 /// Whose turn it is.
@@ -35,7 +35,7 @@ impl Game {
     /// How many action ids the game has: every decision of every position has an id below
     /// it. It depends only on the game's file and settings. A game whose sower orders the
     /// drops of a lap has
-    /// [`MAX_ORDERED_LAP`](crate::engine::actions::MAX_ORDERED_LAP) ids for them.
+    /// [`MAX_ORDERED_LAP`](crate::actions::MAX_ORDERED_LAP) ids for them.
     ///
     /// ```
     /// let g = ludic::load(&ludic::Source::infer(ludic::builtin::GAMES[0].0), &Default::default())
