@@ -90,22 +90,25 @@ pub fn resolve_game(name: &str) -> Result<(String, String), String> {
     match read_game_file(name) {
         Ok(s) => Ok((name.to_string(), s)),
         Err(e) if exists => Err(e),
-        Err(e) => {
+        Err(e) => Err(format!("{e}{}", not_found_hint(name))),
+    }
+}
+
+/// The hint for a name that is neither a built-in game nor a file: the likely built-in game,
+/// or the list of them.
+pub fn not_found_hint(name: &str) -> String {
+    let every: Vec<&str> = builtin::names()
+        .iter()
+        .flat_map(|(_, names)| names.iter().map(String::as_str))
+        .collect();
+    match crate::diagnostic::suggest(name, every.iter().copied()) {
+        Some(s) => format!("\nhint: did you mean the built-in game `{s}`?"),
+        None => {
             let stems: Vec<&str> = builtin::GAMES.iter().map(|(n, _)| *n).collect();
-            let every: Vec<&str> = builtin::names()
-                .iter()
-                .flat_map(|(_, names)| names.iter().map(String::as_str))
-                .collect();
-            let mut msg = e;
-            if let Some(s) = crate::diagnostic::suggest(name, every.iter().copied()) {
-                msg.push_str(&format!("\nhint: did you mean the built-in game `{s}`?"));
-            } else {
-                msg.push_str(&format!(
-                    "\nhint: built-in games: {} (`ludic list` shows their other names)",
-                    stems.join(", ")
-                ));
-            }
-            Err(msg)
+            format!(
+                "\nhint: built-in games: {} (`ludic list` shows their other names)",
+                stems.join(", ")
+            )
         }
     }
 }

@@ -2,19 +2,71 @@
 //! language (one `.game` file per game); ludic checks the file, builds the game from it and
 //! plays it.
 //!
+//! # The API
+//!
+//! [`load`] a game from a [`Source`] (a built-in game's name, a path, or the text of a `.game`
+//! file) with [`Settings`] (option values, a variant): that gives a [`Game`], shared by
+//! everything that plays it, and [`Game::start`] gives a [`State`]. Every question and every
+//! move is a method of the game taking the state: [`Game::status`] (whose turn: a player's
+//! decision, a chance event, or the end with its [`Outcome`]), [`Game::legal_actions`] (the
+//! decisions by their fixed **action ids**, below [`Game::num_actions`]),
+//! [`Game::apply_action`], [`Game::chance_outcomes`] and [`Game::apply_chance`],
+//! [`Game::returns`], [`Game::observation_json`]; a state is cloned to look ahead. The
+//! [`agents`] play through the [`agents::Agent`] trait, [`study`] runs many games, [`record`]
+//! writes and replays them, [`render`] draws and narrates them.
+//!
+//! A seeded random game of a built-in game, to the end, by action ids:
+//!
+//! ```
+//! use ludic::{Settings, Source, Status};
+//! use rand::rngs::Xoshiro256PlusPlus;
+//! use rand::{RngExt, SeedableRng};
+//!
+//! let (name, _) = ludic::builtin::GAMES[0]; // the first built-in game
+//! let game = ludic::load(&Source::infer(name), &Settings::default())?;
+//! let mut state = game.start();
+//! let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+//! let mut actions = Vec::new();
+//! let outcome = loop {
+//!     match game.status(&state) {
+//!         Status::Decision(_) => {
+//!             game.legal_actions_into(&state, &mut actions);
+//!             let a = actions[rng.random_range(0..actions.len())];
+//!             game.apply_action(&mut state, a)?;
+//!         }
+//!         Status::Chance => {
+//!             let i = game.draw_chance(&state, rng.random());
+//!             game.apply_chance(&mut state, i as usize)?;
+//!         }
+//!         Status::Over(outcome) => break outcome,
+//!     }
+//! };
+//! println!("{}", ludic::render::outcome_text(&game, outcome));
+//! println!("returns by player: {:?}", game.returns(&state));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Inside
+//!
 //! The pipeline: `grammar/ludic.pest` → [`lang`] (parse → ast → check → lower) →
-//! [`ir::Game`] → [`engine`]. Every command goes through [`load_game`].
+//! `ir::Game` → `engine` (both private: their types are re-exported here, [`Game`] and
+//! [`State`] first). Every command goes through [`load_game`].
 #![forbid(unsafe_code)]
+// The internals' module docs link their private children (the layers of the engine, the
+// stages of the language): `cargo doc --document-private-items` renders those links.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod agents;
+#[warn(missing_docs)]
+mod api;
 pub mod builtin;
-pub mod engine;
+mod engine;
 pub mod gamefile;
 pub mod interrupt;
-pub mod ir;
+mod ir;
 pub mod lang;
 pub mod limits;
-pub mod notation;
+mod notation;
 pub mod output;
 pub mod perft;
 pub mod record;
@@ -27,11 +79,18 @@ pub mod study;
 pub use lang::{ast, check, derive, diagnostic, parse};
 pub(crate) use lang::{chart, optimize};
 
+pub use api::{
+    Action, DiceDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source, Status, TallyDesc,
+    VariantDesc, load,
+};
 pub use check::{LoadError, Settings};
 pub use engine::Game;
+pub use engine::actions::{self, MAX_ORDERED_LAP};
+pub use engine::{DECISION_LIMIT, LAP_LIMIT, ROUND_LIMIT, Tokens, WORK_LIMIT};
 pub use engine::{
     Decision, EndReason, Event, Fault, IllegalMove, Landing, Outcome, Pending, State,
 };
+pub use ir::{PieceKind, Player, SiteId, SiteKind};
 
 /// The one front door: parses and checks a game description with the given option settings.
 pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {

@@ -9,8 +9,8 @@
 
 mod common;
 use common::*;
-use ludic::ir::{PieceKind, Player, SiteId};
 use ludic::{Game, Pending, State};
+use ludic::{PieceKind, Player, SiteId};
 use std::fmt::Write as _;
 
 const GAMES_PER_CONFIG: u64 = 200;

@@ -63,7 +63,7 @@ const MAX_DECISIONS: usize = 1500;
 const PLAYOUTS: usize = 3;
 /// Positions and work a perft of the harness may take (the command's defaults are larger).
 const PERFT_POSITIONS: u64 = 1_000_000;
-const PERFT_WORK: u64 = ludic::engine::WORK_LIMIT;
+const PERFT_WORK: u64 = ludic::WORK_LIMIT;
 
 // ---------------------------------------------------------------------------- random numbers
 

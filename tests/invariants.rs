@@ -3,8 +3,8 @@
 
 mod common;
 use common::*;
-use ludic::engine::{Decision, Pending};
 use ludic::record::{Step, replay};
+use ludic::{Decision, Pending};
 use ludic::{Game, IllegalMove, State};
 
 /// Plays one random game, checking the invariants after every step; returns the steps.

@@ -27,8 +27,8 @@ fn kalah() -> Game {
     load_game(&src, &Settings::default()).unwrap_or_else(|e| panic!("kalah does not load: {e:?}"))
 }
 
-fn player(g: &Game, name: &str) -> ludic::ir::Player {
-    ludic::ir::Player(g.players.iter().position(|p| p == name).expect("a side") as u8)
+fn player(g: &Game, name: &str) -> ludic::Player {
+    ludic::Player(g.players.iter().position(|p| p == name).expect("a side") as u8)
 }
 
 /// Plays decisions by their last word (`s3`).

@@ -164,7 +164,7 @@ fn a_turn_that_never_ends_is_stopped_and_perft_says_so() {
         decisions += 1;
     }
     assert_eq!(st.outcome().unwrap().reason, EndReason::DecisionLimit);
-    assert_eq!(decisions, ludic::engine::DECISION_LIMIT as usize + 1);
+    assert_eq!(decisions, ludic::DECISION_LIMIT as usize + 1);
     let err = ludic::perft::perft(&g, &g.start(), 1).unwrap_err();
     assert_eq!(
         err,
@@ -188,7 +188,7 @@ between rounds { }
     let g = load_game(src, &Default::default()).unwrap();
     let st = g.start();
     assert_eq!(st.outcome().unwrap().reason, EndReason::RoundLimit);
-    assert_eq!(st.round(), ludic::engine::ROUND_LIMIT);
+    assert_eq!(st.round(), ludic::ROUND_LIMIT);
 }
 
 #[test]
@@ -301,17 +301,17 @@ fn perft_of_turns_that_run_to_the_work_limit_is_stopped_at_its_work_limit() {
     .unwrap();
     let g = load_game(&src, &Default::default()).unwrap();
     let limits = ludic::perft::PerftLimits {
-        work: ludic::engine::WORK_LIMIT,
+        work: ludic::WORK_LIMIT,
         ..Default::default()
     };
     let err = ludic::perft::perft_with(&g, &g.start(), 3, limits).unwrap_err();
     assert_eq!(
         err,
-        ludic::perft::PerftError::TooMuchWork(ludic::engine::WORK_LIMIT)
+        ludic::perft::PerftError::TooMuchWork(ludic::WORK_LIMIT)
     );
     // with room enough, it counts: every turn ends the game (stopped at the work limit)
     let roomy = ludic::perft::PerftLimits {
-        work: 10 * ludic::engine::WORK_LIMIT,
+        work: 10 * ludic::WORK_LIMIT,
         ..Default::default()
     };
     assert_eq!(ludic::perft::perft_with(&g, &g.start(), 1, roomy), Ok(2));

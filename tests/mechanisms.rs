@@ -8,9 +8,9 @@
 
 mod common;
 use common::*;
-use ludic::engine::{Decision, Pending};
 use ludic::record::{Step, replay};
 use ludic::setup::Setup;
+use ludic::{Decision, Pending};
 use ludic::{EndReason, Game, IllegalMove, Settings, State, load_game};
 
 fn fixture(name: &str) -> Game {

@@ -180,7 +180,7 @@ turn {
 /// The lines of a sowing agree with its laps: every lap told when there are at most seven,
 /// otherwise the first five, a line for the others and the last one.
 fn check_sowing(g: &Game, mover: &str, lines: &[String], events: &[Event]) {
-    let laps: Vec<(ludic::ir::SiteId, u32, Option<ludic::ir::SiteId>)> = events
+    let laps: Vec<(ludic::SiteId, u32, Option<ludic::SiteId>)> = events
         .iter()
         .map_while(|e| match *e {
             Event::Lap {
@@ -189,7 +189,7 @@ fn check_sowing(g: &Game, mover: &str, lines: &[String], events: &[Event]) {
             _ => None,
         })
         .collect();
-    let lap = |(from, pieces, last): (ludic::ir::SiteId, u32, Option<ludic::ir::SiteId>)| {
+    let lap = |(from, pieces, last): (ludic::SiteId, u32, Option<ludic::SiteId>)| {
         format!(
             "{pieces} from {}, ending at {}",
             g.site_name(from),
@@ -457,7 +457,7 @@ fn a_chain_of_hops_is_told_as_one_path_and_the_pieces_lost_by_their_owner() {
             chains += 1;
             let lines = narrate(&g, &before, &events);
             let me = g.player_name(mover);
-            let other = g.player_name(ludic::ir::Player(1 - mover.0));
+            let other = g.player_name(ludic::Player(1 - mover.0));
             let path = lines
                 .iter()
                 .find(|l| l.starts_with(&format!("{me}'s man moves")))

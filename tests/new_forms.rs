@@ -7,8 +7,8 @@
 
 mod common;
 use common::*;
+use ludic::Pending;
 use ludic::diagnostic::Diagnostics;
-use ludic::engine::Pending;
 use ludic::record::{Step, replay};
 use ludic::setup::Setup;
 use ludic::{EndReason, Game, LoadError, Settings, State, load_game};

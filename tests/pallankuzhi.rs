@@ -77,7 +77,7 @@ fn empty_hole_then_unwon_kaashi_wins_it_and_it_becomes_a_store() {
     play(&g, &mut st, &["sow s7"]);
     assert_eq!(captured(&g, &st, "South", "chinni"), 5);
     let s4 = site(&g, "s4");
-    assert_eq!(st.site_kind(s4), ludic::ir::SiteKind::Store);
+    assert_eq!(st.site_kind(s4), ludic::SiteKind::Store);
     assert_eq!(st.site_owner(s4), Some(side(&g, "South")));
     // North now sows through s4: the chinni falling into it goes at once to South.
     // n2 (2): n1, s7. Last in s7; s6 holds 1: relay from s5... keep it simple: check s4 stays empty.

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{Lcg, game_with, random_step};
-use ludic::ir::{PieceKind, Player, SiteId, SiteKind};
 use ludic::render::svg::{changed_sites, svg};
 use ludic::{Game, State};
+use ludic::{PieceKind, Player, SiteId, SiteKind};
 use roxmltree::{Document, Node};
 use std::process::Command;
 

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use ludic::ir::SiteKind;
+use ludic::SiteKind;
 use ludic::perft::perft;
 use ludic::setup::Setup;
 use ludic::{Game, State};
@@ -55,7 +55,7 @@ fn position(g: &Game, white: &[&str], black: &[&str]) -> State {
 
 fn void(g: &Game, st: &State) -> Vec<String> {
     let mut v: Vec<String> = (0..g.sites.len())
-        .filter(|&i| st.site_kind(ludic::ir::SiteId(i as u16)) == SiteKind::Void)
+        .filter(|&i| st.site_kind(ludic::SiteId(i as u16)) == SiteKind::Void)
         .map(|i| g.sites[i].name.clone())
         .collect();
     v.sort();
@@ -64,7 +64,7 @@ fn void(g: &Game, st: &State) -> Vec<String> {
 
 fn ranks(g: &Game, st: &State) -> Vec<i64> {
     let mut ys: Vec<i64> = (0..g.sites.len())
-        .filter(|&i| st.site_kind(ludic::ir::SiteId(i as u16)) != SiteKind::Void)
+        .filter(|&i| st.site_kind(ludic::SiteId(i as u16)) != SiteKind::Void)
         .map(|i| g.sites[i].y)
         .collect();
     ys.sort();
@@ -74,7 +74,7 @@ fn ranks(g: &Game, st: &State) -> Vec<i64> {
 
 fn files(g: &Game, st: &State) -> Vec<i64> {
     let mut xs: Vec<i64> = (0..g.sites.len())
-        .filter(|&i| st.site_kind(ludic::ir::SiteId(i as u16)) != SiteKind::Void)
+        .filter(|&i| st.site_kind(ludic::SiteId(i as u16)) != SiteKind::Void)
         .map(|i| g.sites[i].x)
         .collect();
     xs.sort();

@@ -4,7 +4,6 @@
 use super::{Format, OK, OptionArgs, USAGE, load_for_command};
 use ludic::builtin;
 use ludic::check::Settings;
-use ludic::ir::OptDomain;
 use ludic::load_game;
 use ludic::study::random_playout;
 use rand::SeedableRng;
@@ -50,10 +49,8 @@ fn default_cases() -> Vec<Case> {
         for v in &g.variants {
             cases.push(case(vec![], Some(v.name.clone())));
         }
-        for o in &g.options {
-            if let OptDomain::Words(w) = &o.domain
-                && w.iter().any(|w| w == "match")
-            {
+        for o in g.all_options() {
+            if o.words.contains(&"match") {
                 cases.push(case(vec![format!("{}=match", o.name)], None));
             }
         }

@@ -34,7 +34,7 @@ pub use help::{finish_output, help_language};
 use ludic::builtin;
 use ludic::check::{LoadError, Settings};
 use ludic::diagnostic::render;
-use ludic::engine::Game;
+use ludic::Game;
 use ludic::gamefile::resolve_game;
 pub(crate) use ludic::gamefile::{read_game_file, read_text_file};
 use ludic::limits::shorten;

@@ -71,7 +71,7 @@ fn count(
 
 fn perft_to(
     w: &mut impl Write,
-    g: &ludic::engine::Game,
+    g: &ludic::Game,
     depth: u32,
     limits: ludic::perft::PerftLimits,
     format: Format,

@@ -6,7 +6,7 @@ use super::play::{Input, next_input};
 use super::{FAILED, Format, OK, USAGE, read_text_file, settings_from, write_json};
 use ludic::check::LoadError;
 use ludic::diagnostic::render;
-use ludic::engine::{Game, Pending, State};
+use ludic::{Game, Pending, State};
 use ludic::gamefile::resolve_game;
 use ludic::limits::{MAX_RECORD_BYTES, shorten};
 use ludic::load_game;

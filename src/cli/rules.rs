@@ -6,8 +6,7 @@ use super::list::{
     options_json, throws_json, variants_json, write_options, write_throws, write_variants,
 };
 use super::{Format, OK, OptionArgs, fmt_options, load_for_command};
-use ludic::engine::{Game, Pending, State};
-use ludic::ir::{Domain, Instr};
+use ludic::{Game, Pending, State};
 use ludic::render::{board_text, state_json};
 use serde_json::json;
 use std::io::Write;
@@ -77,28 +76,6 @@ fn first_decision(g: &Game) -> (Vec<String>, Option<State>) {
     (chances, None)
 }
 
-/// The values that choices without a label offer (`ccw cw`): typed alone.
-fn unlabeled_values(g: &Game) -> Vec<String> {
-    let mut out: Vec<String> = vec![];
-    for a in g.choices.iter().flat_map(|c| &c.alts) {
-        if let (None, Domain::Values(vals)) = (&a.label, &a.domain) {
-            for (_, name) in vals {
-                if !out.contains(name) {
-                    out.push(name.clone());
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Whether some sowing lets the sower order the drops of a lap (decisions `piece@step`).
-fn orders_drops(g: &Game) -> bool {
-    g.code
-        .iter()
-        .any(|i| matches!(i, Instr::SowLap { orders: true, .. }))
-}
-
 fn rules_to(
     w: &mut impl Write,
     label: &str,
@@ -130,9 +107,9 @@ struct Facts {
     chances: Vec<String>,
     /// the legal decisions at the first decision
     examples: Vec<String>,
-    /// values typed alone (see [`unlabeled_values`])
+    /// values typed alone (see [`Game::unlabeled_values`])
     values: Vec<String>,
-    /// a lap may carry pieces of several kinds (see [`orders_drops`])
+    /// a lap may carry pieces of several kinds (see [`Game::orders_drops`])
     drops: bool,
 }
 
@@ -146,8 +123,8 @@ impl Facts {
                 .as_ref()
                 .map(|st| g.legal_notations(st))
                 .unwrap_or_default(),
-            values: unlabeled_values(g),
-            drops: orders_drops(g),
+            values: g.unlabeled_values().into_iter().map(String::from).collect(),
+            drops: g.orders_drops(),
         }
     }
 }

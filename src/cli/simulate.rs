@@ -9,7 +9,7 @@ use super::signals::{
 use super::{OK, OptionArgs, USAGE, deprecated, load_for_command};
 use ludic::agents::{AgentSpec, default_threads};
 use ludic::check::option_map;
-use ludic::engine::Game;
+use ludic::Game;
 use ludic::study::merge::{parse_shard, shard_range};
 use ludic::study::report::{Output, Study, write_study};
 use ludic::study::{Control, Plan, run};

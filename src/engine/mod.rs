@@ -25,13 +25,15 @@
 //! 5. **The interpreter**: `run` (the loop and the effects of statements), `enumerate` (the
 //!    legal decisions), `sow` (sowing), [`lookahead`] (`leaving` conditions), each a set of
 //!    methods of [`Game`].
-//! 6. **The game**: this module, [`Game`] and the limits.
+//! 6. **The game**: this module, [`Game`] and the limits, and [`actions`] (the fixed ids of
+//!    the decisions, computed with the game).
 //!
 //! Compiling a question about every site calls back the compiler's expression method for the
 //! rest of its condition (a method of the shared `Compiler`, not an import), and the
 //! interpreter's files add methods to [`Game`]; these calls go through the types, not the
 //! modules' imports.
 
+pub mod actions;
 pub(crate) mod bits;
 pub(crate) mod compile;
 mod enumerate;
@@ -73,6 +75,11 @@ pub const ROUND_LIMIT: u32 = 100_000;
 pub struct Game {
     ir: ir::Game,
     pub(crate) prog: Arc<Program>,
+    /// the ids of its decisions (see [`actions`])
+    pub(crate) actions: Arc<actions::ActionSpace>,
+    /// where it was loaded from: its name (a built-in game's name, a path) and the hash of its
+    /// source text (empty for a game built from an IR, see [`Game::new`])
+    pub(crate) origin: Arc<(String, String)>,
 }
 
 impl std::ops::Deref for Game {
@@ -92,7 +99,13 @@ impl Game {
     /// Compiles a checked game for play.
     pub fn new(ir: ir::Game) -> Self {
         let prog = Arc::new(compile::compile(&ir));
-        Game { ir, prog }
+        let actions = Arc::new(actions::ActionSpace::new(&ir));
+        Game {
+            ir,
+            prog,
+            actions,
+            origin: Arc::default(),
+        }
     }
 
     /// The IR the game was compiled from.

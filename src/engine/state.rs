@@ -67,7 +67,10 @@ pub enum Fault {
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// the side that won (a side's number, see `Game::sides`; with teams, all its players
+    /// win), `None` for a draw
     pub winner: Option<Player>,
+    /// why the game ended
     pub reason: EndReason,
     /// the `end game` statement that ended it (its rank among the program's `end game`
     /// statements), when one did: its rule and its words (`end game … "why"`) are

@@ -1,4 +1,4 @@
-//! The only module that sees pest: turns source text into an [`ast::GameFile`]. Here: the
+//! The only module that sees pest: turns source text into an [`ast::GameFile`](crate::ast::GameFile). Here: the
 //! entry, the limits of nesting and names, spans; beside it, by part of the grammar: `decls`
 //! (meta, options, variants, dice, the board), `stmt` (statements, choices), `expr`
 //! (expressions), `errors` (pest's errors in the language's words), `brackets`, `lines`.

@@ -4,7 +4,7 @@
 //!
 //! - [`stats`]: sufficient statistics that merge exactly, intervals and tests;
 //! - [`metrics`]: what one game adds ([`metrics::Observer`]) and the metrics derived;
-//! - [`run`]: playing the games on several threads, the same results for any number (the
+//! - [`run`](mod@run): playing the games on several threads, the same results for any number (the
 //!   runner of `match` too: [`run_games`]);
 //! - [`merge`]: shards and merging their results;
 //! - [`report`]: a study's result and its table, JSON and CSV;

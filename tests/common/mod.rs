@@ -1,8 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use ludic::ir::{PieceKind, Player, SiteId};
 use ludic::{Game, Settings, State, load_game};
+use ludic::{PieceKind, Player, SiteId};
 
 pub fn game(name: &str) -> Game {
     game_with(name, &[], None)

@@ -10,8 +10,8 @@
 use super::*;
 use crate::cli::{Format, Spinner, fmt_options, sample};
 use ludic::agents::{AgentSpec, Thought};
-use ludic::engine::{Pending, State};
-use ludic::ir::Player;
+use ludic::{Pending, State};
+use ludic::Player;
 use ludic::limits::MAX_LINE_BYTES;
 use ludic::render::svg::LivePicture;
 use ludic::render::svg::event_sites;
@@ -541,7 +541,7 @@ mod tests {
     use super::*;
     use ludic::builtin;
     use ludic::check::Settings;
-    use ludic::engine::Game;
+    use ludic::Game;
     use rand::RngExt;
 
     fn built_in_games() -> Vec<Game> {

@@ -2,8 +2,8 @@
 
 use super::*;
 use ludic::agents::{Agent, AgentSpec, Event};
-use ludic::engine::Game;
-use ludic::engine::{Decision, Pending, State};
+use ludic::Game;
+use ludic::{Decision, Pending, State};
 use ludic::limits::shorten;
 use ludic::record::{RecordFile, Step};
 use ludic::render::narrate::narrate;
@@ -20,12 +20,12 @@ pub(super) struct Session<'a> {
     pub(super) recorded: usize,
     pub(super) record: Option<RecordFile>,
     /// what the decisions since the last board was shown did (their sites are marked)
-    pub(super) events: Vec<ludic::engine::events::Event>,
+    pub(super) events: Vec<ludic::Event>,
     /// the narration of the steps played since it was last said
     pub(super) told: Vec<String>,
     /// the decisions of one player not yet told (a chain of hops, a sowing and its
     /// direction): the position before the first and their events, told as one move
-    pub(super) chain: Option<(State, Vec<ludic::engine::events::Event>)>,
+    pub(super) chain: Option<(State, Vec<ludic::Event>)>,
 }
 
 impl<'a> Session<'a> {

@@ -1,0 +1,227 @@
+//! What a front end reads of a game's description: its players and sides, sites, pieces,
+//! tallies, options, variants and dice, without the IR's fields.
+
+use crate::engine::Game;
+use crate::ir::{PieceKind, Player, SiteId, SiteKind};
+
+/// A site of the board, as described.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiteDesc<'g> {
+    /// its number
+    pub id: SiteId,
+    /// its name in notation (`s7`)
+    pub name: &'g str,
+    /// its column in the board's layout
+    pub x: i64,
+    /// its row in the board's layout
+    pub y: i64,
+    /// its kind at the start
+    pub kind: SiteKind,
+    /// its owner at the start
+    pub owner: Option<Player>,
+}
+
+/// A piece kind and its value for scoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceDesc<'g> {
+    /// its number
+    pub kind: PieceKind,
+    /// its name (`seed`)
+    pub name: &'g str,
+    /// what one is worth in a score
+    pub value: i64,
+}
+
+/// A tally (a number kept across turns and rounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TallyDesc<'g> {
+    /// its name
+    pub name: &'g str,
+    /// what it means, as the file says
+    pub doc: Option<&'g str>,
+    /// one value for each player
+    pub per_player: bool,
+    /// one value for each site
+    pub per_site: bool,
+    /// its value at the start
+    pub initial: i64,
+}
+
+/// An option of the game, with the value it has in this game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionDesc<'g> {
+    /// its name (`-o NAME=VALUE`)
+    pub name: &'g str,
+    /// what it means, as the file says
+    pub doc: Option<&'g str>,
+    /// its value here, as written in a setting (`7`, `on`, `ccw`)
+    pub value: String,
+    /// its value by default
+    pub default: String,
+    /// the values it may take, in words (`1..12`, `on | off`, `cw | ccw`)
+    pub domain: String,
+    /// for an option whose values are words (`cw | ccw`), those words; empty otherwise
+    pub words: Vec<&'g str>,
+}
+
+/// A variant of the game: option values under one name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantDesc<'g> {
+    /// its name (`--variant NAME`)
+    pub name: &'g str,
+    /// what it is, as the file says
+    pub doc: Option<&'g str>,
+    /// the options it sets, with their values
+    pub sets: Vec<(&'g str, String)>,
+}
+
+/// A set of dice or sticks and its chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiceDesc<'g> {
+    /// the name of the set
+    pub name: &'g str,
+    /// each die's name and faces
+    pub dice: Vec<(&'g str, Vec<&'g str>)>,
+    /// each outcome of a throw, by number: its value, its name in the chart, its probability
+    pub outcomes: Vec<(i64, Option<&'g str>, f64)>,
+}
+
+impl Game {
+    /// The game's title (`Kalah`).
+    pub fn title(&self) -> &str {
+        &self.meta.name
+    }
+
+    /// The players, in turn order, by name: one per side, or with teams `South1 North1
+    /// South2 North2 …` (player `p` plays for side `p % sides`). Players are numbered by
+    /// their place here.
+    pub fn players(&self) -> &[String] {
+        &self.players
+    }
+
+    /// The sides, in order (`South North`). A side wins or loses; with teams, all its
+    /// players.
+    pub fn sides(&self) -> &[String] {
+        &self.sides
+    }
+
+    /// How many sites the board has (sites are numbered from 0).
+    pub fn num_sites(&self) -> usize {
+        self.sites.len()
+    }
+
+    /// Site number `id`, as described.
+    pub fn site(&self, id: SiteId) -> Option<SiteDesc<'_>> {
+        self.sites.get(id.0 as usize).map(|s| SiteDesc {
+            id,
+            name: &s.name,
+            x: s.x,
+            y: s.y,
+            kind: s.kind,
+            owner: s.owner,
+        })
+    }
+
+    /// Every site, in order.
+    pub fn all_sites(&self) -> impl Iterator<Item = SiteDesc<'_>> {
+        (0..self.sites.len()).filter_map(|i| self.site(SiteId(i as u16)))
+    }
+
+    /// The site of a name.
+    pub fn site_named(&self, name: &str) -> Option<SiteId> {
+        self.site_index.get(name).copied()
+    }
+
+    /// The piece kinds, in order (the first is the plain piece).
+    pub fn piece_kinds(&self) -> impl Iterator<Item = PieceDesc<'_>> {
+        self.pieces.iter().enumerate().map(|(k, p)| PieceDesc {
+            kind: PieceKind(k as u8),
+            name: &p.name,
+            value: p.value,
+        })
+    }
+
+    /// How many individual pieces (tokens) the game has.
+    pub fn num_tokens(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The tallies, in order.
+    pub fn all_tallies(&self) -> impl Iterator<Item = TallyDesc<'_>> {
+        self.tallies.iter().map(|t| TallyDesc {
+            name: &t.name,
+            doc: t.doc.as_deref(),
+            per_player: t.per_player,
+            per_site: t.per_site,
+            initial: t.init,
+        })
+    }
+
+    /// The game's options, with their values in this game.
+    pub fn all_options(&self) -> impl Iterator<Item = OptionDesc<'_>> {
+        self.options.iter().map(|o| OptionDesc {
+            name: &o.name,
+            doc: o.doc.as_deref(),
+            value: o.value.to_string(),
+            default: o.default.to_string(),
+            domain: o.domain.to_string(),
+            words: match &o.domain {
+                crate::ir::OptDomain::Words(w) => w.iter().map(String::as_str).collect(),
+                _ => vec![],
+            },
+        })
+    }
+
+    /// The values that choices without a label offer (`ccw`, `cw`), each once, in the order of
+    /// the file: a player types them alone.
+    pub fn unlabeled_values(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = vec![];
+        for a in self.choices.iter().flat_map(|c| &c.alts) {
+            if let (None, crate::ir::Domain::Values(vals)) = (&a.label, &a.domain) {
+                for (_, name) in vals {
+                    if !out.contains(&name.as_str()) {
+                        out.push(name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether some sowing lets the sower order the drops of a lap (decisions `piece@step`).
+    pub fn orders_drops(&self) -> bool {
+        self.code
+            .iter()
+            .any(|i| matches!(i, crate::ir::Instr::SowLap { orders: true, .. }))
+    }
+
+    /// The game's variants.
+    pub fn all_variants(&self) -> impl Iterator<Item = VariantDesc<'_>> {
+        self.variants.iter().map(|v| VariantDesc {
+            name: &v.name,
+            doc: v.doc.as_deref(),
+            sets: v
+                .sets
+                .iter()
+                .map(|(n, x)| (n.as_str(), x.to_string()))
+                .collect(),
+        })
+    }
+
+    /// The game's dice (or sticks), each set with its chart.
+    pub fn all_dice(&self) -> impl Iterator<Item = DiceDesc<'_>> {
+        self.dice.iter().map(|d| DiceDesc {
+            name: &d.name,
+            dice: d
+                .dice
+                .iter()
+                .map(|(n, faces)| (n.as_str(), faces.iter().map(String::as_str).collect()))
+                .collect(),
+            outcomes: d
+                .outcomes
+                .iter()
+                .map(|o| (o.value, o.name.as_deref(), o.prob))
+                .collect(),
+        })
+    }
+}

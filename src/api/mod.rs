@@ -1,0 +1,31 @@
+//! The public API: load a game, then play it through its [`Game`] and [`State`] (the engine's
+//! own types; a game is shared, each state is passed to its methods).
+//!
+//! - **Loading**: [`load`] a [`Source`] (a built-in name, a path, a text) with
+//!   [`Settings`](crate::Settings); a failure is a [`LoadFailure`] (the message as printed,
+//!   and the diagnostics).
+//! - **Action ids**: [`Game::num_actions`], [`Game::legal_actions`] (and
+//!   [`Game::legal_actions_into`], which allocates nothing), [`Game::action_of`] and
+//!   [`Game::decision_of`], [`Game::apply_action`], [`Game::action_to_string`] and
+//!   [`Game::string_to_action`], [`Game::apply_notation`]; how the ids are laid out is in
+//!   [`crate::actions`].
+//! - **Chance**: [`Game::chance_outcomes`] (outcome numbers with their probabilities),
+//!   [`Game::apply_chance`], [`Game::max_chance_outcomes`].
+//! - **Status**: [`Game::status`] ([`Status`]), [`Game::is_terminal`],
+//!   [`Game::is_chance_node`], [`Game::current_player`], [`Game::returns`].
+//! - **Observation and events**: [`Game::observation_json`], and the events of a step from
+//!   [`Game::apply_action_narrated`] and [`Game::apply_chance_narrated`].
+//! - **Description**: [`Game::title`], [`Game::players`], [`Game::sides`], [`Game::site`],
+//!   [`Game::all_sites`], [`Game::piece_kinds`], [`Game::all_tallies`],
+//!   [`Game::all_options`], [`Game::all_variants`], [`Game::all_dice`].
+
+mod describe;
+mod load;
+mod play;
+
+pub use describe::{DiceDesc, OptionDesc, PieceDesc, SiteDesc, TallyDesc, VariantDesc};
+pub use load::{LoadFailure, Source, load};
+pub use play::{Action, Status};
+
+#[cfg(doc)]
+use crate::engine::{Game, State};
