@@ -218,7 +218,11 @@ pub enum Expr {
     /// `kind(h)`
     KindOf(Box<Expr>),
     /// `next(h, d, n)`; `next(h)` inside `sow` uses the sowing direction
-    Next(Box<Expr>, Box<Expr>, Box<Expr>),
+    Next {
+        site: Box<Expr>,
+        dir: Box<Expr>,
+        steps: Box<Expr>,
+    },
     /// the direction of the sowing in progress
     SowDir,
     /// `opposite(h)`
@@ -242,19 +246,11 @@ pub enum Expr {
     /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `exists v where c` (over every site), `exists` over a set
-    Exists(VarId, Box<SetExpr>, Box<Expr>),
-    /// (optimized) `a and b and c`, evaluated left to right
-    All(Vec<Expr>),
-    /// (optimized) `a or b or c`
-    Any(Vec<Expr>),
-    /// (optimized) `count(v)` of every kind at a variable's site
-    CountVar(VarId),
-    /// (optimized) `kind(v) == k` (or `!=` when the flag is set)
-    KindIs(VarId, SiteKind, bool),
-    /// (optimized) `owner(v) == p` (or `!=`); p is a [`PlayerRef`]
-    OwnerIs(VarId, PlayerRef, bool),
-    /// (optimized) `x OP c` with a constant right side
-    BinConst(Op, Box<Expr>, i64),
+    Exists {
+        var: VarId,
+        set: Box<SetExpr>,
+        cond: Box<Expr>,
+    },
     /// `top(s)`: the token on top of a site's stack (-1 for none)
     Top(Box<Expr>),
     /// `bottom(s)`: the lowest token at a site (-1 for none)
@@ -282,19 +278,25 @@ pub enum Expr {
     CoordX(Box<Expr>),
     CoordY(Box<Expr>),
     /// `some v where c`, `some token v where c`: the first site or token where c holds (-1)
-    Some(bool, VarId, Box<Expr>),
-    /// `minimum`/`maximum`/`total` over sites (false) or tokens (true)
-    Agg(AggOp, bool, VarId, Box<Expr>, Box<Expr>),
-    /// (optimized) `count(x)` of every kind at a site
-    CountAt(Box<Expr>),
-    /// (optimized) `next(x)` one step in the sowing direction
-    NextSow(Box<Expr>),
-    /// (optimized) `next(v)` of a variable, one step in the sowing direction
-    NextSowVar(VarId),
-    /// (optimized) tests of one site at once: its kind, its owner, its count of pieces
-    SiteTest(Box<SiteTest>),
+    Some {
+        over: Over,
+        var: VarId,
+        cond: Box<Expr>,
+    },
+    /// `minimum`/`maximum`/`total` of `value` over the sites or tokens where `cond` holds
+    Agg {
+        op: AggOp,
+        over: Over,
+        var: VarId,
+        cond: Box<Expr>,
+        value: Box<Expr>,
+    },
     /// `forall v in SET: c`
-    Forall(VarId, Box<SetExpr>, Box<Expr>),
+    Forall {
+        var: VarId,
+        set: Box<SetExpr>,
+        cond: Box<Expr>,
+    },
     /// a tally without `per player`: its slot
     Tally(u16),
     /// `debt(p)`: a `per player` tally (its first slot) for a player
@@ -311,18 +313,90 @@ pub enum Expr {
     /// earlier turn since the last `forget positions`
     Repeated,
     /// `line v through s: c`: some line of the board through s has c at each of its sites
-    InLine(VarId, Box<Expr>, Box<Expr>),
+    InLine(Box<LineQuery>),
     /// `some v from s toward d where c`: the first site along the ring from s (s itself first)
     /// in direction d where c holds (-1 for none)
-    SomeAlong(VarId, Box<Expr>, Box<Expr>, Box<Expr>),
+    SomeAlong {
+        var: VarId,
+        from: Box<Expr>,
+        dir: Box<Expr>,
+        cond: Box<Expr>,
+    },
+
+    // The optimized forms: only the optimizer (`lang::optimize`) makes them, from the source
+    // forms above; the engine compiles them to faster closures, and every walker of the IR
+    // handles them like the forms they replace.
+    /// (optimized) `a and b and c`, evaluated left to right
+    All(Vec<Expr>),
+    /// (optimized) `a or b or c`
+    Any(Vec<Expr>),
+    /// (optimized) `count(v)` of every kind at a variable's site
+    CountVar(VarId),
+    /// (optimized) `kind(v) == k` or `kind(v) != k`
+    KindIs {
+        var: VarId,
+        kind: SiteKind,
+        sense: Sense,
+    },
+    /// (optimized) `owner(v) == p` or `owner(v) != p`
+    OwnerIs {
+        var: VarId,
+        player: PlayerRef,
+        sense: Sense,
+    },
+    /// (optimized) `x OP c` with a constant right side
+    BinConst(Op, Box<Expr>, i64),
+    /// (optimized) `count(x)` of every kind at a site
+    CountAt(Box<Expr>),
+    /// (optimized) `next(x)` one step in the sowing direction
+    NextSow(Box<Expr>),
+    /// (optimized) `next(v)` of a variable, one step in the sowing direction
+    NextSowVar(VarId),
+    /// (optimized) tests of one site at once: its kind, its owner, its count of pieces
+    SiteTest(Box<SiteTest>),
+}
+
+/// Whether a question or a loop goes over the sites or over the tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    Sites,
+    Tokens,
+}
+
+/// Whether a fused test asks for equality (`==`) or for a difference (`!=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sense {
+    Is,
+    IsNot,
+}
+
+impl Sense {
+    /// `==` for `is`, `!=` for `is not`.
+    pub fn from_negated(negated: bool) -> Sense {
+        if negated { Sense::IsNot } else { Sense::Is }
+    }
+    /// Whether the test holds, for the result of the comparison with `==`.
+    #[inline(always)]
+    pub fn holds(self, equal: bool) -> bool {
+        equal == (self == Sense::Is)
+    }
+}
+
+/// `line v through s: c`: the lines of the board through `through` with `cond` at each of
+/// their sites (`var` holds each site in turn).
+#[derive(Clone, Debug)]
+pub struct LineQuery {
+    pub var: VarId,
+    pub through: Expr,
+    pub cond: Expr,
 }
 
 /// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
 #[derive(Clone, Debug)]
 pub struct SiteTest {
     pub var: VarId,
-    pub kind: Option<(SiteKind, bool)>,
-    pub owner: Option<(PlayerRef, bool)>,
+    pub kind: Option<(SiteKind, Sense)>,
+    pub owner: Option<(PlayerRef, Sense)>,
     pub count: Option<(Op, CountRhs)>,
 }
 
@@ -366,9 +440,17 @@ pub enum SetExpr {
     /// `A - B`
     Diff(Box<SetExpr>, Box<SetExpr>),
     /// `(v where c)` over a base set
-    Filter(VarId, Box<SetExpr>, Box<Expr>),
+    Filter {
+        var: VarId,
+        base: Box<SetExpr>,
+        cond: Box<Expr>,
+    },
     /// `run(h, d, n)`: n sites from h along the ring in direction d
-    Run(Box<Expr>, Box<Expr>, Box<Expr>),
+    Run {
+        from: Box<Expr>,
+        dir: Box<Expr>,
+        len: Box<Expr>,
+    },
     /// `neighbours(s)`: the sites joined to s by a line
     Neighbours(Box<Expr>),
     /// `jumps(s)`: the sites two steps from s along a straight line
@@ -376,7 +458,7 @@ pub enum SetExpr {
     /// (optimized) a fixed list of sites
     List(Vec<u16>),
     /// `(line v through s: c)`: the sites of every line through s with c at each of its sites
-    Line(VarId, Box<Expr>, Box<Expr>),
+    Line(Box<LineQuery>),
 }
 
 /// How `end game` decides.
@@ -545,7 +627,7 @@ pub enum Instr {
     ForInit {
         slot: u16,
         var: VarId,
-        tokens: bool,
+        over: Over,
         cond: Expr,
         set: SetExpr,
     },

@@ -107,7 +107,7 @@ impl Compiler {
             | Expr::Owner(_)
             | Expr::KindOf(_)
             | Expr::OriginalOwner(_) => self.board_value(e),
-            Expr::Next(..)
+            Expr::Next { .. }
             | Expr::NextSow(_)
             | Expr::NextSowVar(_)
             | Expr::SowDir
@@ -130,8 +130,8 @@ impl Compiler {
             | Expr::All(_)
             | Expr::Any(_)
             | Expr::If(..)
-            | Expr::KindIs(..)
-            | Expr::OwnerIs(..)
+            | Expr::KindIs { .. }
+            | Expr::OwnerIs { .. }
             | Expr::SiteTest(_) => self.logic(e),
             Expr::Top(_)
             | Expr::Bottom(_)
@@ -139,13 +139,13 @@ impl Compiler {
             | Expr::TokSite(_)
             | Expr::TokPos(_)
             | Expr::TokArea(_) => self.token_value(e),
-            Expr::Exists(..)
-            | Expr::Forall(..)
+            Expr::Exists { .. }
+            | Expr::Forall { .. }
             | Expr::TokExists(..)
-            | Expr::Some(..)
-            | Expr::Agg(..)
-            | Expr::InLine(..)
-            | Expr::SomeAlong(..) => self.question(e),
+            | Expr::Some { .. }
+            | Expr::Agg { .. }
+            | Expr::InLine(_)
+            | Expr::SomeAlong { .. } => self.question(e),
         }
     }
 
@@ -219,13 +219,15 @@ impl Compiler {
         let v = st.var;
         // The common single tests, each in a closure of its own.
         match (st.kind, st.owner, st.count) {
-            (Some((k, neg)), None, None) => {
+            (Some((k, sense)), None, None) => {
+                let neg = sense == Sense::IsNot;
                 return num(move |b, r| match t.site(r.var(v)) {
                     Some(s) => ((b.kinds[s] == k) != neg) as i64,
                     None => 0,
                 });
             }
-            (None, Some((PlayerRef::Mover, neg)), None) => {
+            (None, Some((PlayerRef::Mover, sense)), None) => {
+                let neg = sense == Sense::IsNot;
                 return num(move |b, r| match t.site(r.var(v)) {
                     Some(s) => ((b.owners[s] as i64 == b.mover as i64) != neg) as i64,
                     None => 0,
@@ -244,13 +246,13 @@ impl Compiler {
             let Some(s) = t.site(r.var(st.var)) else {
                 return 0;
             };
-            if let Some((p, neg)) = st.owner
-                && (b.owners[s] as i64 == player_ref(p, b, &t)) == neg
+            if let Some((p, sense)) = st.owner
+                && !sense.holds(b.owners[s] as i64 == player_ref(p, b, &t))
             {
                 return 0;
             }
-            if let Some((k, neg)) = st.kind
-                && (b.kinds[s] == k) == neg
+            if let Some((k, sense)) = st.kind
+                && !sense.holds(b.kinds[s] == k)
             {
                 return 0;
             }
@@ -278,7 +280,7 @@ impl Compiler {
             Expr::SiteTest(st) => st.var,
             Expr::All(items) => items.iter().find_map(|i| match i {
                 Expr::SiteTest(st) => Some(st.var),
-                Expr::KindIs(v, ..) | Expr::OwnerIs(v, ..) => Some(*v),
+                Expr::KindIs { var, .. } | Expr::OwnerIs { var, .. } => Some(*var),
                 _ => None,
             })?,
             _ => return None,

@@ -1,7 +1,7 @@
 //! The effects of statements on pieces counted by site: owners and kinds of sites, captures,
 //! pieces placed and given, and the tallies.
 
-use super::super::compile::{CSet, Num};
+use super::super::compile::{CSet, Num, TallyAtOp};
 use super::super::events::Event;
 use super::super::state::{Fault, pieces_count, raise};
 use super::super::{Game, State};
@@ -195,8 +195,8 @@ impl Game {
 
     /// `set marked(h) = n`.
     #[inline(never)]
-    pub(super) fn set_tally_at(&self, st: &mut State, at: &(usize, Num, Num)) -> bool {
-        let (slot, site, value) = at;
+    pub(super) fn set_tally_at(&self, st: &mut State, at: &TallyAtOp) -> bool {
+        let TallyAtOp { slot, site, value } = at;
         let x = value(&st.b, &mut st.r);
         let s = site(&st.b, &mut st.r);
         if let Some(v) = self

@@ -29,7 +29,7 @@ impl Game {
     }
 
     /// One lap of sowing (the program stops where the player orders the drops).
-    #[inline]
+    #[inline(always)]
     pub(super) fn sow_lap_op(
         &self,
         st: &mut State,

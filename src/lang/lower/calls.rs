@@ -479,7 +479,12 @@ impl Checker<'_> {
                 } else {
                     Expr::Const(1)
                 };
-                (Expr::Next(b(s), b(d), b(n)), Ty::Site)
+                let next = Expr::Next {
+                    site: b(s),
+                    dir: b(d),
+                    steps: b(n),
+                };
+                (next, Ty::Site)
             }
             L::Min | L::Max => {
                 let x = self.expect(&args[0], Ty::Num);

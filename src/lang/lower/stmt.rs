@@ -471,7 +471,7 @@ impl Checker<'_> {
         self.emit(Instr::ForInit {
             slot,
             var: v,
-            tokens,
+            over: if tokens { Over::Tokens } else { Over::Sites },
             cond,
             set,
         });

@@ -7,8 +7,8 @@ impl Compiler {
     pub(super) fn geometry(&mut self, e: &Expr) -> Num {
         let t = self.t.clone();
         match e {
-            Expr::Next(s, d, n) => {
-                let (s, d, n) = (self.num(s), self.num(d), self.num(n));
+            Expr::Next { site, dir, steps } => {
+                let (s, d, n) = (self.num(site), self.num(dir), self.num(steps));
                 num(move |b, r| {
                     let (s, d, n) = (s(b, r), d(b, r), n(b, r));
                     t.walk(s, d, n)

@@ -53,16 +53,15 @@ impl Compiler {
                 let (c, x, y) = (self.num(c), self.num(x), self.num(y));
                 num(move |b, r| if c(b, r) != 0 { x(b, r) } else { y(b, r) })
             }
-            Expr::KindIs(v, k, neg) => {
-                let (v, k, neg) = (*v, *k, *neg);
+            Expr::KindIs { var, kind, sense } => {
+                let (v, k, neg) = (*var, *kind, *sense == Sense::IsNot);
                 num(move |b, r| {
                     let is = t.site(r.var(v)).is_some_and(|s| b.kinds[s] == k);
                     (is != neg) as i64
                 })
             }
-            Expr::OwnerIs(v, p, neg) => {
-                let (v, p, neg) = (*v, *p, *neg);
-
+            Expr::OwnerIs { var, player, sense } => {
+                let (v, p, neg) = (*var, *player, *sense == Sense::IsNot);
                 num(move |b, r| {
                     let o = t.site(r.var(v)).map_or(-1, |s| b.owners[s] as i64);
                     ((o == player_ref(p, b, &t)) != neg) as i64

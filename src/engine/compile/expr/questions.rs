@@ -7,40 +7,55 @@ impl Compiler {
     pub(super) fn question(&mut self, e: &Expr) -> Num {
         let t = self.t.clone();
         match e {
-            Expr::Exists(v, set, c) => {
-                let q = self.exists(*v, set, c);
+            Expr::Exists { var, set, cond } => {
+                let q = self.exists(*var, set, cond);
                 num(move |b, r| q(b, r))
             }
-            Expr::Forall(v, set, c) => self.forall(*v, set, c),
+            Expr::Forall { var, set, cond } => self.forall(*var, set, cond),
             Expr::TokExists(v, c) => {
                 let q = self.tokens(*v, c);
                 num(move |b, r| q.exists(b, r) as i64)
             }
-            Expr::Some(tokens, v, c) => {
-                if *tokens {
-                    let q = self.tokens(*v, c);
-                    num(move |b, r| q.first(b, r))
-                } else {
-                    let q = self.sites(*v, Base::All, Some(c));
+            Expr::Some { over, var, cond } => match over {
+                Over::Tokens => {
+                    let q = self.tokens(*var, cond);
                     num(move |b, r| q.first(b, r))
                 }
-            }
-            Expr::Agg(op, tokens, v, c, x) => {
+                Over::Sites => {
+                    let q = self.sites(*var, Base::All, Some(cond));
+                    num(move |b, r| q.first(b, r))
+                }
+            },
+            Expr::Agg {
+                op,
+                over,
+                var,
+                cond,
+                value,
+            } => {
                 let kind = AggKind::from(*op);
-                if *tokens {
-                    let q = self.tokens(*v, c);
-                    let x = self.num(x);
-                    num(move |b, r| q.aggregate(b, r, kind, &x))
-                } else {
-                    let q = self.sites(*v, Base::All, Some(c));
-                    let x = self.site_value(*v, x);
-                    num(move |b, r| q.aggregate(b, r, kind, &x))
+                match over {
+                    Over::Tokens => {
+                        let q = self.tokens(*var, cond);
+                        let x = self.num(value);
+                        num(move |b, r| q.aggregate(b, r, kind, &x))
+                    }
+                    Over::Sites => {
+                        let q = self.sites(*var, Base::All, Some(cond));
+                        let x = self.site_value(*var, value);
+                        num(move |b, r| q.aggregate(b, r, kind, &x))
+                    }
                 }
             }
-            Expr::InLine(v, s, c) => self.in_line(*v, s, c),
-            Expr::SomeAlong(v, from, dir, c) => {
-                let v = *v;
-                let (from, dir, c) = (self.num(from), self.num(dir), self.num(c));
+            Expr::InLine(l) => self.in_line(l.var, &l.through, &l.cond),
+            Expr::SomeAlong {
+                var,
+                from,
+                dir,
+                cond,
+            } => {
+                let v = *var;
+                let (from, dir, c) = (self.num(from), self.num(dir), self.num(cond));
                 num(move |b, r| {
                     let Some(start) = t.site(from(b, r)) else {
                         return -1;

@@ -551,12 +551,29 @@ pub(crate) enum CSet {
     Diff(Box<CSet>, Box<CSet>),
     Filter(VarId, Box<CSet>, Num),
     Run(Num, Num, Num, Arc<Tables>),
-    /// `neighbours(s)` (false) or `jumps(s)` (true)
-    Near(Num, bool, Arc<Tables>),
+    /// `neighbours(s)` or `jumps(s)`
+    Near(Num, Reach, Arc<Tables>),
     Empty,
     /// `(line v through s: c)`: the sites of the lines through s with c at each site, each once
     /// (boxed: the variant adds nothing to the size of every set)
-    Line(Box<(VarId, Num, Num, Arc<Tables>)>),
+    Line(Box<LineSet>),
+}
+
+/// `(line v through s: c)`, compiled: the lines through the site `through` with `cond` at
+/// each of their sites (`var` holds each site in turn).
+pub(crate) struct LineSet {
+    pub(crate) var: VarId,
+    pub(crate) through: Num,
+    pub(crate) cond: Num,
+    pub(crate) t: Arc<Tables>,
+}
+
+/// The sites near a site: joined to it by a line (`neighbours`), or two steps from it along a
+/// straight line (`jumps`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    Neighbours,
+    Jumps,
 }
 
 impl CSet {
@@ -593,14 +610,13 @@ impl CSet {
                 r.set(*v, s as i64);
                 if c(b, r) != 0 { f(b, r, s) } else { true }
             }),
-            CSet::Near(x, far, t) => {
+            CSet::Near(x, reach, t) => {
                 let Some(q) = t.site(x(b, r)) else {
                     return true;
                 };
-                if *far {
-                    t.far[q].iter().all(|&(s, _)| f(b, r, s as usize))
-                } else {
-                    t.near[q].iter().all(|&s| f(b, r, s as usize))
+                match reach {
+                    Reach::Jumps => t.far[q].iter().all(|&(s, _)| f(b, r, s as usize)),
+                    Reach::Neighbours => t.near[q].iter().all(|&s| f(b, r, s as usize)),
                 }
             }
             CSet::Run(start, d, n, t) => {
@@ -623,7 +639,7 @@ impl CSet {
                 true
             }
             CSet::Empty => true,
-            CSet::Line(l) => line_sites(&l.3, l.0, &l.1, &l.2, b, r, f),
+            CSet::Line(l) => line_sites(&l.t, l.var, &l.through, &l.cond, b, r, f),
         }
     }
 
