@@ -226,6 +226,31 @@ pub struct State {
     /// turns completed
     pub(crate) turn: u32,
     pub(crate) pc: u32,
+    /// the sowing in progress
+    pub(crate) sow: Sowing,
+    /// sites collected for a statement (`capture`, `place`)
+    pub(crate) scratch: Vec<u16>,
+    pub(crate) pending: Pending,
+    /// the legal decisions at the pending point
+    pub(crate) moves: Vec<Decision>,
+    /// what the limits count in the round and the turn
+    pub(crate) flow: TurnFlow,
+    /// what happened that the game's statistics tell
+    pub(crate) stats: Stats,
+    /// the `for` loops being run
+    pub(crate) loops: Loops,
+    /// the pending throw and the last one
+    pub(crate) chance: Chance,
+    /// what the rules did, when asked (see [`crate::engine::Game::play_narrated`])
+    pub(crate) log: super::events::Log,
+    /// the scratch copy on which `leaving` conditions play a decision
+    pub(crate) look: Look,
+}
+
+/// The sowing in progress: the hand, the lap being planned, where it is, and the positions at
+/// the start of its laps (to cut a sowing that would go on forever).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sowing {
     /// pieces picked up and not yet sown, per kind
     pub(crate) hand: Vec<u32>,
     /// the order of drops in the lap being planned (kind per step, 255 = not chosen yet)
@@ -234,21 +259,12 @@ pub struct State {
     pub(crate) cursor: u16,
     pub(crate) lap_keys: Vec<u64>,
     pub(crate) lap_snaps: Vec<u32>,
-    pub(crate) scratch: Vec<u16>,
-    pub(crate) pending: Pending,
-    /// the legal decisions at the pending point
-    pub(crate) moves: Vec<Decision>,
-    /// sowings ended because their position repeated (or ran past the lap limit)
-    pub(crate) cycles_cut: u32,
-    /// turns passed for want of a legal decision, and the last player who passed
-    pub(crate) passes: u32,
-    pub(crate) last_passer: u8,
-    /// the elements of each `for` loop being run, and how far it is
-    pub(crate) loops: Vec<Vec<u16>>,
-    pub(crate) loop_at: Vec<usize>,
-    /// the variable that receives the pending throw, and the last throw (dice, outcome)
-    pub(crate) throw_var: VarId,
-    pub(crate) last_throw: Option<(u16, u16)>,
+}
+
+/// What the limits count: the round's turns and decisions, the turn's decisions, and whether
+/// the same player plays the next turn.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct TurnFlow {
     /// the turns completed when this round began (the turn limit counts the round's turns)
     pub(crate) round_turn0: u32,
     /// the round's last allowed turn (or decision, `limit … moves`) is over: the game ends at
@@ -256,14 +272,34 @@ pub struct State {
     pub(crate) limit_reached: bool,
     /// decisions taken in the turn being played
     pub(crate) turn_decisions: u32,
-    /// what the rules did, when asked (see [`crate::engine::Game::play_narrated`])
-    pub(crate) log: super::events::Log,
-    /// the scratch copy on which `leaving` conditions play a decision
-    pub(crate) look: Look,
     /// `another turn` was said in this turn: the same player plays the next one
     pub(crate) another_turn: bool,
     /// decisions still allowed in this round by the move limit (`u64::MAX` without one)
     pub(crate) moves_left: u64,
+}
+
+/// What happened in the game that its statistics tell.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Stats {
+    /// sowings ended because their position repeated (or ran past the lap limit)
+    pub(crate) cycles_cut: u32,
+    /// turns passed for want of a legal decision, and the last player who passed
+    pub(crate) passes: u32,
+    pub(crate) last_passer: u8,
+}
+
+/// The `for` loops being run: the elements of each, and how far it is.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Loops {
+    pub(crate) lists: Vec<Vec<u16>>,
+    pub(crate) at: Vec<usize>,
+}
+
+/// The variable that receives the pending throw, and the last throw (dice, outcome).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Chance {
+    pub(crate) var: VarId,
+    pub(crate) last: Option<(u16, u16)>,
 }
 
 clone_by_fields!(Board {
@@ -295,30 +331,39 @@ clone_by_fields!(State {
     r,
     turn,
     pc,
+    sow,
+    scratch,
+    pending,
+    moves,
+    flow,
+    stats,
+    loops,
+    chance,
+    log,
+    look,
+});
+clone_by_fields!(Sowing {
     hand,
     plan,
     planning,
     cursor,
     lap_keys,
     lap_snaps,
-    scratch,
-    pending,
-    moves,
-    cycles_cut,
-    passes,
-    last_passer,
-    loops,
-    loop_at,
-    throw_var,
-    last_throw,
+});
+clone_by_fields!(TurnFlow {
     round_turn0,
     limit_reached,
     turn_decisions,
-    log,
-    look,
     another_turn,
     moves_left,
 });
+clone_by_fields!(Stats {
+    cycles_cut,
+    passes,
+    last_passer,
+});
+clone_by_fields!(Loops { lists, at });
+clone_by_fields!(Chance { var, last });
 
 impl State {
     pub fn pending(&self) -> Pending {
@@ -350,7 +395,7 @@ impl State {
     /// Turns played: the turns completed, and the one being played if a decision was taken
     /// in it (a game that ends in the middle of a turn counts that turn).
     pub fn turns_played(&self) -> u32 {
-        self.turn + u32::from(self.turn_decisions > 0)
+        self.turn + u32::from(self.flow.turn_decisions > 0)
     }
     /// The value of a `per site` tally at a site.
     pub fn tally_at(&self, t: &TallyInfo, s: SiteId) -> Option<i64> {
@@ -389,14 +434,14 @@ impl State {
     }
     /// The last throw: (dice, outcome).
     pub fn last_throw(&self) -> Option<(u16, u16)> {
-        self.last_throw
+        self.chance.last
     }
     pub fn cycles_cut(&self) -> u32 {
-        self.cycles_cut
+        self.stats.cycles_cut
     }
     /// How many times a player had no legal decision and passed, and who passed last.
     pub fn passes(&self) -> (u32, Player) {
-        (self.passes, Player(self.last_passer))
+        (self.stats.passes, Player(self.stats.last_passer))
     }
     /// Counters of `kind` at a site (tokens are in [`State::tokens`]).
     pub fn count(&self, g: &Ir, site: SiteId, kind: PieceKind) -> u32 {
@@ -436,7 +481,7 @@ impl State {
         for (i, &c) in self.b.bank.iter().enumerate() {
             t[i % nk] += c as u64;
         }
-        for (k, &c) in self.hand.iter().enumerate() {
+        for (k, &c) in self.sow.hand.iter().enumerate() {
             t[k] += c as u64;
         }
         t

@@ -9,7 +9,7 @@ use crate::ir::{Player, VarId};
 impl Game {
     pub(crate) fn end_turn(&self, st: &mut State) {
         // `another turn`: the same player plays the next turn
-        if !std::mem::take(&mut st.another_turn) {
+        if !std::mem::take(&mut st.flow.another_turn) {
             let next = st.b.mover as usize + 1;
             st.b.mover = if next == self.players.len() {
                 0
@@ -22,24 +22,24 @@ impl Game {
             });
         }
         st.turn += 1;
-        st.turn_decisions = 0;
+        st.flow.turn_decisions = 0;
         st.b.seen.turn_begins(st.b.mover);
         st.pc = self.turn_start;
-        st.planning = false;
-        if st.turn - st.round_turn0 >= self.turn_limit {
+        st.sow.planning = false;
+        if st.turn - st.flow.round_turn0 >= self.turn_limit {
             // A game won by the last allowed turn is won: the tests at the start of the next
             // turn still run, and the limit ends the game only where it would go on.
-            st.limit_reached = true;
+            st.flow.limit_reached = true;
         }
     }
 
     /// At a decision or a chance event: true (and the game ends as a draw, or scored as the
     /// limit says) when the round's last allowed turn, or its last allowed decision, is over.
     pub(super) fn stops_at_limit(&self, st: &mut State) -> bool {
-        if st.limit_reached {
+        if st.flow.limit_reached {
             self.end_at_limit(st);
         }
-        st.limit_reached
+        st.flow.limit_reached
     }
 
     /// `Jump`: a jump back is a checkpoint.
@@ -74,8 +74,8 @@ impl Game {
             true
         } else if st.moves.is_empty() {
             // No legal decision: the player passes (the rest of his turn is skipped).
-            st.passes += 1;
-            st.last_passer = st.b.mover;
+            st.stats.passes += 1;
+            st.stats.last_passer = st.b.mover;
             st.log.push(|| Event::Passed {
                 player: Player(st.b.mover),
             });
@@ -91,10 +91,10 @@ impl Game {
     pub(super) fn end_round(&self, st: &mut State) -> bool {
         match self.between_start {
             Some(at) => {
-                st.planning = false;
-                st.limit_reached = false;
-                st.another_turn = false;
-                st.moves_left = self.prog.move_limit;
+                st.sow.planning = false;
+                st.flow.limit_reached = false;
+                st.flow.another_turn = false;
+                st.flow.moves_left = self.prog.move_limit;
                 st.pc = at;
                 false
             }
@@ -115,11 +115,11 @@ impl Game {
         st.b.round += 1;
         st.b.mover = st.b.round_first;
         st.b.seen.round_begins(st.b.mover);
-        st.round_turn0 = st.turn;
-        st.limit_reached = false;
-        st.another_turn = false;
-        st.moves_left = self.prog.move_limit;
-        st.planning = false;
+        st.flow.round_turn0 = st.turn;
+        st.flow.limit_reached = false;
+        st.flow.another_turn = false;
+        st.flow.moves_left = self.prog.move_limit;
+        st.sow.planning = false;
         st.pc = self.turn_start;
         !self.checkpoint(st)
     }
@@ -160,7 +160,7 @@ impl Game {
         if !self.checkpoint(st) || self.stops_at_limit(st) {
             return true;
         }
-        st.throw_var = var;
+        st.chance.var = var;
         st.pending = Pending::Throw(dice);
         true
     }
@@ -168,14 +168,14 @@ impl Game {
     /// The start of `for` over tokens: the matching tokens listed in the loop's slot.
     #[inline]
     pub(super) fn for_tokens(&self, st: &mut State, slot: u16, q: &TokQuery) -> bool {
-        let mut list = std::mem::take(&mut st.loops[slot as usize]);
+        let mut list = std::mem::take(&mut st.loops.lists[slot as usize]);
         list.clear();
         q.for_each(&st.b, &mut st.r, |_, _, x| {
             list.push(x as u16);
             true
         });
-        st.loops[slot as usize] = list;
-        st.loop_at[slot as usize] = 0;
+        st.loops.lists[slot as usize] = list;
+        st.loops.at[slot as usize] = 0;
         st.pc += 1;
         false
     }
@@ -183,14 +183,14 @@ impl Game {
     /// The start of `for` over a set: its sites listed in the loop's slot.
     #[inline]
     pub(super) fn for_sites(&self, st: &mut State, slot: u16, set: &CSet) -> bool {
-        let mut list = std::mem::take(&mut st.loops[slot as usize]);
+        let mut list = std::mem::take(&mut st.loops.lists[slot as usize]);
         list.clear();
         set.for_each(&st.b, &mut st.r, &mut |_, _, s| {
             list.push(s as u16);
             true
         });
-        st.loops[slot as usize] = list;
-        st.loop_at[slot as usize] = 0;
+        st.loops.lists[slot as usize] = list;
+        st.loops.at[slot as usize] = 0;
         st.pc += 1;
         false
     }
@@ -198,7 +198,10 @@ impl Game {
     /// The next element of a loop into its variable, or the end of the loop.
     #[inline]
     pub(super) fn for_next(&self, st: &mut State, slot: u16, var: VarId, end: u32) -> bool {
-        let (list, i) = (&st.loops[slot as usize], &mut st.loop_at[slot as usize]);
+        let (list, i) = (
+            &st.loops.lists[slot as usize],
+            &mut st.loops.at[slot as usize],
+        );
         match list.get(*i) {
             Some(&x) => {
                 *i += 1;

@@ -10,7 +10,7 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(super) fn end_at_limit(&self, st: &mut State) {
-        let (reason, end) = if st.turn - st.round_turn0 >= self.turn_limit {
+        let (reason, end) = if st.turn - st.flow.round_turn0 >= self.turn_limit {
             (EndReason::TurnLimit, &self.prog.limit_ends[0])
         } else {
             (EndReason::MoveLimit, &self.prog.limit_ends[1])

@@ -79,7 +79,7 @@ impl Game {
                 Op::ForSites { slot, set } => self.for_sites(st, *slot, set),
                 Op::ForNext { slot, var, end } => self.for_next(st, *slot, *var, *end),
                 Op::AnotherTurn => {
-                    st.another_turn = true;
+                    st.flow.another_turn = true;
                     st.pc += 1;
                     false
                 }

@@ -14,15 +14,15 @@ impl Game {
         let f = from(&st.b, &mut st.r);
         let d = dir(&st.b, &mut st.r);
         st.b.sow_dir = u8::from(d != 0);
-        st.lap_keys.clear();
-        st.lap_snaps.clear();
-        st.planning = false;
+        st.sow.lap_keys.clear();
+        st.sow.lap_snaps.clear();
+        st.sow.planning = false;
         match self.prog.t.site(f) {
             Some(s) => {
                 self.pick_up(st, s);
-                st.cursor = s as u16;
+                st.sow.cursor = s as u16;
             }
-            None => st.cursor = NONE,
+            None => st.sow.cursor = NONE,
         }
         st.pc += 1;
         false
@@ -39,13 +39,13 @@ impl Game {
         on_cycle: u32,
         sown: Option<VarId>,
     ) -> bool {
-        if !st.planning {
+        if !st.sow.planning {
             if self.lap_repeats(st) {
                 // The position at the start of this lap was seen before in this
                 // sowing: it would go on forever. Put the hand back and stop.
-                st.cycles_cut += 1;
+                st.stats.cycles_cut += 1;
                 st.log.push(|| Event::CycleCut {
-                    at: SiteId(st.cursor),
+                    at: SiteId(st.sow.cursor),
                 });
                 self.put_back(st);
                 st.pc = on_cycle;
@@ -53,17 +53,22 @@ impl Game {
             }
             self.init_plan(st, orders);
         }
-        if st.planning && self.plan_step(st) {
+        if st.sow.planning && self.plan_step(st) {
             self.checkpoint(st);
             return true;
         }
-        let lap = (st.log.on && st.cursor != NONE).then(|| {
-            let pieces = st.hand.iter().sum::<u32>();
+        let lap = (st.log.on && st.sow.cursor != NONE).then(|| {
+            let pieces = st.sow.hand.iter().sum::<u32>();
             // the kinds but the first in hand, and where they are before the lap
             let nk = self.pieces.len();
-            let marked = (1..nk).any(|k| st.hand[k] > 0);
+            let marked = (1..nk).any(|k| st.sow.hand[k] > 0);
             let before = marked.then(|| (st.b.counts.clone(), st.b.bank.clone()));
-            (SiteId(st.cursor), pieces, st.lap_keys.len() > 1, before)
+            (
+                SiteId(st.sow.cursor),
+                pieces,
+                st.sow.lap_keys.len() > 1,
+                before,
+            )
         });
         let last_site = match sown {
             None => self.sow_lap(st, skip),
@@ -97,7 +102,7 @@ impl Game {
         let s = site(&st.b, &mut st.r);
         if let Some(s) = self.prog.t.site(s) {
             self.pick_up(st, s);
-            st.cursor = s as u16;
+            st.sow.cursor = s as u16;
         }
         st.pc = lap;
         !self.checkpoint(st)
