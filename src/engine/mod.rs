@@ -110,7 +110,6 @@ impl Game {
         let mut b = Board {
             nk,
             counts: vec![0; g.sites.len() * nk],
-            total: vec![0; g.sites.len()],
             kinds: g.sites.iter().map(|s| s.kind).collect(),
             owners: g
                 .sites
@@ -124,10 +123,13 @@ impl Game {
             round_first: 0,
             tallies: g.initial_tallies(),
             toks: Tokens::new(g),
-            bits: vec![0; t.layout.len()],
             fault: std::cell::Cell::new(None),
-            existing: 0,
-            shape: 0,
+            index: state::Index {
+                total: vec![0; g.sites.len()],
+                bits: vec![0; t.layout.len()],
+                existing: 0,
+                shape: 0,
+            },
             seen: history::Positions::new(g, t.keys.clone()),
         };
         b.reindex(g, &t.layout, &vec![0; nk]);

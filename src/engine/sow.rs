@@ -18,8 +18,13 @@ impl Game {
             st.sow.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
         }
         let l = &self.prog.t.layout;
-        st.b.total[s] = st.b.toks.count_at[s];
-        l.set(&mut st.b.bits, l.nonempty(), s, st.b.total[s] > 0);
+        st.b.index.total[s] = st.b.toks.count_at[s];
+        l.set(
+            &mut st.b.index.bits,
+            l.nonempty(),
+            s,
+            st.b.index.total[s] > 0,
+        );
     }
 
     pub(crate) fn put_back(&self, st: &mut State) {
@@ -189,9 +194,9 @@ impl Game {
             // The mover's set, built again only when kinds or owners changed since.
             let w = self.prog.t.layout.w;
             mask = at + st.b.mover as usize * (w + 1);
-            if st.r.scratch[mask + w] != st.b.shape + 1 {
+            if st.r.scratch[mask + w] != st.b.index.shape + 1 {
                 q.candidates(&st.b, &mut st.r, mask);
-                st.r.scratch[mask + w] = st.b.shape + 1;
+                st.r.scratch[mask + w] = st.b.index.shape + 1;
             }
         }
         if st.sow.plan.is_empty() {
@@ -260,7 +265,7 @@ impl Game {
             // their pieces to an owner, and the sites that received pieces, as one word each.
             let l = &t.layout;
             let b = &mut st.b;
-            let banking = b.bits[l.kind(SiteKind::Store)] & !b.bits[l.owner(-1)];
+            let banking = b.index.bits[l.kind(SiteKind::Store)] & !b.index.bits[l.owner(-1)];
             let nk = b.nk;
             let mut marks = 0u64;
             while n > 0 {
@@ -276,11 +281,11 @@ impl Game {
                     b.bank[b.owners[s] as usize * nk + k] += 1;
                 } else {
                     b.counts[s * nk + k] += 1;
-                    b.total[s] += 1;
+                    b.index.total[s] += 1;
                     marks |= 1 << (s % 64);
                 }
             }
-            b.bits[l.nonempty()] |= marks;
+            b.index.bits[l.nonempty()] |= marks;
         } else {
             while n > 0 {
                 let c = next[cur as usize];
@@ -292,7 +297,7 @@ impl Game {
                 n -= 1;
                 self.deposit(st, &mut marks, c as usize, k);
             }
-            marks.flush(&mut st.b.bits);
+            marks.flush(&mut st.b.index.bits);
         }
         self.end_run(st, k, budget - n, cur, last) && ok
     }
@@ -338,7 +343,7 @@ impl Game {
             c = next[c as usize];
             self.deposit_n(st, &mut marks, c as usize, k, laps);
         }
-        marks.flush(&mut st.b.bits);
+        marks.flush(&mut st.b.index.bits);
         st.sow.hand[k] -= laps * len as u32;
         st.r.work += len as u64;
         true
@@ -375,7 +380,7 @@ impl Game {
             n -= 1;
             self.deposit(st, &mut marks, c as usize, k);
         }
-        marks.flush(&mut st.b.bits);
+        marks.flush(&mut st.b.index.bits);
         self.end_run(st, k, budget - n, cur, last) && ok
     }
 
@@ -388,8 +393,8 @@ impl Game {
             st.b.bank[owner * st.b.nk + k] += 1;
         } else {
             st.b.counts[s * st.b.nk + k] += 1;
-            st.b.total[s] += 1;
-            marks.mark(&mut st.b.bits, s);
+            st.b.index.total[s] += 1;
+            marks.mark(&mut st.b.index.bits, s);
         }
     }
 
@@ -400,8 +405,8 @@ impl Game {
             st.b.bank[owner * st.b.nk + k] += n;
         } else {
             st.b.counts[s * st.b.nk + k] += n;
-            st.b.total[s] += n;
-            marks.mark(&mut st.b.bits, s);
+            st.b.index.total[s] += n;
+            marks.mark(&mut st.b.index.bits, s);
         }
     }
 
@@ -438,7 +443,7 @@ impl Game {
         st.sow.hand[k] -= 1;
         let mut marks = Marks::new(t.layout.nonempty());
         self.deposit(st, &mut marks, c as usize, k);
-        marks.flush(&mut st.b.bits);
+        marks.flush(&mut st.b.index.bits);
         st.b.hash_drops(c as usize, k, 1);
         *last = c as i64;
         true

@@ -121,8 +121,6 @@ pub struct Board {
     pub(crate) nk: usize,
     /// pieces per site and kind: `counts[site * nk + kind]`
     pub(crate) counts: Vec<u32>,
-    /// every piece at a site: its counters of all kinds and its tokens
-    pub(crate) total: Vec<u32>,
     pub(crate) kinds: Vec<SiteKind>,
     /// the owner of each site now (-1 for none)
     pub(crate) owners: Vec<i8>,
@@ -134,10 +132,23 @@ pub struct Board {
     pub(crate) round_first: u8,
     pub(crate) tallies: Vec<i64>,
     pub(crate) toks: Tokens,
-    /// the site indexes, laid out by [`Layout`]
-    pub(crate) bits: Vec<u64>,
     /// set when the rules asked for something the engine refuses to do (the game then stops)
     pub(crate) fault: Cell<Option<Fault>>,
+    /// what is kept up to date from the fields above (`reindex` builds it from them)
+    pub(crate) index: Index,
+    /// the hash of the position and the history of positions (for `repeated`)
+    pub(crate) seen: Positions,
+}
+
+/// What a board keeps up to date from its pieces, kinds, owners and tokens, so that questions
+/// about every site are a few operations on bit sets: nothing of the position itself
+/// (`Board::reindex` builds it again from the rest).
+#[derive(Debug)]
+pub(crate) struct Index {
+    /// every piece at a site: its counters of all kinds and its tokens
+    pub(crate) total: Vec<u32>,
+    /// the site indexes, laid out by [`Layout`]
+    pub(crate) bits: Vec<u64>,
     /// pieces in existence: every counter (on the board, held, in hand) and every token. Only
     /// `place` without `from` adds to it, and it may not pass `u32::MAX`: so no count of a site,
     /// a hand or a holding can overflow, and sowing and capturing need no check.
@@ -145,8 +156,6 @@ pub struct Board {
     /// changes whenever a site's kind or owner changes: sets built from kinds and owners are
     /// kept while it stays the same
     pub(crate) shape: u64,
-    /// the hash of the position and the history of positions (for `repeated`)
-    pub(crate) seen: Positions,
 }
 
 /// Two boards are equal when their positions are: every field that says where the pieces are
@@ -160,8 +169,6 @@ impl PartialEq for Board {
             // the number of piece kinds: the game's, the same for every board of a game
             nk: _,
             counts,
-            // the pieces at each site: the sum of `counts` and the tokens there (`reindex`)
-            total: _,
             kinds,
             owners,
             bank,
@@ -171,14 +178,12 @@ impl PartialEq for Board {
             round_first,
             tallies,
             toks,
-            // the site indexes, built from kinds, owners, counts and tokens (`reindex`)
-            bits: _,
             fault,
-            // the pieces in existence: the sum of counts, holdings, hand and tokens (`reindex`)
-            existing: _,
-            // a generation counter of kinds and owners (to keep the sets built from them):
-            // it counts changes, two boards with the same kinds and owners may differ in it
-            shape: _,
+            // built from the fields above (`reindex`): the pieces at each site (the sum of
+            // `counts` and the tokens there), the site indexes, the pieces in existence, and a
+            // generation counter of kinds and owners (it counts changes: two boards with the
+            // same kinds and owners may differ in it)
+            index: _,
             seen,
         } = self;
         *counts == o.counts
@@ -305,7 +310,6 @@ pub(crate) struct Chance {
 clone_by_fields!(Board {
     nk,
     counts,
-    total,
     kinds,
     owners,
     bank,
@@ -315,11 +319,15 @@ clone_by_fields!(Board {
     round_first,
     tallies,
     toks,
-    bits,
     fault,
+    index,
+    seen,
+});
+clone_by_fields!(Index {
+    total,
+    bits,
     existing,
     shape,
-    seen,
 });
 clone_by_fields!(Regs {
     vars,
@@ -492,21 +500,27 @@ impl Board {
     /// Rebuilds every index from the pieces, kinds, owners and tokens (after a position was
     /// built by hand).
     pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout, hand: &[u32]) {
-        self.shape += 1;
-        self.bits.iter_mut().for_each(|w| *w = 0);
+        self.index.shape += 1;
+        self.index.bits.iter_mut().for_each(|w| *w = 0);
         self.toks.reindex(g);
         let sum = |v: &[u32]| v.iter().map(|&c| c as u64).sum::<u64>();
-        self.existing = sum(&self.counts) + sum(&self.bank) + sum(hand) + g.tokens.len() as u64;
-        if self.existing > u32::MAX as u64 {
+        self.index.existing =
+            sum(&self.counts) + sum(&self.bank) + sum(hand) + g.tokens.len() as u64;
+        if self.index.existing > u32::MAX as u64 {
             raise(&self.fault, Fault::TooManyPieces);
             return;
         }
         for s in 0..self.kinds.len() {
             let counters: u32 = self.counts[s * self.nk..(s + 1) * self.nk].iter().sum();
-            self.total[s] = counters + self.toks.count_at[s];
-            l.set(&mut self.bits, l.kind(self.kinds[s]), s, true);
-            l.set(&mut self.bits, l.owner(self.owners[s]), s, true);
-            l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
+            self.index.total[s] = counters + self.toks.count_at[s];
+            l.set(&mut self.index.bits, l.kind(self.kinds[s]), s, true);
+            l.set(&mut self.index.bits, l.owner(self.owners[s]), s, true);
+            l.set(
+                &mut self.index.bits,
+                l.nonempty(),
+                s,
+                self.index.total[s] > 0,
+            );
             self.refresh_top(g, l, s);
         }
         self.rehash(g);
@@ -515,14 +529,14 @@ impl Board {
     /// The indexes of the top token of a site (after a change of its stack).
     pub(crate) fn refresh_top(&mut self, g: &Ir, l: &Layout, s: usize) {
         let top = self.toks.top[s];
-        l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
+        l.set(&mut self.index.bits, l.tokens_here(), s, top >= 0);
         let owner = if top >= 0 {
             g.tokens[top as usize].owner.0 as i16
         } else {
             -1
         };
         for p in 0..g.players.len() {
-            l.set(&mut self.bits, l.top_owner(p), s, owner == p as i16);
+            l.set(&mut self.index.bits, l.top_owner(p), s, owner == p as i16);
         }
         self.toks.top_owner[s] = owner;
     }
@@ -533,9 +547,9 @@ impl Board {
     pub(crate) fn add_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
         self.counts[s * self.nk + k] += n;
         self.seen.count(s * self.nk + k, n as i64);
-        self.total[s] += n;
+        self.index.total[s] += n;
         if n > 0 {
-            l.set(&mut self.bits, l.nonempty(), s, true);
+            l.set(&mut self.index.bits, l.nonempty(), s, true);
         }
     }
 
@@ -543,19 +557,19 @@ impl Board {
     #[inline(always)]
     pub(crate) fn set_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
         let i = s * self.nk + k;
-        let t = self.total[s] - self.counts[i] + n;
+        let t = self.index.total[s] - self.counts[i] + n;
         self.seen.count(i, n as i64 - self.counts[i] as i64);
         self.counts[i] = n;
-        self.total[s] = t;
-        l.set(&mut self.bits, l.nonempty(), s, t > 0);
+        self.index.total[s] = t;
+        l.set(&mut self.index.bits, l.nonempty(), s, t > 0);
     }
 
     /// Counters brought into the game (`place` without `from`): a fault when the pieces in
     /// existence would pass what a count can hold.
     pub(crate) fn create(&mut self, n: u64) -> bool {
-        match self.existing.checked_add(n) {
+        match self.index.existing.checked_add(n) {
             Some(e) if e <= u32::MAX as u64 => {
-                self.existing = e;
+                self.index.existing = e;
                 true
             }
             _ => {
@@ -566,19 +580,19 @@ impl Board {
     }
 
     pub(crate) fn set_kind(&mut self, l: &Layout, s: usize, k: SiteKind) {
-        self.shape += 1;
-        l.set(&mut self.bits, l.kind(self.kinds[s]), s, false);
+        self.index.shape += 1;
+        l.set(&mut self.index.bits, l.kind(self.kinds[s]), s, false);
         self.seen.kind(s, self.kinds[s] as usize, k as usize);
         self.kinds[s] = k;
-        l.set(&mut self.bits, l.kind(k), s, true);
+        l.set(&mut self.index.bits, l.kind(k), s, true);
     }
 
     pub(crate) fn set_owner(&mut self, l: &Layout, s: usize, o: i8) {
-        self.shape += 1;
-        l.set(&mut self.bits, l.owner(self.owners[s]), s, false);
+        self.index.shape += 1;
+        l.set(&mut self.index.bits, l.owner(self.owners[s]), s, false);
         self.seen.owner(s, self.owners[s], o);
         self.owners[s] = o;
-        l.set(&mut self.bits, l.owner(o), s, true);
+        l.set(&mut self.index.bits, l.owner(o), s, true);
     }
 
     /// A holding grows by `n` pieces (no holding overflows: see `existing`).
@@ -680,7 +694,6 @@ fn sample_board() -> Board {
     Board {
         nk: 2,
         counts: vec![0; 4],
-        total: vec![0; 2],
         kinds: vec![SiteKind::Hole; 2],
         owners: vec![-1; 2],
         bank: vec![0; 4],
@@ -704,10 +717,13 @@ fn sample_board() -> Board {
             tw: 0,
             bits: vec![],
         },
-        bits: vec![0; 4],
         fault: Cell::new(None),
-        existing: 0,
-        shape: 0,
+        index: Index {
+            total: vec![0; 2],
+            bits: vec![0; 4],
+            existing: 0,
+            shape: 0,
+        },
         seen: Positions::default(),
     }
 }
@@ -752,10 +768,10 @@ fn board_equality_covers_every_field() {
     }
     let skipped: [Change; 5] = [
         ("nk", |b| b.nk += 1),
-        ("total", |b| b.total[0] += 1),
-        ("bits", |b| b.bits.push(1)),
-        ("existing", |b| b.existing += 1),
-        ("shape", |b| b.shape += 1),
+        ("total", |b| b.index.total[0] += 1),
+        ("bits", |b| b.index.bits.push(1)),
+        ("existing", |b| b.index.existing += 1),
+        ("shape", |b| b.index.shape += 1),
     ];
     for (name, change) in skipped {
         let mut b = a.clone();
@@ -770,13 +786,13 @@ fn clone_from_copies_what_clone_copies() {
     let a = sample_board();
     let mut b = a.clone();
     b.counts[0] += 1;
-    b.total[0] += 1;
-    b.shape += 3;
-    b.existing += 1;
+    b.index.total[0] += 1;
+    b.index.shape += 3;
+    b.index.existing += 1;
     b.clone_from(&a);
     assert!(a == b);
     assert_eq!(
-        (a.total, a.shape, a.existing),
-        (b.total, b.shape, b.existing)
+        (a.index.total, a.index.shape, a.index.existing),
+        (b.index.total, b.index.shape, b.index.existing)
     );
 }

@@ -184,12 +184,12 @@ impl Compiler {
                 let v = *v;
                 cmp!(move |b: &Board, r: &mut Regs| t
                     .site(r.var(v))
-                    .map_or(0, |s| b.total[s] as i64))
+                    .map_or(0, |s| b.index.total[s] as i64))
             }
             Expr::CountAt(inner) => {
                 with_arg!(self, inner, |s| cmp!(move |b: &Board, r: &mut Regs| t
                     .site(s(b, r))
-                    .map_or(0, |s| b.total[s] as i64)))
+                    .map_or(0, |s| b.index.total[s] as i64)))
             }
             _ => {
                 let x = self.num(x);
@@ -235,7 +235,7 @@ impl Compiler {
             }
             (None, None, Some((op, CountRhs::Const(c)))) => {
                 return num(move |b, r| match t.site(r.var(v)) {
-                    Some(s) => compare(b, op, b.total[s] as i64, c),
+                    Some(s) => compare(b, op, b.index.total[s] as i64, c),
                     None => 0,
                 });
             }
@@ -261,7 +261,7 @@ impl Compiler {
                     CountRhs::Const(c) => c,
                     CountRhs::Var(w) => r.var(w),
                 };
-                if compare(b, op, b.total[s] as i64, c) == 0 {
+                if compare(b, op, b.index.total[s] as i64, c) == 0 {
                     return 0;
                 }
             }
@@ -388,7 +388,7 @@ pub(crate) fn next1(t: &Tables, b: &Board, s: i64) -> i64 {
 pub(crate) fn count_masked(t: &Tables, b: &Board, site: i64, mask: KindMask) -> i64 {
     let Some(s) = t.site(site) else { return 0 };
     if mask.0 == u32::MAX {
-        return b.total[s] as i64;
+        return b.index.total[s] as i64;
     }
     let nk = t.nk;
     let mut n: i64 = (0..nk)

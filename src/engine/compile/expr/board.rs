@@ -18,12 +18,12 @@ impl Compiler {
                 let s = self.num(s);
                 num(move |b, r| {
                     let s = s(b, r);
-                    t.site(s).map_or(0, |s| b.total[s] as i64)
+                    t.site(s).map_or(0, |s| b.index.total[s] as i64)
                 })
             }
             Expr::CountVar(v) => {
                 let v = *v;
-                num(move |b, r| t.site(r.var(v)).map_or(0, |s| b.total[s] as i64))
+                num(move |b, r| t.site(r.var(v)).map_or(0, |s| b.index.total[s] as i64))
             }
             Expr::CountSet(set, mask) => {
                 let set = self.set(set);

@@ -127,24 +127,24 @@ impl SiteQuery {
                 1 => b.mover as usize * w,
                 _ => t.opponent[b.mover as usize] as usize * w,
             };
-            word &= b.bits[at + shift + i] ^ x;
+            word &= b.index.bits[at + shift + i] ^ x;
         }
         for op in &self.ops {
             word &= match op {
-                SiteOp::Index { at, x } => b.bits[at + i] ^ x,
-                SiteOp::OfMover { at, x } => b.bits[at + b.mover as usize * w + i] ^ x,
+                SiteOp::Index { at, x } => b.index.bits[at + i] ^ x,
+                SiteOp::OfMover { at, x } => b.index.bits[at + b.mover as usize * w + i] ^ x,
                 SiteOp::OfOpponent { at, x } => {
                     let p = player_ref(PlayerRef::Opponent, b, t) as usize;
-                    b.bits[at + p * w + i] ^ x
+                    b.index.bits[at + p * w + i] ^ x
                 }
                 SiteOp::Nothing { x } => *x,
                 SiteOp::TopOwner { who, x } => {
                     let p = who(b, r);
                     if (p as u64) < t.players as u64 {
-                        b.bits[t.layout.top_owner(p as usize) + i] ^ x
+                        b.index.bits[t.layout.top_owner(p as usize) + i] ^ x
                     } else if p == -1 {
                         // owner(top(s)) == none: the sites without tokens
-                        b.bits[t.layout.tokens_here() + i] ^ !x
+                        b.index.bits[t.layout.tokens_here() + i] ^ !x
                     } else {
                         *x
                     }
@@ -164,7 +164,7 @@ impl SiteQuery {
                 CountRhs::Const(c) => c,
                 CountRhs::Var(v) => r.var(v),
             };
-            let n = b.total[s] as i64;
+            let n = b.index.total[s] as i64;
             match op {
                 Op::Eq => n == c,
                 Op::Ne => n != c,

@@ -349,7 +349,7 @@ impl Compiler {
         let (w, at) = (self.t.layout.w, self.t.layout.nonempty());
         Some(num(move |b, r| {
             r.work += w as u64;
-            let any = (0..w).any(|i| base[i] & b.bits[at + i] != 0);
+            let any = (0..w).any(|i| base[i] & b.index.bits[at + i] != 0);
             (any != empty) as i64
         }))
     }
