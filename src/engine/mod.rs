@@ -330,8 +330,8 @@ impl Game {
                 .and_then(|i| self.dice[d as usize].outcomes.get(i))
             {
                 Some(o) => {
-                    st.r.set(st.chance.var, o.value);
-                    st.chance.last = Some((d, outcome as u16));
+                    let var = st.chance.landed(d, outcome as u16);
+                    st.r.set(var, o.value);
                     st.pc += 1;
                     st.r.work = 0;
                     self.run(st);

@@ -1,11 +1,14 @@
 //! The position and what the game waits for: [`State`], [`Board`] (the part that expressions
 //! read, with its incremental indexes) and [`Regs`] (the variables of the turn program).
 
+mod parts;
+
 use super::bits::Layout;
 use super::fields::clone_by_fields;
 use super::history::Positions;
 use super::tokens::Tokens;
 use crate::ir::{Game as Ir, PieceKind, Player, SiteId, SiteKind, TallyInfo, VarId};
+pub(crate) use parts::{Chance, Loops, Sowing, Stats, TurnFlow};
 use std::cell::Cell;
 
 /// Why the game ended.
@@ -252,61 +255,6 @@ pub struct State {
     pub(crate) look: Look,
 }
 
-/// The sowing in progress: the hand, the lap being planned, where it is, and the positions at
-/// the start of its laps (to cut a sowing that would go on forever).
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct Sowing {
-    /// pieces picked up and not yet sown, per kind
-    pub(crate) hand: Vec<u32>,
-    /// the order of drops in the lap being planned (kind per step, 255 = not chosen yet)
-    pub(crate) plan: Vec<u8>,
-    pub(crate) planning: bool,
-    pub(crate) cursor: u16,
-    pub(crate) lap_keys: Vec<u64>,
-    pub(crate) lap_snaps: Vec<u32>,
-}
-
-/// What the limits count: the round's turns and decisions, the turn's decisions, and whether
-/// the same player plays the next turn.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct TurnFlow {
-    /// the turns completed when this round began (the turn limit counts the round's turns)
-    pub(crate) round_turn0: u32,
-    /// the round's last allowed turn (or decision, `limit … moves`) is over: the game ends at
-    /// the next decision or chance event, unless the rules end it (or the round) first
-    pub(crate) limit_reached: bool,
-    /// decisions taken in the turn being played
-    pub(crate) turn_decisions: u32,
-    /// `another turn` was said in this turn: the same player plays the next one
-    pub(crate) another_turn: bool,
-    /// decisions still allowed in this round by the move limit (`u64::MAX` without one)
-    pub(crate) moves_left: u64,
-}
-
-/// What happened in the game that its statistics tell.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct Stats {
-    /// sowings ended because their position repeated (or ran past the lap limit)
-    pub(crate) cycles_cut: u32,
-    /// turns passed for want of a legal decision, and the last player who passed
-    pub(crate) passes: u32,
-    pub(crate) last_passer: u8,
-}
-
-/// The `for` loops being run: the elements of each, and how far it is.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct Loops {
-    pub(crate) lists: Vec<Vec<u16>>,
-    pub(crate) at: Vec<usize>,
-}
-
-/// The variable that receives the pending throw, and the last throw (dice, outcome).
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct Chance {
-    pub(crate) var: VarId,
-    pub(crate) last: Option<(u16, u16)>,
-}
-
 clone_by_fields!(Board {
     nk,
     counts,
@@ -350,28 +298,6 @@ clone_by_fields!(State {
     log,
     look,
 });
-clone_by_fields!(Sowing {
-    hand,
-    plan,
-    planning,
-    cursor,
-    lap_keys,
-    lap_snaps,
-});
-clone_by_fields!(TurnFlow {
-    round_turn0,
-    limit_reached,
-    turn_decisions,
-    another_turn,
-    moves_left,
-});
-clone_by_fields!(Stats {
-    cycles_cut,
-    passes,
-    last_passer,
-});
-clone_by_fields!(Loops { lists, at });
-clone_by_fields!(Chance { var, last });
 
 impl State {
     pub fn pending(&self) -> Pending {
@@ -442,14 +368,15 @@ impl State {
     }
     /// The last throw: (dice, outcome).
     pub fn last_throw(&self) -> Option<(u16, u16)> {
-        self.chance.last
+        self.chance.last()
     }
     pub fn cycles_cut(&self) -> u32 {
-        self.stats.cycles_cut
+        self.stats.cycles_cut()
     }
     /// How many times a player had no legal decision and passed, and who passed last.
     pub fn passes(&self) -> (u32, Player) {
-        (self.stats.passes, Player(self.stats.last_passer))
+        let (passes, last) = self.stats.passes();
+        (passes, Player(last))
     }
     /// Counters of `kind` at a site (tokens are in [`State::tokens`]).
     pub fn count(&self, g: &Ir, site: SiteId, kind: PieceKind) -> u32 {

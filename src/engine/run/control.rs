@@ -74,8 +74,7 @@ impl Game {
             true
         } else if st.moves.is_empty() {
             // No legal decision: the player passes (the rest of his turn is skipped).
-            st.stats.passes += 1;
-            st.stats.last_passer = st.b.mover;
+            st.stats.passed(st.b.mover);
             st.log.push(|| Event::Passed {
                 player: Player(st.b.mover),
             });
@@ -160,7 +159,7 @@ impl Game {
         if !self.checkpoint(st) || self.stops_at_limit(st) {
             return true;
         }
-        st.chance.var = var;
+        st.chance.wait(var);
         st.pending = Pending::Throw(dice);
         true
     }

@@ -43,7 +43,7 @@ impl Game {
             if self.lap_repeats(st) {
                 // The position at the start of this lap was seen before in this
                 // sowing: it would go on forever. Put the hand back and stop.
-                st.stats.cycles_cut += 1;
+                st.stats.cycle_cut();
                 st.log.push(|| Event::CycleCut {
                     at: SiteId(st.sow.cursor),
                 });
