@@ -1,7 +1,7 @@
 //! The legal decisions of a choice, in a fixed order: alternative by alternative, the values of
 //! each in increasing order (sites, tokens) or in the order written (values, sets).
 
-use super::compile::{CAlt, CSet, Gen};
+use super::compile::{CAlt, CSet, Gen, Reach};
 use super::state::{Board, Regs};
 use super::tokens::UNPLACED;
 use super::{Decision, Game, State};
@@ -129,12 +129,13 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
             };
             match set {
                 // The sites next to a site (or two steps on), walked here.
-                CSet::Near(x, far, t) => {
+                CSet::Near(x, reach, t) => {
+                    let far = *reach == Reach::Jumps;
                     if let Some(q) = t.site(x(b, r)) {
                         // None of them can pass the condition on the second value alone:
                         // nothing to walk.
                         if let Some((_, at)) = &alt.second {
-                            let sets = if *far { &t.far_bits } else { &t.near_bits };
+                            let sets = if far { &t.far_bits } else { &t.near_bits };
                             let w = t.layout.w;
                             if !sets.is_empty()
                                 && (0..w).all(|i| sets[q * w + i] & r.scratch[at + i] == 0)
@@ -142,7 +143,7 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
                                 return;
                             }
                         }
-                        if *far {
+                        if far {
                             for &(s, _) in &t.far[q] {
                                 pair(b, r, s as usize);
                             }

@@ -85,7 +85,7 @@ impl Game {
         sc.look.active = true;
         sc.log.on = false;
         sc.pending = Pending::Choice(id);
-        sc.turn_decisions += 1;
+        sc.flow.turn_decisions += 1;
         let decider = st.b.mover;
         let a = &self.choices[id as usize].alts[alt as usize];
         let set_values = |sc: &mut State| match (a.var, &a.to) {

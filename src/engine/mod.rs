@@ -15,14 +15,16 @@
 //! 1. **Data**: [`bits`] (bit sets), [`events`] (what the rules did), `fields` (field-by-field
 //!    `Clone`), [`tokens`] (where each token is, the stacks), [`history`] (the position hash's
 //!    keys and the positions seen).
-//! 2. **The position**: [`state`] ([`State`], `Board`, `Regs`, the look-ahead's scratch copy),
-//!    made of the data above.
+//! 2. **The position**: [`state`] ([`State`] with its parts by concern: the sowing in
+//!    progress, the limits' counters, the statistics, the loops, the pending throw; `Board`,
+//!    `Regs`, the look-ahead's scratch copy), made of the data above.
 //! 3. **Changes of the board**: `stacks` (tokens put, taken, carried) and `hash` (the hooks
 //!    that keep the position's hash up to date), as methods of `Board`.
 //! 4. **The compiled program**: [`compile`] (the IR compiled once into closures and bit-set
 //!    queries; inside it `tables` → `num` → `memory` → `query` → `expr` → the program's `Op`s),
 //!    which reads the position.
-//! 5. **The interpreter**: `run` (the loop and the effects of statements), `enumerate` (the
+//! 5. **The interpreter**: `run` (the loop, whose dispatch calls the effects of statements
+//!    by concern in its child modules), `enumerate` (the
 //!    legal decisions), `sow` (sowing), [`lookahead`] (`leaving` conditions), each a set of
 //!    methods of [`Game`].
 //! 6. **The game**: this module, [`Game`] and the limits, and [`actions`] (the fixed ids of
@@ -121,7 +123,6 @@ impl Game {
         let mut b = Board {
             nk,
             counts: vec![0; g.sites.len() * nk],
-            total: vec![0; g.sites.len()],
             kinds: g.sites.iter().map(|s| s.kind).collect(),
             owners: g
                 .sites
@@ -135,10 +136,13 @@ impl Game {
             round_first: 0,
             tallies: g.initial_tallies(),
             toks: Tokens::new(g),
-            bits: vec![0; t.layout.len()],
             fault: std::cell::Cell::new(None),
-            existing: 0,
-            shape: 0,
+            index: state::Index {
+                total: vec![0; g.sites.len()],
+                bits: vec![0; t.layout.len()],
+                existing: 0,
+                shape: 0,
+            },
             seen: history::Positions::new(g, t.keys.clone()),
         };
         b.reindex(g, &t.layout, &vec![0; nk]);
@@ -151,32 +155,35 @@ impl Game {
             },
             turn: 0,
             pc: 0,
-            hand: vec![0; nk],
-            plan: Vec::with_capacity(64),
-            planning: false,
-            cursor: 0,
-            // room for the position at the start of 256 laps of one sowing
-            lap_keys: Vec::with_capacity(256),
-            lap_snaps: Vec::with_capacity((g.sites.len() + 1) * nk * 256),
+            sow: state::Sowing {
+                hand: vec![0; nk],
+                plan: Vec::with_capacity(64),
+                planning: false,
+                cursor: 0,
+                // room for the position at the start of 256 laps of one sowing
+                lap_keys: Vec::with_capacity(256),
+                lap_snaps: Vec::with_capacity((g.sites.len() + 1) * nk * 256),
+            },
             scratch: Vec::with_capacity(g.sites.len()),
             pending: Pending::Choice(0),
             moves: Vec::with_capacity(32),
-            cycles_cut: 0,
-            passes: 0,
-            last_passer: 0,
-            loops: (0..g.loops)
-                .map(|_| Vec::with_capacity(g.sites.len().max(g.tokens.len())))
-                .collect(),
-            loop_at: vec![0; g.loops],
-            throw_var: 0,
-            last_throw: None,
-            round_turn0: 0,
-            limit_reached: false,
-            turn_decisions: 0,
+            flow: state::TurnFlow {
+                round_turn0: 0,
+                limit_reached: false,
+                turn_decisions: 0,
+                another_turn: false,
+                moves_left: self.prog.move_limit,
+            },
+            stats: state::Stats::default(),
+            loops: state::Loops {
+                lists: (0..g.loops)
+                    .map(|_| Vec::with_capacity(g.sites.len().max(g.tokens.len())))
+                    .collect(),
+                at: vec![0; g.loops],
+            },
+            chance: state::Chance::default(),
             log: events::Log::default(),
             look: state::Look::default(),
-            another_turn: false,
-            moves_left: self.prog.move_limit,
         }
     }
 
@@ -209,14 +216,14 @@ impl Game {
     /// Plays a decision taken from [`State::moves`] (not checked again).
     pub fn play_unchecked(&self, st: &mut State, d: Decision) {
         st.r.work = 0;
-        st.turn_decisions += 1;
-        st.moves_left = st.moves_left.saturating_sub(1);
-        if st.moves_left == 0 {
+        st.flow.turn_decisions += 1;
+        st.flow.moves_left = st.flow.moves_left.saturating_sub(1);
+        if st.flow.moves_left == 0 {
             // the round's last allowed decision: the game ends at the next decision or chance
             // event, unless the rules end it (or the round) first
-            st.limit_reached = true;
+            st.flow.limit_reached = true;
         }
-        if st.turn_decisions > DECISION_LIMIT {
+        if st.flow.turn_decisions > DECISION_LIMIT {
             self.finish(st, None, EndReason::DecisionLimit);
             return;
         }
@@ -234,7 +241,7 @@ impl Game {
                 st.pc = a.target;
             }
             (Pending::Drop(k), Decision::Drop { slot }) => {
-                if let Some(p) = st.plan.get_mut(slot as usize) {
+                if let Some(p) = st.sow.plan.get_mut(slot as usize) {
                     *p = k.0;
                 }
             }
@@ -336,8 +343,8 @@ impl Game {
                 .and_then(|i| self.dice[d as usize].outcomes.get(i))
             {
                 Some(o) => {
-                    st.r.set(st.throw_var, o.value);
-                    st.last_throw = Some((d, outcome as u16));
+                    let var = st.chance.landed(d, outcome as u16);
+                    st.r.set(var, o.value);
                     st.pc += 1;
                     st.r.work = 0;
                     self.run(st);
@@ -352,7 +359,7 @@ impl Game {
 
     /// Runs the program from where the state is (after building a position by hand).
     pub(crate) fn resume(&self, st: &mut State) {
-        st.b.reindex(&self.ir, &self.prog.t.layout, &st.hand);
+        st.b.reindex(&self.ir, &self.prog.t.layout, &st.sow.hand);
         st.r.work = 0;
         self.run(st);
     }

@@ -15,21 +15,26 @@ impl Game {
             st.b.hash_pick_up(s);
         }
         for k in 0..nk {
-            st.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
+            st.sow.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
         }
         let l = &self.prog.t.layout;
-        st.b.total[s] = st.b.toks.count_at[s];
-        l.set(&mut st.b.bits, l.nonempty(), s, st.b.total[s] > 0);
+        st.b.index.total[s] = st.b.toks.count_at[s];
+        l.set(
+            &mut st.b.index.bits,
+            l.nonempty(),
+            s,
+            st.b.index.total[s] > 0,
+        );
     }
 
     pub(crate) fn put_back(&self, st: &mut State) {
-        if st.cursor == NONE {
+        if st.sow.cursor == NONE {
             return;
         }
         let l = &self.prog.t.layout;
-        let s = st.cursor as usize;
+        let s = st.sow.cursor as usize;
         for k in 0..self.pieces.len() {
-            let c = std::mem::take(&mut st.hand[k]);
+            let c = std::mem::take(&mut st.sow.hand[k]);
             if c > 0 {
                 st.b.add_counters(l, s, k, c);
             }
@@ -40,45 +45,45 @@ impl Game {
     /// A cheap key (where the hand is, and how many pieces it holds) is compared first; the
     /// whole position only when the keys are equal.
     pub(crate) fn lap_repeats(&self, st: &mut State) -> bool {
-        if st.lap_keys.len() >= LAP_LIMIT {
+        if st.sow.lap_keys.len() >= LAP_LIMIT {
             return true;
         }
-        let in_hand: u64 = st.hand.iter().map(|&c| c as u64).sum();
-        let key = (st.cursor as u64) | (in_hand << 16);
-        let (nc, len) = (st.b.counts.len(), st.b.counts.len() + st.hand.len());
+        let in_hand: u64 = st.sow.hand.iter().map(|&c| c as u64).sum();
+        let key = (st.sow.cursor as u64) | (in_hand << 16);
+        let (nc, len) = (st.b.counts.len(), st.b.counts.len() + st.sow.hand.len());
         // the earlier laps' keys are read, and this lap's position copied: work
-        st.r.work += (st.lap_keys.len() + len) as u64;
-        for (i, &old) in st.lap_keys.iter().enumerate() {
+        st.r.work += (st.sow.lap_keys.len() + len) as u64;
+        for (i, &old) in st.sow.lap_keys.iter().enumerate() {
             if old == key
-                && st.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
-                && st.lap_snaps[i * len + nc..(i + 1) * len] == st.hand[..]
+                && st.sow.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
+                && st.sow.lap_snaps[i * len + nc..(i + 1) * len] == st.sow.hand[..]
             {
                 return true;
             }
         }
-        st.lap_snaps.extend_from_slice(&st.b.counts);
-        st.lap_snaps.extend_from_slice(&st.hand);
-        st.lap_keys.push(key);
+        st.sow.lap_snaps.extend_from_slice(&st.b.counts);
+        st.sow.lap_snaps.extend_from_slice(&st.sow.hand);
+        st.sow.lap_keys.push(key);
         false
     }
 
     /// Prepares the drop order of the lap: the plain pieces (the first kind) in the remaining
     /// steps, the others placed by the sower when `orders` is set and more than one order exists.
     pub(crate) fn init_plan(&self, st: &mut State, orders: bool) {
-        st.plan.clear();
+        st.sow.plan.clear();
         if !orders {
             return;
         }
-        let total: usize = st.hand.iter().map(|&c| c as usize).sum();
-        let kinds_in_hand = st.hand.iter().filter(|&&c| c > 0).count();
+        let total: usize = st.sow.hand.iter().map(|&c| c as usize).sum();
+        let kinds_in_hand = st.sow.hand.iter().filter(|&&c| c > 0).count();
         if kinds_in_hand > 1 {
             if total > u16::MAX as usize {
                 // a slot is named by 16 bits: the game ends with this fault
                 raise(&st.b.fault, Fault::LapTooLongToOrder);
                 return;
             }
-            st.plan.resize(total, u8::MAX);
-            st.planning = true;
+            st.sow.plan.resize(total, u8::MAX);
+            st.sow.planning = true;
         }
         // Otherwise the plan stays empty: the lap drops the kinds in their order.
     }
@@ -88,26 +93,27 @@ impl Game {
     pub(crate) fn plan_step(&self, st: &mut State) -> bool {
         loop {
             // Each step reads the plan a few times: linear in its length, counted as work.
-            let n = st.plan.len();
+            let n = st.sow.plan.len();
             st.r.work += n as u64 * 2;
             let mut next_kind = None;
             for k in 1..self.pieces.len() {
-                let placed = st.plan.iter().filter(|&&x| x as usize == k).count();
-                if placed < st.hand[k] as usize {
-                    next_kind = Some((k, st.hand[k] as usize - placed));
+                let placed = st.sow.plan.iter().filter(|&&x| x as usize == k).count();
+                if placed < st.sow.hand[k] as usize {
+                    next_kind = Some((k, st.sow.hand[k] as usize - placed));
                     break;
                 }
             }
             let Some((k, remaining)) = next_kind else {
-                for p in st.plan.iter_mut() {
+                for p in st.sow.plan.iter_mut() {
                     if *p == u8::MAX {
                         *p = 0;
                     }
                 }
-                st.planning = false;
+                st.sow.planning = false;
                 return false;
             };
             let min_slot = st
+                .sow
                 .plan
                 .iter()
                 .rposition(|&x| x as usize == k)
@@ -118,7 +124,7 @@ impl Game {
             st.moves.clear();
             let mut free_after = 0;
             for slot in (min_slot..n).rev() {
-                if st.plan[slot] != u8::MAX {
+                if st.sow.plan[slot] != u8::MAX {
                     continue;
                 }
                 if free_after + 1 >= remaining {
@@ -130,9 +136,9 @@ impl Game {
             // One possible slot (or none, which cannot happen): nothing to choose.
             if st.moves.len() <= 1 {
                 if let Some(Decision::Drop { slot }) = st.moves.first().copied() {
-                    st.plan[slot as usize] = k as u8;
+                    st.sow.plan[slot as usize] = k as u8;
                 } else {
-                    st.planning = false;
+                    st.sow.planning = false;
                     return false;
                 }
                 st.moves.clear();
@@ -179,55 +185,55 @@ impl Game {
         st: &mut State,
         skip: Option<&Skip>,
     ) -> (i64, u32) {
-        let held_now = |st: &State| st.hand.iter().sum::<u32>();
+        let held_now = |st: &State| st.sow.hand.iter().sum::<u32>();
         let before = if COUNT { held_now(st) } else { 0 };
         let mut last = -1i64;
-        let mut ok = st.cursor != NONE;
+        let mut ok = st.sow.cursor != NONE;
         let mut mask = 0;
         if let Some(Skip::Stable(q, at)) = skip {
             // The mover's set, built again only when kinds or owners changed since.
             let w = self.prog.t.layout.w;
             mask = at + st.b.mover as usize * (w + 1);
-            if st.r.scratch[mask + w] != st.b.shape + 1 {
+            if st.r.scratch[mask + w] != st.b.index.shape + 1 {
                 q.candidates(&st.b, &mut st.r, mask);
-                st.r.scratch[mask + w] = st.b.shape + 1;
+                st.r.scratch[mask + w] = st.b.index.shape + 1;
             }
         }
-        if st.plan.is_empty() {
+        if st.sow.plan.is_empty() {
             for k in 0..self.pieces.len() {
-                if ok && st.hand[k] > 0 {
-                    let (from, held) = (st.cursor, st.hand[k]);
+                if ok && st.sow.hand[k] > 0 {
+                    let (from, held) = (st.sow.cursor, st.sow.hand[k]);
                     ok = match skip {
                         None => self.drop_run(st, k, &mut last),
                         Some(Skip::Stable(..)) => self.drop_run_skipping(st, k, mask, &mut last),
                         Some(_) => {
                             let mut ok = true;
-                            while ok && st.hand[k] > 0 && st.r.work <= WORK_LIMIT {
+                            while ok && st.sow.hand[k] > 0 && st.r.work <= WORK_LIMIT {
                                 ok = self.drop_one(st, k, skip, &mut last);
                             }
-                            ok && st.hand[k] == 0
+                            ok && st.sow.hand[k] == 0
                         }
                     };
                     // (dropped one by one, a dynamic skip hashed each drop)
                     if HASH && !matches!(skip, Some(Skip::Dynamic(_))) {
                         let mask = matches!(skip, Some(Skip::Stable(..))).then_some(mask);
-                        self.hash_run(st, k, from, held - st.hand[k], mask);
+                        self.hash_run(st, k, from, held - st.sow.hand[k], mask);
                     }
                 }
             }
         } else {
-            let plan = std::mem::take(&mut st.plan);
+            let plan = std::mem::take(&mut st.sow.plan);
             for &k in &plan {
-                if ok && st.hand[k as usize] > 0 {
+                if ok && st.sow.hand[k as usize] > 0 {
                     ok = self.drop_one(st, k as usize, skip, &mut last);
                 }
             }
-            st.plan = plan;
-            st.plan.clear();
+            st.sow.plan = plan;
+            st.sow.plan.clear();
         }
         let dropped = if COUNT { before - held_now(st) } else { 0 };
         // Anything left in hand (the ring ended) stays where the sowing stopped.
-        if !ok && st.hand.iter().any(|&c| c > 0) {
+        if !ok && st.sow.hand.iter().any(|&c| c > 0) {
             self.put_back(st);
         }
         (last, dropped)
@@ -239,14 +245,19 @@ impl Game {
         let t = &*self.prog.t;
         let next = &t.next[st.b.sow_dir as usize];
         let mut marks = Marks::new(t.layout.nonempty());
-        let mut cur = st.cursor;
+        let mut cur = st.sow.cursor;
         // A hand larger than the ring goes round whole laps at once: each site of the ring gets
         // the same number of pieces, and the cursor comes back where it was.
-        if st.hand[k] as usize > 2 * t.nsites && self.drop_laps(st, k, next) && st.hand[k] == 0 {
+        if st.sow.hand[k] as usize > 2 * t.nsites
+            && self.drop_laps(st, k, next)
+            && st.sow.hand[k] == 0
+        {
             *last = cur as i64; // the last piece of the last lap
         }
         // at most the work still allowed
-        let budget = WORK_LIMIT.saturating_sub(st.r.work).min(st.hand[k] as u64) as u32;
+        let budget = WORK_LIMIT
+            .saturating_sub(st.r.work)
+            .min(st.sow.hand[k] as u64) as u32;
         let mut n = budget;
         let mut ok = true;
         if t.layout.w == 1 {
@@ -254,7 +265,7 @@ impl Game {
             // their pieces to an owner, and the sites that received pieces, as one word each.
             let l = &t.layout;
             let b = &mut st.b;
-            let banking = b.bits[l.kind(SiteKind::Store)] & !b.bits[l.owner(-1)];
+            let banking = b.index.bits[l.kind(SiteKind::Store)] & !b.index.bits[l.owner(-1)];
             let nk = b.nk;
             let mut marks = 0u64;
             while n > 0 {
@@ -270,11 +281,11 @@ impl Game {
                     b.bank[b.owners[s] as usize * nk + k] += 1;
                 } else {
                     b.counts[s * nk + k] += 1;
-                    b.total[s] += 1;
+                    b.index.total[s] += 1;
                     marks |= 1 << (s % 64);
                 }
             }
-            b.bits[l.nonempty()] |= marks;
+            b.index.bits[l.nonempty()] |= marks;
         } else {
             while n > 0 {
                 let c = next[cur as usize];
@@ -286,7 +297,7 @@ impl Game {
                 n -= 1;
                 self.deposit(st, &mut marks, c as usize, k);
             }
-            marks.flush(&mut st.b.bits);
+            marks.flush(&mut st.b.index.bits);
         }
         self.end_run(st, k, budget - n, cur, last) && ok
     }
@@ -296,12 +307,12 @@ impl Game {
     #[inline(always)]
     fn end_run(&self, st: &mut State, k: usize, dropped: u32, cur: u16, last: &mut i64) -> bool {
         st.r.work += dropped as u64;
-        st.hand[k] -= dropped;
+        st.sow.hand[k] -= dropped;
         if dropped > 0 {
             *last = cur as i64;
         }
-        st.cursor = cur;
-        st.hand[k] == 0
+        st.sow.cursor = cur;
+        st.sow.hand[k] == 0
     }
 
     /// Drops the whole laps of a hand of kind `k` larger than the ring (no sites skipped): the
@@ -309,7 +320,7 @@ impl Game {
     /// True when laps were dropped.
     fn drop_laps(&self, st: &mut State, k: usize, next: &[u16]) -> bool {
         let t = &*self.prog.t;
-        let start = st.cursor;
+        let start = st.sow.cursor;
         let mut len = 0usize;
         let mut c = start;
         loop {
@@ -322,7 +333,7 @@ impl Game {
                 break;
             }
         }
-        let laps = st.hand[k] / len as u32;
+        let laps = st.sow.hand[k] / len as u32;
         if laps == 0 {
             return false;
         }
@@ -332,8 +343,8 @@ impl Game {
             c = next[c as usize];
             self.deposit_n(st, &mut marks, c as usize, k, laps);
         }
-        marks.flush(&mut st.b.bits);
-        st.hand[k] -= laps * len as u32;
+        marks.flush(&mut st.b.index.bits);
+        st.sow.hand[k] -= laps * len as u32;
         st.r.work += len as u64;
         true
     }
@@ -344,8 +355,10 @@ impl Game {
         let t = &*self.prog.t;
         let next = &t.next[st.b.sow_dir as usize];
         let mut marks = Marks::new(t.layout.nonempty());
-        let mut cur = st.cursor;
-        let budget = WORK_LIMIT.saturating_sub(st.r.work).min(st.hand[k] as u64) as u32;
+        let mut cur = st.sow.cursor;
+        let budget = WORK_LIMIT
+            .saturating_sub(st.r.work)
+            .min(st.sow.hand[k] as u64) as u32;
         let mut n = budget;
         let mut ok = true;
         'drops: while n > 0 {
@@ -367,7 +380,7 @@ impl Game {
             n -= 1;
             self.deposit(st, &mut marks, c as usize, k);
         }
-        marks.flush(&mut st.b.bits);
+        marks.flush(&mut st.b.index.bits);
         self.end_run(st, k, budget - n, cur, last) && ok
     }
 
@@ -380,8 +393,8 @@ impl Game {
             st.b.bank[owner * st.b.nk + k] += 1;
         } else {
             st.b.counts[s * st.b.nk + k] += 1;
-            st.b.total[s] += 1;
-            marks.mark(&mut st.b.bits, s);
+            st.b.index.total[s] += 1;
+            marks.mark(&mut st.b.index.bits, s);
         }
     }
 
@@ -392,8 +405,8 @@ impl Game {
             st.b.bank[owner * st.b.nk + k] += n;
         } else {
             st.b.counts[s * st.b.nk + k] += n;
-            st.b.total[s] += n;
-            marks.mark(&mut st.b.bits, s);
+            st.b.index.total[s] += n;
+            marks.mark(&mut st.b.index.bits, s);
         }
     }
 
@@ -401,7 +414,7 @@ impl Game {
     fn drop_one(&self, st: &mut State, k: usize, skip: Option<&Skip>, last: &mut i64) -> bool {
         let t = &self.prog.t;
         let d = st.b.sow_dir as usize;
-        let mut c = t.next[d][st.cursor as usize];
+        let mut c = t.next[d][st.sow.cursor as usize];
         if let Some(skip) = skip {
             let mut guard = 0;
             while c != NONE
@@ -426,11 +439,11 @@ impl Game {
             return false;
         }
         st.r.work += 1;
-        st.cursor = c;
-        st.hand[k] -= 1;
+        st.sow.cursor = c;
+        st.sow.hand[k] -= 1;
         let mut marks = Marks::new(t.layout.nonempty());
         self.deposit(st, &mut marks, c as usize, k);
-        marks.flush(&mut st.b.bits);
+        marks.flush(&mut st.b.index.bits);
         st.b.hash_drops(c as usize, k, 1);
         *last = c as i64;
         true

@@ -21,8 +21,8 @@ impl Board {
         self.toks.set_area(t, ON_BOARD);
         self.toks.pos[t] = pos;
         let s = s as usize;
-        self.total[s] += 1;
-        l.set(&mut self.bits, l.nonempty(), s, true);
+        self.index.total[s] += 1;
+        l.set(&mut self.index.bits, l.nonempty(), s, true);
         self.set_top(g, l, s);
         if self.seen.keys.is_some() {
             self.hash_token_moved(g, t, from, s as u16, area, ON_BOARD);
@@ -60,8 +60,13 @@ impl Board {
 
     /// The indexes of a site a token left.
     fn token_left(&mut self, g: &Ir, l: &Layout, s: usize) {
-        self.total[s] -= 1;
-        l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
+        self.index.total[s] -= 1;
+        l.set(
+            &mut self.index.bits,
+            l.nonempty(),
+            s,
+            self.index.total[s] > 0,
+        );
         self.set_top(g, l, s);
     }
 
@@ -78,14 +83,14 @@ impl Board {
         let old = self.toks.top_owner[s];
         if old != owner {
             if old >= 0 {
-                l.set(&mut self.bits, l.top_owner(old as usize), s, false);
+                l.set(&mut self.index.bits, l.top_owner(old as usize), s, false);
             }
             if owner >= 0 {
-                l.set(&mut self.bits, l.top_owner(owner as usize), s, true);
+                l.set(&mut self.index.bits, l.top_owner(owner as usize), s, true);
             }
             self.toks.top_owner[s] = owner;
         }
-        l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
+        l.set(&mut self.index.bits, l.tokens_here(), s, top >= 0);
     }
 
     /// Moves token `t` and every token above it on its site, in their order, on top of site
@@ -130,11 +135,16 @@ impl Board {
         }
         toks.count_at[from] -= n;
         toks.count_at[to as usize] += n;
-        self.total[from] -= n;
-        l.set(&mut self.bits, l.nonempty(), from, self.total[from] > 0);
+        self.index.total[from] -= n;
+        l.set(
+            &mut self.index.bits,
+            l.nonempty(),
+            from,
+            self.index.total[from] > 0,
+        );
         self.set_top(g, l, from);
-        self.total[to as usize] += n;
-        l.set(&mut self.bits, l.nonempty(), to as usize, true);
+        self.index.total[to as usize] += n;
+        l.set(&mut self.index.bits, l.nonempty(), to as usize, true);
         self.set_top(g, l, to as usize);
         if self.seen.keys.is_some() {
             let area = self.toks.area[t];

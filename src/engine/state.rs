@@ -1,11 +1,14 @@
 //! The position and what the game waits for: [`State`], [`Board`] (the part that expressions
 //! read, with its incremental indexes) and [`Regs`] (the variables of the turn program).
 
+mod parts;
+
 use super::bits::Layout;
 use super::fields::clone_by_fields;
 use super::history::Positions;
 use super::tokens::Tokens;
 use crate::ir::{Game as Ir, PieceKind, Player, SiteId, SiteKind, TallyInfo, VarId};
+pub(crate) use parts::{Chance, Loops, Sowing, Stats, TurnFlow};
 use std::cell::Cell;
 
 /// Why the game ended.
@@ -124,8 +127,6 @@ pub struct Board {
     pub(crate) nk: usize,
     /// pieces per site and kind: `counts[site * nk + kind]`
     pub(crate) counts: Vec<u32>,
-    /// every piece at a site: its counters of all kinds and its tokens
-    pub(crate) total: Vec<u32>,
     pub(crate) kinds: Vec<SiteKind>,
     /// the owner of each site now (-1 for none)
     pub(crate) owners: Vec<i8>,
@@ -137,10 +138,23 @@ pub struct Board {
     pub(crate) round_first: u8,
     pub(crate) tallies: Vec<i64>,
     pub(crate) toks: Tokens,
-    /// the site indexes, laid out by [`Layout`]
-    pub(crate) bits: Vec<u64>,
     /// set when the rules asked for something the engine refuses to do (the game then stops)
     pub(crate) fault: Cell<Option<Fault>>,
+    /// what is kept up to date from the fields above (`reindex` builds it from them)
+    pub(crate) index: Index,
+    /// the hash of the position and the history of positions (for `repeated`)
+    pub(crate) seen: Positions,
+}
+
+/// What a board keeps up to date from its pieces, kinds, owners and tokens, so that questions
+/// about every site are a few operations on bit sets: nothing of the position itself
+/// (`Board::reindex` builds it again from the rest).
+#[derive(Debug)]
+pub(crate) struct Index {
+    /// every piece at a site: its counters of all kinds and its tokens
+    pub(crate) total: Vec<u32>,
+    /// the site indexes, laid out by [`Layout`]
+    pub(crate) bits: Vec<u64>,
     /// pieces in existence: every counter (on the board, held, in hand) and every token. Only
     /// `place` without `from` adds to it, and it may not pass `u32::MAX`: so no count of a site,
     /// a hand or a holding can overflow, and sowing and capturing need no check.
@@ -148,8 +162,6 @@ pub struct Board {
     /// changes whenever a site's kind or owner changes: sets built from kinds and owners are
     /// kept while it stays the same
     pub(crate) shape: u64,
-    /// the hash of the position and the history of positions (for `repeated`)
-    pub(crate) seen: Positions,
 }
 
 /// Two boards are equal when their positions are: every field that says where the pieces are
@@ -163,8 +175,6 @@ impl PartialEq for Board {
             // the number of piece kinds: the game's, the same for every board of a game
             nk: _,
             counts,
-            // the pieces at each site: the sum of `counts` and the tokens there (`reindex`)
-            total: _,
             kinds,
             owners,
             bank,
@@ -174,14 +184,12 @@ impl PartialEq for Board {
             round_first,
             tallies,
             toks,
-            // the site indexes, built from kinds, owners, counts and tokens (`reindex`)
-            bits: _,
             fault,
-            // the pieces in existence: the sum of counts, holdings, hand and tokens (`reindex`)
-            existing: _,
-            // a generation counter of kinds and owners (to keep the sets built from them):
-            // it counts changes, two boards with the same kinds and owners may differ in it
-            shape: _,
+            // built from the fields above (`reindex`): the pieces at each site (the sum of
+            // `counts` and the tokens there), the site indexes, the pieces in existence, and a
+            // generation counter of kinds and owners (it counts changes: two boards with the
+            // same kinds and owners may differ in it)
+            index: _,
             seen,
         } = self;
         *counts == o.counts
@@ -229,50 +237,30 @@ pub struct State {
     /// turns completed
     pub(crate) turn: u32,
     pub(crate) pc: u32,
-    /// pieces picked up and not yet sown, per kind
-    pub(crate) hand: Vec<u32>,
-    /// the order of drops in the lap being planned (kind per step, 255 = not chosen yet)
-    pub(crate) plan: Vec<u8>,
-    pub(crate) planning: bool,
-    pub(crate) cursor: u16,
-    pub(crate) lap_keys: Vec<u64>,
-    pub(crate) lap_snaps: Vec<u32>,
+    /// the sowing in progress
+    pub(crate) sow: Sowing,
+    /// sites collected for a statement (`capture`, `place`)
     pub(crate) scratch: Vec<u16>,
     pub(crate) pending: Pending,
     /// the legal decisions at the pending point
     pub(crate) moves: Vec<Decision>,
-    /// sowings ended because their position repeated (or ran past the lap limit)
-    pub(crate) cycles_cut: u32,
-    /// turns passed for want of a legal decision, and the last player who passed
-    pub(crate) passes: u32,
-    pub(crate) last_passer: u8,
-    /// the elements of each `for` loop being run, and how far it is
-    pub(crate) loops: Vec<Vec<u16>>,
-    pub(crate) loop_at: Vec<usize>,
-    /// the variable that receives the pending throw, and the last throw (dice, outcome)
-    pub(crate) throw_var: VarId,
-    pub(crate) last_throw: Option<(u16, u16)>,
-    /// the turns completed when this round began (the turn limit counts the round's turns)
-    pub(crate) round_turn0: u32,
-    /// the round's last allowed turn (or decision, `limit … moves`) is over: the game ends at
-    /// the next decision or chance event, unless the rules end it (or the round) first
-    pub(crate) limit_reached: bool,
-    /// decisions taken in the turn being played
-    pub(crate) turn_decisions: u32,
+    /// what the limits count in the round and the turn
+    pub(crate) flow: TurnFlow,
+    /// what happened that the game's statistics tell
+    pub(crate) stats: Stats,
+    /// the `for` loops being run
+    pub(crate) loops: Loops,
+    /// the pending throw and the last one
+    pub(crate) chance: Chance,
     /// what the rules did, when asked (see [`crate::engine::Game::play_narrated`])
     pub(crate) log: super::events::Log,
     /// the scratch copy on which `leaving` conditions play a decision
     pub(crate) look: Look,
-    /// `another turn` was said in this turn: the same player plays the next one
-    pub(crate) another_turn: bool,
-    /// decisions still allowed in this round by the move limit (`u64::MAX` without one)
-    pub(crate) moves_left: u64,
 }
 
 clone_by_fields!(Board {
     nk,
     counts,
-    total,
     kinds,
     owners,
     bank,
@@ -282,11 +270,15 @@ clone_by_fields!(Board {
     round_first,
     tallies,
     toks,
-    bits,
     fault,
+    index,
+    seen,
+});
+clone_by_fields!(Index {
+    total,
+    bits,
     existing,
     shape,
-    seen,
 });
 clone_by_fields!(Regs {
     vars,
@@ -298,29 +290,16 @@ clone_by_fields!(State {
     r,
     turn,
     pc,
-    hand,
-    plan,
-    planning,
-    cursor,
-    lap_keys,
-    lap_snaps,
+    sow,
     scratch,
     pending,
     moves,
-    cycles_cut,
-    passes,
-    last_passer,
+    flow,
+    stats,
     loops,
-    loop_at,
-    throw_var,
-    last_throw,
-    round_turn0,
-    limit_reached,
-    turn_decisions,
+    chance,
     log,
     look,
-    another_turn,
-    moves_left,
 });
 
 impl State {
@@ -353,7 +332,7 @@ impl State {
     /// Turns played: the turns completed, and the one being played if a decision was taken
     /// in it (a game that ends in the middle of a turn counts that turn).
     pub fn turns_played(&self) -> u32 {
-        self.turn + u32::from(self.turn_decisions > 0)
+        self.turn + u32::from(self.flow.turn_decisions > 0)
     }
     /// The value of a `per site` tally at a site.
     pub fn tally_at(&self, t: &TallyInfo, s: SiteId) -> Option<i64> {
@@ -392,14 +371,15 @@ impl State {
     }
     /// The last throw: (dice, outcome).
     pub fn last_throw(&self) -> Option<(u16, u16)> {
-        self.last_throw
+        self.chance.last()
     }
     pub fn cycles_cut(&self) -> u32 {
-        self.cycles_cut
+        self.stats.cycles_cut()
     }
     /// How many times a player had no legal decision and passed, and who passed last.
     pub fn passes(&self) -> (u32, Player) {
-        (self.passes, Player(self.last_passer))
+        let (passes, last) = self.stats.passes();
+        (passes, Player(last))
     }
     /// Counters of `kind` at a site (tokens are in [`State::tokens`]).
     pub fn count(&self, g: &Ir, site: SiteId, kind: PieceKind) -> u32 {
@@ -439,7 +419,7 @@ impl State {
         for (i, &c) in self.b.bank.iter().enumerate() {
             t[i % nk] += c as u64;
         }
-        for (k, &c) in self.hand.iter().enumerate() {
+        for (k, &c) in self.sow.hand.iter().enumerate() {
             t[k] += c as u64;
         }
         t
@@ -450,21 +430,27 @@ impl Board {
     /// Rebuilds every index from the pieces, kinds, owners and tokens (after a position was
     /// built by hand).
     pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout, hand: &[u32]) {
-        self.shape += 1;
-        self.bits.iter_mut().for_each(|w| *w = 0);
+        self.index.shape += 1;
+        self.index.bits.iter_mut().for_each(|w| *w = 0);
         self.toks.reindex(g);
         let sum = |v: &[u32]| v.iter().map(|&c| c as u64).sum::<u64>();
-        self.existing = sum(&self.counts) + sum(&self.bank) + sum(hand) + g.tokens.len() as u64;
-        if self.existing > u32::MAX as u64 {
+        self.index.existing =
+            sum(&self.counts) + sum(&self.bank) + sum(hand) + g.tokens.len() as u64;
+        if self.index.existing > u32::MAX as u64 {
             raise(&self.fault, Fault::TooManyPieces);
             return;
         }
         for s in 0..self.kinds.len() {
             let counters: u32 = self.counts[s * self.nk..(s + 1) * self.nk].iter().sum();
-            self.total[s] = counters + self.toks.count_at[s];
-            l.set(&mut self.bits, l.kind(self.kinds[s]), s, true);
-            l.set(&mut self.bits, l.owner(self.owners[s]), s, true);
-            l.set(&mut self.bits, l.nonempty(), s, self.total[s] > 0);
+            self.index.total[s] = counters + self.toks.count_at[s];
+            l.set(&mut self.index.bits, l.kind(self.kinds[s]), s, true);
+            l.set(&mut self.index.bits, l.owner(self.owners[s]), s, true);
+            l.set(
+                &mut self.index.bits,
+                l.nonempty(),
+                s,
+                self.index.total[s] > 0,
+            );
             self.refresh_top(g, l, s);
         }
         self.rehash(g);
@@ -473,14 +459,14 @@ impl Board {
     /// The indexes of the top token of a site (after a change of its stack).
     pub(crate) fn refresh_top(&mut self, g: &Ir, l: &Layout, s: usize) {
         let top = self.toks.top[s];
-        l.set(&mut self.bits, l.tokens_here(), s, top >= 0);
+        l.set(&mut self.index.bits, l.tokens_here(), s, top >= 0);
         let owner = if top >= 0 {
             g.tokens[top as usize].owner.0 as i16
         } else {
             -1
         };
         for p in 0..g.players.len() {
-            l.set(&mut self.bits, l.top_owner(p), s, owner == p as i16);
+            l.set(&mut self.index.bits, l.top_owner(p), s, owner == p as i16);
         }
         self.toks.top_owner[s] = owner;
     }
@@ -491,9 +477,9 @@ impl Board {
     pub(crate) fn add_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
         self.counts[s * self.nk + k] += n;
         self.seen.count(s * self.nk + k, n as i64);
-        self.total[s] += n;
+        self.index.total[s] += n;
         if n > 0 {
-            l.set(&mut self.bits, l.nonempty(), s, true);
+            l.set(&mut self.index.bits, l.nonempty(), s, true);
         }
     }
 
@@ -501,19 +487,19 @@ impl Board {
     #[inline(always)]
     pub(crate) fn set_counters(&mut self, l: &Layout, s: usize, k: usize, n: u32) {
         let i = s * self.nk + k;
-        let t = self.total[s] - self.counts[i] + n;
+        let t = self.index.total[s] - self.counts[i] + n;
         self.seen.count(i, n as i64 - self.counts[i] as i64);
         self.counts[i] = n;
-        self.total[s] = t;
-        l.set(&mut self.bits, l.nonempty(), s, t > 0);
+        self.index.total[s] = t;
+        l.set(&mut self.index.bits, l.nonempty(), s, t > 0);
     }
 
     /// Counters brought into the game (`place` without `from`): a fault when the pieces in
     /// existence would pass what a count can hold.
     pub(crate) fn create(&mut self, n: u64) -> bool {
-        match self.existing.checked_add(n) {
+        match self.index.existing.checked_add(n) {
             Some(e) if e <= u32::MAX as u64 => {
-                self.existing = e;
+                self.index.existing = e;
                 true
             }
             _ => {
@@ -524,19 +510,19 @@ impl Board {
     }
 
     pub(crate) fn set_kind(&mut self, l: &Layout, s: usize, k: SiteKind) {
-        self.shape += 1;
-        l.set(&mut self.bits, l.kind(self.kinds[s]), s, false);
+        self.index.shape += 1;
+        l.set(&mut self.index.bits, l.kind(self.kinds[s]), s, false);
         self.seen.kind(s, self.kinds[s] as usize, k as usize);
         self.kinds[s] = k;
-        l.set(&mut self.bits, l.kind(k), s, true);
+        l.set(&mut self.index.bits, l.kind(k), s, true);
     }
 
     pub(crate) fn set_owner(&mut self, l: &Layout, s: usize, o: i8) {
-        self.shape += 1;
-        l.set(&mut self.bits, l.owner(self.owners[s]), s, false);
+        self.index.shape += 1;
+        l.set(&mut self.index.bits, l.owner(self.owners[s]), s, false);
         self.seen.owner(s, self.owners[s], o);
         self.owners[s] = o;
-        l.set(&mut self.bits, l.owner(o), s, true);
+        l.set(&mut self.index.bits, l.owner(o), s, true);
     }
 
     /// A holding grows by `n` pieces (no holding overflows: see `existing`).
@@ -638,7 +624,6 @@ fn sample_board() -> Board {
     Board {
         nk: 2,
         counts: vec![0; 4],
-        total: vec![0; 2],
         kinds: vec![SiteKind::Hole; 2],
         owners: vec![-1; 2],
         bank: vec![0; 4],
@@ -662,10 +647,13 @@ fn sample_board() -> Board {
             tw: 0,
             bits: vec![],
         },
-        bits: vec![0; 4],
         fault: Cell::new(None),
-        existing: 0,
-        shape: 0,
+        index: Index {
+            total: vec![0; 2],
+            bits: vec![0; 4],
+            existing: 0,
+            shape: 0,
+        },
         seen: Positions::default(),
     }
 }
@@ -710,10 +698,10 @@ fn board_equality_covers_every_field() {
     }
     let skipped: [Change; 5] = [
         ("nk", |b| b.nk += 1),
-        ("total", |b| b.total[0] += 1),
-        ("bits", |b| b.bits.push(1)),
-        ("existing", |b| b.existing += 1),
-        ("shape", |b| b.shape += 1),
+        ("total", |b| b.index.total[0] += 1),
+        ("bits", |b| b.index.bits.push(1)),
+        ("existing", |b| b.index.existing += 1),
+        ("shape", |b| b.index.shape += 1),
     ];
     for (name, change) in skipped {
         let mut b = a.clone();
@@ -728,13 +716,13 @@ fn clone_from_copies_what_clone_copies() {
     let a = sample_board();
     let mut b = a.clone();
     b.counts[0] += 1;
-    b.total[0] += 1;
-    b.shape += 3;
-    b.existing += 1;
+    b.index.total[0] += 1;
+    b.index.shape += 3;
+    b.index.existing += 1;
     b.clone_from(&a);
     assert!(a == b);
     assert_eq!(
-        (a.total, a.shape, a.existing),
-        (b.total, b.shape, b.existing)
+        (a.index.total, a.index.shape, a.index.existing),
+        (b.index.total, b.index.shape, b.index.existing)
     );
 }

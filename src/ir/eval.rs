@@ -123,7 +123,7 @@ pub(crate) fn is_static(e: &Expr, v: VarId) -> bool {
         | Expr::OriginalOwner(s)
         | Expr::BinConst(_, s, _) => f(s),
         Expr::Bin(_, x, y) | Expr::And(x, y) | Expr::Or(x, y) | Expr::Between(x, y) => f(x) && f(y),
-        Expr::Next(s, d, n) => f(s) && f(d) && f(n),
+        Expr::Next { site, dir, steps } => f(site) && f(dir) && f(steps),
         Expr::All(items) | Expr::Any(items) => items.iter().all(f),
         Expr::If(c, x, y) => f(c) && f(x) && f(y),
         _ => false,
@@ -147,7 +147,7 @@ pub(crate) fn static_value<B: Fixed + ?Sized>(b: &B, e: &Expr, v: VarId, site: i
         Expr::CoordY(s) => at(ev(s)?).map_or(-1, |s| b.coord_y(s)),
         Expr::OriginalOwner(s) => at(ev(s)?).map_or(-1, |s| b.first_owner(s)),
         Expr::Between(a, c) => b.between_sites(ev(a)?, ev(c)?),
-        Expr::Next(s, d, n) => b.ring_walk(ev(s)?, ev(d)?, ev(n)?),
+        Expr::Next { site, dir, steps } => b.ring_walk(ev(site)?, ev(dir)?, ev(steps)?),
         Expr::Not(x) => (ev(x)? == 0) as i64,
         Expr::Neg(x) => ev(x)?.checked_neg()?,
         Expr::Abs(x) => ev(x)?.checked_abs()?,

@@ -12,7 +12,7 @@ pub(crate) fn uses(e: &Expr, v: VarId) -> bool {
         {
             found = true;
         }
-        if let Expr::KindIs(y, ..) | Expr::OwnerIs(y, ..) = x
+        if let Expr::KindIs { var: y, .. } | Expr::OwnerIs { var: y, .. } = x
             && *y == v
         {
             found = true;
@@ -37,8 +37,8 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::Opponent
         | Expr::SowDir
         | Expr::CountVar(_)
-        | Expr::KindIs(..)
-        | Expr::OwnerIs(..)
+        | Expr::KindIs { .. }
+        | Expr::OwnerIs { .. }
         | Expr::SiteTest(_)
         | Expr::Tally(_)
         | Expr::Round
@@ -66,31 +66,47 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::NextSow(a)
         | Expr::BinConst(_, a, _)
         | Expr::TokExists(_, a)
-        | Expr::Some(_, _, a)
+        | Expr::Some { cond: a, .. }
         | Expr::InRegion(a, _)
         | Expr::CoordX(a)
         | Expr::TallyOf(_, a)
         | Expr::OriginalOwner(a)
         | Expr::TallyAt(_, a)
         | Expr::CoordY(a) => kids.push(a),
-        Expr::Next(a, b, c) | Expr::If(a, b, c) | Expr::SomeAlong(_, a, b, c) => {
-            kids.extend([&**a, &**b, &**c])
+        Expr::Next {
+            site: a,
+            dir: b,
+            steps: c,
         }
+        | Expr::If(a, b, c)
+        | Expr::SomeAlong {
+            from: a,
+            dir: b,
+            cond: c,
+            ..
+        } => kids.extend([&**a, &**b, &**c]),
         Expr::Bin(_, a, b)
         | Expr::And(a, b)
         | Expr::Or(a, b)
         | Expr::TrackSite(a, b)
         | Expr::TrackPos(a, b)
         | Expr::Between(a, b)
-        | Expr::InLine(_, a, b)
-        | Expr::Agg(_, _, _, a, b) => kids.extend([&**a, &**b]),
+        | Expr::Agg {
+            cond: a, value: b, ..
+        } => kids.extend([&**a, &**b]),
+        Expr::InLine(l) => kids.extend([&l.through, &l.cond]),
         Expr::All(items) | Expr::Any(items) => kids.extend(items.iter()),
         Expr::InSet(a, s) => {
             kids.push(a);
             visit_set(s, &mut kids);
         }
         Expr::CountSet(s, _) | Expr::Size(s) => visit_set(s, &mut kids),
-        Expr::Exists(_, s, c) | Expr::Forall(_, s, c) => {
+        Expr::Exists {
+            set: s, cond: c, ..
+        }
+        | Expr::Forall {
+            set: s, cond: c, ..
+        } => {
             visit_set(s, &mut kids);
             kids.push(c);
         }
@@ -108,13 +124,17 @@ pub(crate) fn visit_set<'a>(s: &'a SetExpr, kids: &mut Vec<&'a Expr>) {
             visit_set(a, kids);
             visit_set(b, kids);
         }
-        SetExpr::Filter(_, base, c) => {
+        SetExpr::Filter { base, cond: c, .. } => {
             visit_set(base, kids);
             kids.push(c);
         }
-        SetExpr::Run(a, b, c) => kids.extend([&**a, &**b, &**c]),
+        SetExpr::Run {
+            from: a,
+            dir: b,
+            len: c,
+        } => kids.extend([&**a, &**b, &**c]),
         SetExpr::Neighbours(a) | SetExpr::Jumps(a) => kids.push(a),
-        SetExpr::Line(_, a, c) => kids.extend([&**a, &**c]),
+        SetExpr::Line(l) => kids.extend([&l.through, &l.cond]),
         SetExpr::All | SetExpr::Empty | SetExpr::Region(_) | SetExpr::List(_) => {}
     }
 }

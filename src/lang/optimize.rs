@@ -195,13 +195,13 @@ fn hoist(
 ) {
     let costly = matches!(
         e,
-        Expr::Agg(..)
+        Expr::Agg { .. }
             | Expr::TokExists(..)
-            | Expr::Exists(..)
+            | Expr::Exists { .. }
             | Expr::CountSet(..)
             | Expr::Size(..)
-            | Expr::Some(..)
-            | Expr::SomeAlong(..)
+            | Expr::Some { .. }
+            | Expr::SomeAlong { .. }
     );
     if costly && !uses(e, v) && !bound.iter().any(|&b| uses(e, b)) {
         let tmp = g.nvars as VarId;
@@ -210,12 +210,12 @@ fn hoist(
         return;
     }
     let binder = match e {
-        Expr::Agg(_, _, x, ..)
+        Expr::Agg { var: x, .. }
         | Expr::TokExists(x, _)
-        | Expr::Exists(x, ..)
-        | Expr::Forall(x, ..)
-        | Expr::Some(_, x, _)
-        | Expr::SomeAlong(x, ..) => Some(*x),
+        | Expr::Exists { var: x, .. }
+        | Expr::Forall { var: x, .. }
+        | Expr::Some { var: x, .. }
+        | Expr::SomeAlong { var: x, .. } => Some(*x),
         _ => None,
     };
     if let Some(x) = binder {
@@ -301,10 +301,14 @@ fn expr(g: &Game, e: Expr) -> Expr {
             (s, KindMask(u32::MAX)) => Expr::CountAt(b(s)),
             (s, m) => Expr::Count(b(s), m),
         },
-        Expr::Next(s, d, n) => match (expr(g, *s), *d, expr(g, *n)) {
+        Expr::Next { site, dir, steps } => match (expr(g, *site), *dir, expr(g, *steps)) {
             (Expr::Var(v), Expr::SowDir, Expr::Const(1)) => Expr::NextSowVar(v),
             (s, Expr::SowDir, Expr::Const(1)) => Expr::NextSow(b(s)),
-            (s, d, n) => Expr::Next(b(s), b(expr(g, d)), b(n)),
+            (s, d, n) => Expr::Next {
+                site: b(s),
+                dir: b(expr(g, d)),
+                steps: b(n),
+            },
         },
         Expr::Bin(op, x, y) => {
             let (x, y) = (expr(g, *x), expr(g, *y));
@@ -332,7 +336,11 @@ fn expr(g: &Game, e: Expr) -> Expr {
                     if matches!(*s, Expr::Var(_)) =>
                 {
                     match (*s, SiteKind::from_index(k)) {
-                        (Expr::Var(v), Some(k)) => Expr::KindIs(v, k, neg),
+                        (Expr::Var(v), Some(k)) => Expr::KindIs {
+                            var: v,
+                            kind: k,
+                            sense: Sense::from_negated(neg),
+                        },
                         (s, _) => Expr::Bin(op, b(Expr::KindOf(b(s))), b(Expr::Const(k))),
                     }
                 }
@@ -340,7 +348,11 @@ fn expr(g: &Game, e: Expr) -> Expr {
                     if matches!(*s, Expr::Var(_)) && player_ref(&p).is_some() =>
                 {
                     match (*s, player_ref(&p)) {
-                        (Expr::Var(v), Some(r)) => Expr::OwnerIs(v, r, neg),
+                        (Expr::Var(v), Some(r)) => Expr::OwnerIs {
+                            var: v,
+                            player: r,
+                            sense: Sense::from_negated(neg),
+                        },
                         (s, _) => Expr::Bin(op, b(Expr::Owner(b(s))), b(p)),
                     }
                 }
@@ -352,21 +364,49 @@ fn expr(g: &Game, e: Expr) -> Expr {
         Expr::Neg(x) => match expr(g, *x) {
             Expr::Neg(y) => *y,
             // -minimum(-e) is maximum(e), and the other way round (both 0 when nothing matches)
-            Expr::Agg(op @ (AggOp::Min | AggOp::Max), tok, v, c, e)
-                if matches!(*e, Expr::Neg(_)) =>
-            {
-                let Expr::Neg(inner) = *e else { unreachable!() };
+            Expr::Agg {
+                op: op @ (AggOp::Min | AggOp::Max),
+                over,
+                var,
+                cond,
+                value,
+            } if matches!(*value, Expr::Neg(_)) => {
+                let Expr::Neg(inner) = *value else {
+                    unreachable!()
+                };
                 let flipped = if op == AggOp::Min {
                     AggOp::Max
                 } else {
                     AggOp::Min
                 };
-                Expr::Agg(flipped, tok, v, c, inner)
+                Expr::Agg {
+                    op: flipped,
+                    over,
+                    var,
+                    cond,
+                    value: inner,
+                }
             }
             y => Expr::Neg(b(y)),
         },
-        Expr::Agg(op, tok, v, c, e) => Expr::Agg(op, tok, v, b(expr(g, *c)), b(expr(g, *e))),
-        Expr::Some(tok, v, c) => Expr::Some(tok, v, b(expr(g, *c))),
+        Expr::Agg {
+            op,
+            over,
+            var,
+            cond,
+            value,
+        } => Expr::Agg {
+            op,
+            over,
+            var,
+            cond: b(expr(g, *cond)),
+            value: b(expr(g, *value)),
+        },
+        Expr::Some { over, var, cond } => Expr::Some {
+            over,
+            var,
+            cond: b(expr(g, *cond)),
+        },
         Expr::TokExists(v, c) => Expr::TokExists(v, b(expr(g, *c))),
         Expr::Abs(x) => Expr::Abs(b(expr(g, *x))),
         Expr::If(c, x, y) => Expr::If(b(expr(g, *c)), b(expr(g, *x)), b(expr(g, *y))),
@@ -379,24 +419,40 @@ fn expr(g: &Game, e: Expr) -> Expr {
         Expr::InSet(s, st) => Expr::InSet(b(expr(g, *s)), Box::new(set(g, *st))),
         Expr::CountSet(st, m) => Expr::CountSet(Box::new(set(g, *st)), m),
         Expr::Size(st) => Expr::Size(Box::new(set(g, *st))),
-        Expr::Exists(v, st, c) => {
-            let c = expr(g, *c);
+        Expr::Exists { var, set: st, cond } => {
+            let c = expr(g, *cond);
             match *st {
                 SetExpr::All => {
-                    let (sites, rest) = split_static(g, v, Some(c));
-                    Expr::Exists(
-                        v,
-                        Box::new(SetExpr::List(sites)),
-                        b(rest.unwrap_or(Expr::Const(1))),
-                    )
+                    let (sites, rest) = split_static(g, var, Some(c));
+                    Expr::Exists {
+                        var,
+                        set: Box::new(SetExpr::List(sites)),
+                        cond: b(rest.unwrap_or(Expr::Const(1))),
+                    }
                 }
-                other => Expr::Exists(v, Box::new(set(g, other)), b(c)),
+                other => Expr::Exists {
+                    var,
+                    set: Box::new(set(g, other)),
+                    cond: b(c),
+                },
             }
         }
-        Expr::Forall(v, st, c) => Expr::Forall(v, Box::new(set(g, *st)), b(expr(g, *c))),
-        Expr::SomeAlong(v, f, d, c) => {
-            Expr::SomeAlong(v, b(expr(g, *f)), b(expr(g, *d)), b(expr(g, *c)))
-        }
+        Expr::Forall { var, set: st, cond } => Expr::Forall {
+            var,
+            set: Box::new(set(g, *st)),
+            cond: b(expr(g, *cond)),
+        },
+        Expr::SomeAlong {
+            var,
+            from,
+            dir,
+            cond,
+        } => Expr::SomeAlong {
+            var,
+            from: b(expr(g, *from)),
+            dir: b(expr(g, *dir)),
+            cond: b(expr(g, *cond)),
+        },
         other => other,
     }
 }
@@ -413,13 +469,13 @@ fn fuse(items: Vec<Expr>) -> Expr {
         };
         // The test as a one-field SiteTest, if it is one of the fusable shapes.
         let part = match &it {
-            Expr::KindIs(v, k, n) => Some(SiteTest {
-                kind: Some((*k, *n)),
-                ..blank(*v)
+            Expr::KindIs { var, kind, sense } => Some(SiteTest {
+                kind: Some((*kind, *sense)),
+                ..blank(*var)
             }),
-            Expr::OwnerIs(v, p, n) => Some(SiteTest {
-                owner: Some((*p, *n)),
-                ..blank(*v)
+            Expr::OwnerIs { var, player, sense } => Some(SiteTest {
+                owner: Some((*player, *sense)),
+                ..blank(*var)
             }),
             Expr::BinConst(op, x, c) => match **x {
                 Expr::CountVar(v) => Some(SiteTest {
@@ -464,20 +520,32 @@ fn set(g: &Game, s: SetExpr) -> SetExpr {
         SetExpr::One(e) => SetExpr::One(expr(g, e)),
         SetExpr::Union(items) => SetExpr::Union(items.into_iter().map(|i| set(g, i)).collect()),
         SetExpr::Diff(a, c) => SetExpr::Diff(Box::new(set(g, *a)), Box::new(set(g, *c))),
-        SetExpr::Filter(v, base, c) => {
-            let c = expr(g, *c);
+        SetExpr::Filter { var, base, cond } => {
+            let c = expr(g, *cond);
             match *base {
                 SetExpr::All => {
-                    let (sites, rest) = split_static(g, v, Some(c));
+                    let (sites, rest) = split_static(g, var, Some(c));
                     match rest {
-                        Some(rest) => SetExpr::Filter(v, Box::new(SetExpr::List(sites)), b(rest)),
+                        Some(rest) => SetExpr::Filter {
+                            var,
+                            base: Box::new(SetExpr::List(sites)),
+                            cond: b(rest),
+                        },
                         None => SetExpr::List(sites),
                     }
                 }
-                other => SetExpr::Filter(v, Box::new(set(g, other)), b(c)),
+                other => SetExpr::Filter {
+                    var,
+                    base: Box::new(set(g, other)),
+                    cond: b(c),
+                },
             }
         }
-        SetExpr::Run(a, d, n) => SetExpr::Run(b(expr(g, *a)), b(expr(g, *d)), b(expr(g, *n))),
+        SetExpr::Run { from, dir, len } => SetExpr::Run {
+            from: b(expr(g, *from)),
+            dir: b(expr(g, *dir)),
+            len: b(expr(g, *len)),
+        },
         other => other,
     }
 }

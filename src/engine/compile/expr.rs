@@ -67,10 +67,18 @@ macro_rules! with_arg {
     };
 }
 
+// The families of expressions, each compiled by a method of its own (after the macro, which
+// they use).
+mod board;
+mod geometry;
+mod logic;
+mod questions;
+mod tokens;
+mod turn;
+
 impl Compiler {
-    /// Compiles an expression.
+    /// Compiles an expression: the dispatch to the method of its family.
     pub(crate) fn num(&mut self, e: &Expr) -> Num {
-        let t = self.t.clone();
         match e {
             Expr::Const(c) => {
                 let c = *c;
@@ -80,379 +88,64 @@ impl Compiler {
                 let v = *v;
                 num(move |_, r| r.var(v))
             }
-            Expr::Mover => num(|b, _| b.mover as i64),
-            Expr::Opponent => num(move |b, _| t.opponent[b.mover as usize] as i64),
-            Expr::SideOf(p) => {
-                let p = self.num(p);
-                let n = t.sides as i64;
-                num(move |b, r| {
-                    let p = p(b, r);
-                    // a player's side from the table; any other number as the rule says
-                    match usize::try_from(p).ok().and_then(|p| t.side.get(p)) {
-                        Some(&s) => s,
-                        None if p < 0 => -1,
-                        None => p % n,
-                    }
-                })
-            }
-            Expr::Count(s, mask) => {
-                let mask = *mask;
-                with_arg!(self, s, |s| num(move |b, r| {
-                    let s = s(b, r);
-                    count_masked(&t, b, s, mask)
-                }))
-            }
-            Expr::CountAt(s) => {
-                let s = self.num(s);
-                num(move |b, r| {
-                    let s = s(b, r);
-                    t.site(s).map_or(0, |s| b.total[s] as i64)
-                })
-            }
-            Expr::CountVar(v) => {
-                let v = *v;
-                num(move |b, r| t.site(r.var(v)).map_or(0, |s| b.total[s] as i64))
-            }
-            Expr::CountSet(set, mask) => {
-                let set = self.set(set);
-                let mask = *mask;
-                num(move |b, r| {
-                    let mut total = 0i64;
-                    set.for_each(b, r, &mut |b, _, s| {
-                        total += count_masked(&t, b, s as i64, mask);
-                        true
-                    });
-                    total
-                })
-            }
-            Expr::Size(set) => {
-                let set = self.set(set);
-                num(move |b, r| set.size(b, r))
-            }
-            Expr::Captured(p, mask) => {
-                let p = self.num(p);
-                let mask = *mask;
-                let nk = t.nk;
-                num(move |b, r| {
-                    let Some(p) = t.player(p(b, r)) else { return 0 };
-                    (0..nk)
-                        .filter(|k| mask.0 & (1 << k) != 0)
-                        .map(|k| b.bank[p * nk + k] as i64)
-                        .sum()
-                })
-            }
-            Expr::Score(p) => {
-                let p = self.num(p);
-                let nk = t.nk;
-                num(move |b, r| {
-                    let Some(p) = t.player(p(b, r)) else { return 0 };
-                    (0..nk)
-                        .map(|k| b.bank[p * nk + k] as i64 * t.values[k])
-                        .sum()
-                })
-            }
-            Expr::Owner(s) => {
-                with_arg!(self, s, |s| num(move |b, r| t
-                    .site(s(b, r))
-                    .map_or(-1, |s| b.owners[s] as i64)))
-            }
-            Expr::KindOf(s) => {
-                let s = self.num(s);
-                num(move |b, r| t.site(s(b, r)).map_or(-1, |s| b.kinds[s] as i64))
-            }
-            Expr::OriginalOwner(s) => {
-                with_arg!(self, s, |s| num(move |b, r| t
-                    .site(s(b, r))
-                    .map_or(-1, |s| t.original_owner[s])))
-            }
-            Expr::Next(s, d, n) => {
-                let (s, d, n) = (self.num(s), self.num(d), self.num(n));
-                num(move |b, r| {
-                    let (s, d, n) = (s(b, r), d(b, r), n(b, r));
-                    t.walk(s, d, n)
-                })
-            }
-            Expr::NextSow(s) => {
-                with_arg!(self, s, |s| num(move |b, r| {
-                    let s = s(b, r);
-                    next1(&t, b, s)
-                }))
-            }
-            Expr::NextSowVar(v) => {
-                let v = *v;
-                num(move |b, r| next1(&t, b, r.var(v)))
-            }
-            Expr::SowDir => num(|b, _| b.sow_dir as i64),
-            Expr::Opposite(s) => {
-                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
-                    Some(s) if t.opposite[s] != u16::MAX => t.opposite[s] as i64,
-                    _ => -1,
-                }))
-            }
-            Expr::InRegion(s, reg) => {
-                let reg = reg.0 as usize;
-                with_arg!(self, s, |s| num(move |b, r| {
-                    t.site(s(b, r))
-                        .is_some_and(|s| crate::engine::bits::test(&t.regions[reg], s))
-                        as i64
-                }))
-            }
-            Expr::InSet(s, set) => {
-                let s = self.num(s);
-                let set = self.set(set);
-                num(move |b, r| {
-                    let s = s(b, r);
-                    set.contains(b, r, s) as i64
-                })
-            }
-            Expr::Not(x) => {
-                let x = self.num(x);
-                num(move |b, r| (x(b, r) == 0) as i64)
-            }
-            Expr::Neg(x) => {
-                let x = self.num(x);
-                num(move |b, r| {
-                    let v = x(b, r);
-                    v.checked_neg().unwrap_or_else(|| fail(b, Fault::Overflow))
-                })
-            }
-            Expr::Abs(x) => {
-                let x = self.num(x);
-                num(move |b, r| {
-                    let v = x(b, r);
-                    v.checked_abs().unwrap_or_else(|| fail(b, Fault::Overflow))
-                })
-            }
-            Expr::Bin(op, x, y) => {
-                let (x, y) = (self.arg(x), self.arg(y));
-                binary(*op, x, y)
-            }
-            Expr::BinConst(op, x, c) => self.bin_const(*op, x, *c),
-            Expr::And(x, y) => {
-                let (x, y) = (self.num(x), self.num(y));
-                num(move |b, r| (x(b, r) != 0 && y(b, r) != 0) as i64)
-            }
-            Expr::Or(x, y) => {
-                let (x, y) = (self.num(x), self.num(y));
-                num(move |b, r| (x(b, r) != 0 || y(b, r) != 0) as i64)
-            }
-            Expr::All(items) => match self.site_predicate(e) {
-                Some(p) => p,
-                None => self.conjunction(items),
-            },
-            Expr::Any(items) => {
-                let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
-                match <[Num; 2]>::try_from(items) {
-                    Ok([a, c]) => num(move |b, r| (a(b, r) != 0 || c(b, r) != 0) as i64),
-                    Err(items) => num(move |b, r| items.iter().any(|i| i(b, r) != 0) as i64),
-                }
-            }
-            Expr::If(c, x, y) => {
-                let (c, x, y) = (self.num(c), self.num(x), self.num(y));
-                num(move |b, r| if c(b, r) != 0 { x(b, r) } else { y(b, r) })
-            }
-            Expr::KindIs(v, k, neg) => {
-                let (v, k, neg) = (*v, *k, *neg);
-                num(move |b, r| {
-                    let is = t.site(r.var(v)).is_some_and(|s| b.kinds[s] == k);
-                    (is != neg) as i64
-                })
-            }
-            Expr::OwnerIs(v, p, neg) => {
-                let (v, p, neg) = (*v, *p, *neg);
-
-                num(move |b, r| {
-                    let o = t.site(r.var(v)).map_or(-1, |s| b.owners[s] as i64);
-                    ((o == player_ref(p, b, &t)) != neg) as i64
-                })
-            }
-            Expr::SiteTest(st) => match self.site_predicate(e) {
-                Some(p) => p,
-                None => self.site_test(st),
-            },
-            Expr::Exists(v, set, c) => {
-                let q = self.exists(*v, set, c);
-                num(move |b, r| q(b, r))
-            }
-            Expr::Forall(v, set, c) => self.forall(*v, set, c),
-            Expr::Top(s) | Expr::Bottom(s) => {
-                let top = matches!(e, Expr::Top(_));
-                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
-                    Some(s) if top => b.toks.top[s] as i64,
-                    Some(s) => b.toks.bottom[s] as i64,
-                    None => -1,
-                }))
-            }
-            // `owner(top(s))`: the owner of the top token of a site, in one step.
-            Expr::TokOwner(x) if matches!(&**x, Expr::Top(_)) => {
-                let Expr::Top(s) = &**x else { unreachable!() };
-                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
-                    Some(s) if b.toks.top[s] >= 0 => t.tok_owner[b.toks.top[s] as usize] as i64,
-                    _ => -1,
-                }))
-            }
-            Expr::TokOwner(x) => {
-                with_arg!(self, x, |x| num(move |b, r| t
-                    .token(x(b, r))
-                    .map_or(-1, |x| t.tok_owner[x] as i64)))
-            }
-            Expr::TokSite(x) => with_arg!(self, x, |x| num(move |b, r| {
-                match t.token(x(b, r)).map(|x| b.toks.site[x]) {
-                    Some(s) if s != u16::MAX => s as i64,
-                    _ => -1,
-                }
-            })),
-            Expr::TokPos(x) => {
-                with_arg!(self, x, |x| num(move |b, r| t
-                    .token(x(b, r))
-                    .map_or(-1, |x| b.toks.pos[x] as i64)))
-            }
-            Expr::TokArea(x) => {
-                let x = self.num(x);
-                num(move |b, r| {
-                    use crate::engine::tokens::{ON_BOARD, UNPLACED};
-                    match t.token(x(b, r)).map(|x| b.toks.area[x]) {
-                        Some(a) if a != ON_BOARD && a != UNPLACED => a as i64,
-                        _ => -1,
-                    }
-                })
-            }
-            Expr::TrackSite(p, n) => {
-                let (p, n) = (self.arg(p), self.arg(n));
-                num(move |b, r| {
-                    let (p, n) = (p.get(b, r), n.get(b, r));
-                    let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
-                        return -1;
-                    };
-                    n.checked_sub(tr.first)
-                        .and_then(|i| usize::try_from(i).ok())
-                        .and_then(|i| tr.sites.get(i))
-                        .map_or(-1, |&s| s as i64)
-                })
-            }
-            Expr::TrackPos(p, s) => {
-                let (p, s) = (self.arg(p), self.arg(s));
-                num(move |b, r| {
-                    let (p, s) = (p.get(b, r), s.get(b, r));
-                    match (t.player(p), t.site(s)) {
-                        (Some(p), Some(s)) => t.track_pos(p, s),
-                        _ => -1,
-                    }
-                })
-            }
-            Expr::TrackEnd(p) => {
-                with_arg!(self, p, |p| num(move |b, r| {
-                    t.player(p(b, r))
-                        .and_then(|p| t.track_of(p))
-                        .map_or(-1, |tr| tr.first + tr.sites.len() as i64 - 1)
-                }))
-            }
-            Expr::Between(a, c) => {
-                let c = self.arg(c);
-                // `between(site(t), q)`: the token's site read in place.
-                match &**a {
-                    Expr::TokSite(x) if matches!(&**x, Expr::Var(_)) => {
-                        let Expr::Var(v) = &**x else { unreachable!() };
-                        let v = *v;
-                        num(move |b, r| {
-                            let a = match t.token(r.var(v)).map(|x| b.toks.site[x]) {
-                                Some(s) if s != u16::MAX => s as i64,
-                                _ => -1,
-                            };
-                            let c = c.get(b, r);
-                            t.between(a, c)
-                        })
-                    }
-                    _ => {
-                        let a = self.arg(a);
-                        num(move |b, r| {
-                            let a = a.get(b, r);
-                            let c = c.get(b, r);
-                            t.between(a, c)
-                        })
-                    }
-                }
-            }
-            Expr::CoordX(s) | Expr::CoordY(s) => {
-                let is_x = matches!(e, Expr::CoordX(_));
-                let s = self.num(s);
-                num(move |b, r| match t.site(s(b, r)) {
-                    Some(s) if is_x => t.x[s],
-                    Some(s) => t.y[s],
-                    None => -1,
-                })
-            }
-            Expr::TokExists(v, c) => {
-                let q = self.tokens(*v, c);
-                num(move |b, r| q.exists(b, r) as i64)
-            }
-            Expr::Some(tokens, v, c) => {
-                if *tokens {
-                    let q = self.tokens(*v, c);
-                    num(move |b, r| q.first(b, r))
-                } else {
-                    let q = self.sites(*v, Base::All, Some(c));
-                    num(move |b, r| q.first(b, r))
-                }
-            }
-            Expr::Agg(op, tokens, v, c, x) => {
-                let kind = AggKind::from(*op);
-                if *tokens {
-                    let q = self.tokens(*v, c);
-                    let x = self.num(x);
-                    num(move |b, r| q.aggregate(b, r, kind, &x))
-                } else {
-                    let q = self.sites(*v, Base::All, Some(c));
-                    let x = self.site_value(*v, x);
-                    num(move |b, r| q.aggregate(b, r, kind, &x))
-                }
-            }
-            Expr::Tally(slot) => {
-                let slot = *slot as usize;
-                num(move |b, _| b.tallies.get(slot).copied().unwrap_or(0))
-            }
-            Expr::TallyOf(slot, p) => {
-                let slot = *slot as usize;
-                let p = self.num(p);
-                num(move |b, r| {
-                    t.player(p(b, r))
-                        .and_then(|p| b.tallies.get(slot + p))
-                        .copied()
-                        .unwrap_or(0)
-                })
-            }
-            Expr::Round => num(|b, _| b.round as i64),
-            Expr::TallyAt(slot, s) => self.tally_at(*slot, s),
-            Expr::Repeated => num(|b, _| b.seen.repeated(b.mover) as i64),
-            Expr::InLine(v, s, c) => self.in_line(*v, s, c),
-            Expr::FirstPlayer => num(|b, _| b.round_first as i64),
-            Expr::SomeAlong(v, from, dir, c) => {
-                let v = *v;
-                let (from, dir, c) = (self.num(from), self.num(dir), self.num(c));
-                num(move |b, r| {
-                    let Some(start) = t.site(from(b, r)) else {
-                        return -1;
-                    };
-                    let next = &t.next[usize::from(dir(b, r) != 0)];
-                    if next[start] == u16::MAX {
-                        return -1; // not on the ring
-                    }
-                    let mut s = start;
-                    // each site of the ring once, from `start` (a visit is work)
-                    for _ in 0..t.nsites {
-                        r.work += 1;
-                        r.set(v, s as i64);
-                        if c(b, r) != 0 {
-                            return s as i64;
-                        }
-                        s = next[s] as usize;
-                        if s == start || s >= t.nsites {
-                            break;
-                        }
-                    }
-                    -1
-                })
-            }
+            Expr::Mover
+            | Expr::Opponent
+            | Expr::SideOf(_)
+            | Expr::Round
+            | Expr::FirstPlayer
+            | Expr::Repeated
+            | Expr::Tally(_)
+            | Expr::TallyOf(..)
+            | Expr::TallyAt(..) => self.turn_value(e),
+            Expr::Count(..)
+            | Expr::CountAt(_)
+            | Expr::CountVar(_)
+            | Expr::CountSet(..)
+            | Expr::Size(_)
+            | Expr::Captured(..)
+            | Expr::Score(_)
+            | Expr::Owner(_)
+            | Expr::KindOf(_)
+            | Expr::OriginalOwner(_) => self.board_value(e),
+            Expr::Next { .. }
+            | Expr::NextSow(_)
+            | Expr::NextSowVar(_)
+            | Expr::SowDir
+            | Expr::Opposite(_)
+            | Expr::InRegion(..)
+            | Expr::InSet(..)
+            | Expr::Between(..)
+            | Expr::CoordX(_)
+            | Expr::CoordY(_)
+            | Expr::TrackSite(..)
+            | Expr::TrackPos(..)
+            | Expr::TrackEnd(_) => self.geometry(e),
+            Expr::Not(_)
+            | Expr::Neg(_)
+            | Expr::Abs(_)
+            | Expr::Bin(..)
+            | Expr::BinConst(..)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::All(_)
+            | Expr::Any(_)
+            | Expr::If(..)
+            | Expr::KindIs { .. }
+            | Expr::OwnerIs { .. }
+            | Expr::SiteTest(_) => self.logic(e),
+            Expr::Top(_)
+            | Expr::Bottom(_)
+            | Expr::TokOwner(_)
+            | Expr::TokSite(_)
+            | Expr::TokPos(_)
+            | Expr::TokArea(_) => self.token_value(e),
+            Expr::Exists { .. }
+            | Expr::Forall { .. }
+            | Expr::TokExists(..)
+            | Expr::Some { .. }
+            | Expr::Agg { .. }
+            | Expr::InLine(_)
+            | Expr::SomeAlong { .. } => self.question(e),
         }
     }
 
@@ -491,12 +184,12 @@ impl Compiler {
                 let v = *v;
                 cmp!(move |b: &Board, r: &mut Regs| t
                     .site(r.var(v))
-                    .map_or(0, |s| b.total[s] as i64))
+                    .map_or(0, |s| b.index.total[s] as i64))
             }
             Expr::CountAt(inner) => {
                 with_arg!(self, inner, |s| cmp!(move |b: &Board, r: &mut Regs| t
                     .site(s(b, r))
-                    .map_or(0, |s| b.total[s] as i64)))
+                    .map_or(0, |s| b.index.total[s] as i64)))
             }
             _ => {
                 let x = self.num(x);
@@ -526,13 +219,15 @@ impl Compiler {
         let v = st.var;
         // The common single tests, each in a closure of its own.
         match (st.kind, st.owner, st.count) {
-            (Some((k, neg)), None, None) => {
+            (Some((k, sense)), None, None) => {
+                let neg = sense == Sense::IsNot;
                 return num(move |b, r| match t.site(r.var(v)) {
                     Some(s) => ((b.kinds[s] == k) != neg) as i64,
                     None => 0,
                 });
             }
-            (None, Some((PlayerRef::Mover, neg)), None) => {
+            (None, Some((PlayerRef::Mover, sense)), None) => {
+                let neg = sense == Sense::IsNot;
                 return num(move |b, r| match t.site(r.var(v)) {
                     Some(s) => ((b.owners[s] as i64 == b.mover as i64) != neg) as i64,
                     None => 0,
@@ -540,7 +235,7 @@ impl Compiler {
             }
             (None, None, Some((op, CountRhs::Const(c)))) => {
                 return num(move |b, r| match t.site(r.var(v)) {
-                    Some(s) => compare(b, op, b.total[s] as i64, c),
+                    Some(s) => compare(b, op, b.index.total[s] as i64, c),
                     None => 0,
                 });
             }
@@ -551,13 +246,13 @@ impl Compiler {
             let Some(s) = t.site(r.var(st.var)) else {
                 return 0;
             };
-            if let Some((p, neg)) = st.owner
-                && (b.owners[s] as i64 == player_ref(p, b, &t)) == neg
+            if let Some((p, sense)) = st.owner
+                && !sense.holds(b.owners[s] as i64 == player_ref(p, b, &t))
             {
                 return 0;
             }
-            if let Some((k, neg)) = st.kind
-                && (b.kinds[s] == k) == neg
+            if let Some((k, sense)) = st.kind
+                && !sense.holds(b.kinds[s] == k)
             {
                 return 0;
             }
@@ -566,7 +261,7 @@ impl Compiler {
                     CountRhs::Const(c) => c,
                     CountRhs::Var(w) => r.var(w),
                 };
-                if compare(b, op, b.total[s] as i64, c) == 0 {
+                if compare(b, op, b.index.total[s] as i64, c) == 0 {
                     return 0;
                 }
             }
@@ -585,7 +280,7 @@ impl Compiler {
             Expr::SiteTest(st) => st.var,
             Expr::All(items) => items.iter().find_map(|i| match i {
                 Expr::SiteTest(st) => Some(st.var),
-                Expr::KindIs(v, ..) | Expr::OwnerIs(v, ..) => Some(*v),
+                Expr::KindIs { var, .. } | Expr::OwnerIs { var, .. } => Some(*var),
                 _ => None,
             })?,
             _ => return None,
@@ -693,7 +388,7 @@ pub(crate) fn next1(t: &Tables, b: &Board, s: i64) -> i64 {
 pub(crate) fn count_masked(t: &Tables, b: &Board, site: i64, mask: KindMask) -> i64 {
     let Some(s) = t.site(site) else { return 0 };
     if mask.0 == u32::MAX {
-        return b.total[s] as i64;
+        return b.index.total[s] as i64;
     }
     let nk = t.nk;
     let mut n: i64 = (0..nk)

@@ -9,7 +9,7 @@ pub(crate) mod query;
 mod tables;
 
 pub(crate) use num::{Compiler, Num};
-pub(crate) use query::{Base, CSet, SiteQuery, TokQuery};
+pub(crate) use query::{Base, CSet, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
 
 use crate::ir::*;
@@ -102,9 +102,16 @@ pub(crate) enum Op {
         end: u32,
     },
     /// (boxed: the variant adds nothing to the size of every instruction)
-    SetTallyAt(Box<(usize, Num, Num)>),
+    SetTallyAt(Box<TallyAtOp>),
     ForgetPositions,
     AnotherTurn,
+}
+
+/// `set marked(h) = n`: the first slot of a `per site` tally, the site and the value.
+pub(crate) struct TallyAtOp {
+    pub(crate) slot: usize,
+    pub(crate) site: Num,
+    pub(crate) value: Num,
 }
 
 /// The sites a sowing skips.
@@ -380,7 +387,7 @@ impl Compiler {
             Instr::ForInit {
                 slot,
                 var,
-                tokens: true,
+                over: Over::Tokens,
                 cond,
                 ..
             } => Op::ForTokens {
@@ -389,7 +396,7 @@ impl Compiler {
             },
             Instr::ForInit {
                 slot,
-                tokens: false,
+                over: Over::Sites,
                 set,
                 ..
             } => Op::ForSites {
@@ -401,9 +408,11 @@ impl Compiler {
                 var: *var,
                 end: *end,
             },
-            Instr::SetTallyAt { slot, site, value } => {
-                Op::SetTallyAt(Box::new((*slot as usize, self.num(site), self.num(value))))
-            }
+            Instr::SetTallyAt { slot, site, value } => Op::SetTallyAt(Box::new(TallyAtOp {
+                slot: *slot as usize,
+                site: self.num(site),
+                value: self.num(value),
+            })),
             Instr::ForgetPositions => Op::ForgetPositions,
             Instr::AnotherTurn => Op::AnotherTurn,
         }

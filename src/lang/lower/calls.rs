@@ -586,7 +586,12 @@ impl Lowerer<'_> {
         } else {
             Expr::Const(1)
         };
-        (Expr::Next(b(s), b(d), b(n)), Ty::Site)
+        let next = Expr::Next {
+            site: b(s),
+            dir: b(d),
+            steps: b(n),
+        };
+        (next, Ty::Site)
     }
 
     /// `min(a, b)` and `max(a, b)`.

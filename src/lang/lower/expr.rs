@@ -179,7 +179,13 @@ impl Lowerer<'_> {
                 let id = self.new_var(&v.name, t);
                 let c = self.expect(cond, Ty::Bool);
                 self.s.scopes.pop();
-                (Expr::Some(*tok, id, b(c)), t)
+                let over = if *tok { Over::Tokens } else { Over::Sites };
+                let some = Expr::Some {
+                    over,
+                    var: id,
+                    cond: b(c),
+                };
+                (some, t)
             }
             ExprKind::ExistsIn(v, set, cond) => {
                 let s = self.set_expr(set);
@@ -187,7 +193,12 @@ impl Lowerer<'_> {
                 let id = self.new_var(&v.name, Ty::Site);
                 let c = self.expect(cond, Ty::Bool);
                 self.s.scopes.pop();
-                (Expr::Exists(id, Box::new(s), b(c)), Ty::Bool)
+                let exists = Expr::Exists {
+                    var: id,
+                    set: Box::new(s),
+                    cond: b(c),
+                };
+                (exists, Ty::Bool)
             }
             ExprKind::Exists(v, cond, tok) => {
                 self.s.scopes.push(vec![]);
@@ -197,7 +208,12 @@ impl Lowerer<'_> {
                 if *tok {
                     (Expr::TokExists(id, b(c)), Ty::Bool)
                 } else {
-                    (Expr::Exists(id, Box::new(SetExpr::All), b(c)), Ty::Bool)
+                    let exists = Expr::Exists {
+                        var: id,
+                        set: Box::new(SetExpr::All),
+                        cond: b(c),
+                    };
+                    (exists, Ty::Bool)
                 }
             }
             ExprKind::Agg {
@@ -217,7 +233,15 @@ impl Lowerer<'_> {
                     ast::AggKind::Max => AggOp::Max,
                     ast::AggKind::Sum => AggOp::Sum,
                 };
-                (Expr::Agg(op, *token, id, b(c), b(x)), Ty::Num)
+                let over = if *token { Over::Tokens } else { Over::Sites };
+                let agg = Expr::Agg {
+                    op,
+                    over,
+                    var: id,
+                    cond: b(c),
+                    value: b(x),
+                };
+                (agg, Ty::Num)
             }
             ExprKind::Line(v, site, cond, false) => self.in_line(v, site, cond, span),
             ExprKind::SomeAlong {
@@ -244,7 +268,13 @@ impl Lowerer<'_> {
                 let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
                 let c = self.expect(cond, Ty::Bool);
                 self.s.scopes.pop();
-                (Expr::SomeAlong(id, b(f), b(d), b(c)), Ty::Site)
+                let along = Expr::SomeAlong {
+                    var: id,
+                    from: b(f),
+                    dir: b(d),
+                    cond: b(c),
+                };
+                (along, Ty::Site)
             }
             ExprKind::Forall(v, set, cond) => {
                 let s = self.set_expr(set);
@@ -252,7 +282,12 @@ impl Lowerer<'_> {
                 let id = self.new_var(&v.name, Ty::Site);
                 let c = self.expect(cond, Ty::Bool);
                 self.s.scopes.pop();
-                (Expr::Forall(id, Box::new(s), b(c)), Ty::Bool)
+                let forall = Expr::Forall {
+                    var: id,
+                    set: Box::new(s),
+                    cond: b(c),
+                };
+                (forall, Ty::Bool)
             }
         }
     }

@@ -127,8 +127,9 @@ impl Lowerer<'_> {
         cond: &ast::Expr,
         span: Span,
     ) -> (Expr, Ty) {
-        let (id, s, c) = self.line_parts(v, site, cond, span);
-        (Expr::InLine(id, Box::new(s), Box::new(c)), Ty::Bool)
+        let (var, through, cond) = self.line_parts(v, site, cond, span);
+        let line = LineQuery { var, through, cond };
+        (Expr::InLine(Box::new(line)), Ty::Bool)
     }
 
     /// `(line v through s: c)`: the sites of those lines.
@@ -139,7 +140,7 @@ impl Lowerer<'_> {
         cond: &ast::Expr,
         span: Span,
     ) -> SetExpr {
-        let (id, s, c) = self.line_parts(v, site, cond, span);
-        SetExpr::Line(id, Box::new(s), Box::new(c))
+        let (var, through, cond) = self.line_parts(v, site, cond, span);
+        SetExpr::Line(Box::new(LineQuery { var, through, cond }))
     }
 }

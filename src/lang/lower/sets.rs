@@ -97,7 +97,11 @@ impl Lowerer<'_> {
                 let id = self.new_var(&v.name, Ty::Site);
                 let c = self.expect(cond, Ty::Bool);
                 self.s.scopes.pop();
-                return SetExpr::Filter(id, Box::new(SetExpr::All), b(c));
+                return SetExpr::Filter {
+                    var: id,
+                    base: Box::new(SetExpr::All),
+                    cond: b(c),
+                };
             }
             ExprKind::Line(v, site, cond, true) => return self.line_set(v, site, cond, e.span),
             ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
@@ -130,7 +134,11 @@ impl Lowerer<'_> {
                         let d = self.expect(&args[1], Ty::Dir);
                         let n = self.expect(&args[2], Ty::Num);
                         self.need_ring(e.span);
-                        SetExpr::Run(b(s), b(d), b(n))
+                        SetExpr::Run {
+                            from: b(s),
+                            dir: b(d),
+                            len: b(n),
+                        }
                     }
                     _ => SetExpr::Empty,
                 };

@@ -191,7 +191,7 @@ impl Lowerer<'_> {
         self.emit(Instr::ForInit {
             slot,
             var: v,
-            tokens,
+            over: if tokens { Over::Tokens } else { Over::Sites },
             cond,
             set,
         });

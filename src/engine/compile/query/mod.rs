@@ -127,24 +127,24 @@ impl SiteQuery {
                 1 => b.mover as usize * w,
                 _ => t.opponent[b.mover as usize] as usize * w,
             };
-            word &= b.bits[at + shift + i] ^ x;
+            word &= b.index.bits[at + shift + i] ^ x;
         }
         for op in &self.ops {
             word &= match op {
-                SiteOp::Index { at, x } => b.bits[at + i] ^ x,
-                SiteOp::OfMover { at, x } => b.bits[at + b.mover as usize * w + i] ^ x,
+                SiteOp::Index { at, x } => b.index.bits[at + i] ^ x,
+                SiteOp::OfMover { at, x } => b.index.bits[at + b.mover as usize * w + i] ^ x,
                 SiteOp::OfOpponent { at, x } => {
                     let p = player_ref(PlayerRef::Opponent, b, t) as usize;
-                    b.bits[at + p * w + i] ^ x
+                    b.index.bits[at + p * w + i] ^ x
                 }
                 SiteOp::Nothing { x } => *x,
                 SiteOp::TopOwner { who, x } => {
                     let p = who(b, r);
                     if (p as u64) < t.players as u64 {
-                        b.bits[t.layout.top_owner(p as usize) + i] ^ x
+                        b.index.bits[t.layout.top_owner(p as usize) + i] ^ x
                     } else if p == -1 {
                         // owner(top(s)) == none: the sites without tokens
-                        b.bits[t.layout.tokens_here() + i] ^ !x
+                        b.index.bits[t.layout.tokens_here() + i] ^ !x
                     } else {
                         *x
                     }
@@ -164,7 +164,7 @@ impl SiteQuery {
                 CountRhs::Const(c) => c,
                 CountRhs::Var(v) => r.var(v),
             };
-            let n = b.total[s] as i64;
+            let n = b.index.total[s] as i64;
             match op {
                 Op::Eq => n == c,
                 Op::Ne => n != c,
@@ -551,12 +551,29 @@ pub(crate) enum CSet {
     Diff(Box<CSet>, Box<CSet>),
     Filter(VarId, Box<CSet>, Num),
     Run(Num, Num, Num, Arc<Tables>),
-    /// `neighbours(s)` (false) or `jumps(s)` (true)
-    Near(Num, bool, Arc<Tables>),
+    /// `neighbours(s)` or `jumps(s)`
+    Near(Num, Reach, Arc<Tables>),
     Empty,
     /// `(line v through s: c)`: the sites of the lines through s with c at each site, each once
     /// (boxed: the variant adds nothing to the size of every set)
-    Line(Box<(VarId, Num, Num, Arc<Tables>)>),
+    Line(Box<LineSet>),
+}
+
+/// `(line v through s: c)`, compiled: the lines through the site `through` with `cond` at
+/// each of their sites (`var` holds each site in turn).
+pub(crate) struct LineSet {
+    pub(crate) var: VarId,
+    pub(crate) through: Num,
+    pub(crate) cond: Num,
+    pub(crate) t: Arc<Tables>,
+}
+
+/// The sites near a site: joined to it by a line (`neighbours`), or two steps from it along a
+/// straight line (`jumps`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    Neighbours,
+    Jumps,
 }
 
 impl CSet {
@@ -593,14 +610,13 @@ impl CSet {
                 r.set(*v, s as i64);
                 if c(b, r) != 0 { f(b, r, s) } else { true }
             }),
-            CSet::Near(x, far, t) => {
+            CSet::Near(x, reach, t) => {
                 let Some(q) = t.site(x(b, r)) else {
                     return true;
                 };
-                if *far {
-                    t.far[q].iter().all(|&(s, _)| f(b, r, s as usize))
-                } else {
-                    t.near[q].iter().all(|&s| f(b, r, s as usize))
+                match reach {
+                    Reach::Jumps => t.far[q].iter().all(|&(s, _)| f(b, r, s as usize)),
+                    Reach::Neighbours => t.near[q].iter().all(|&s| f(b, r, s as usize)),
                 }
             }
             CSet::Run(start, d, n, t) => {
@@ -623,7 +639,7 @@ impl CSet {
                 true
             }
             CSet::Empty => true,
-            CSet::Line(l) => line_sites(&l.3, l.0, &l.1, &l.2, b, r, f),
+            CSet::Line(l) => line_sites(&l.t, l.var, &l.through, &l.cond, b, r, f),
         }
     }
 

@@ -94,14 +94,14 @@ impl Compiler {
                     owner: None,
                     count: None,
                 };
-                if let Some((k, neg)) = t.kind {
+                if let Some((k, sense)) = t.kind {
                     ops.push(SiteOp::Index {
                         at: l.kind(k),
-                        x: mask(neg),
+                        x: mask(sense == Sense::IsNot),
                     });
                 }
-                if let Some((who, neg)) = t.owner {
-                    ops.push(self.owner_op(who, mask(neg)));
+                if let Some((who, sense)) = t.owner {
+                    ops.push(self.owner_op(who, mask(sense == Sense::IsNot)));
                 }
                 match t.count {
                     Some((op, CountRhs::Const(c))) if emptiness(op, c).is_some() => {
@@ -112,15 +112,15 @@ impl Compiler {
                 }
                 Some(left.count.is_some().then(|| Expr::SiteTest(Box::new(left))))
             }
-            Expr::KindIs(x, k, neg) if *x == v => {
+            Expr::KindIs { var, kind, sense } if *var == v => {
                 ops.push(SiteOp::Index {
-                    at: l.kind(*k),
-                    x: mask(*neg),
+                    at: l.kind(*kind),
+                    x: mask(*sense == Sense::IsNot),
                 });
                 Some(None)
             }
-            Expr::OwnerIs(x, who, neg) if *x == v => {
-                ops.push(self.owner_op(*who, mask(*neg)));
+            Expr::OwnerIs { var, player, sense } if *var == v => {
+                ops.push(self.owner_op(*player, mask(*sense == Sense::IsNot)));
                 Some(None)
             }
             Expr::BinConst(op, x, c) if matches!(**x, Expr::CountVar(y) if y == v) => {
@@ -349,7 +349,7 @@ impl Compiler {
         let (w, at) = (self.t.layout.w, self.t.layout.nonempty());
         Some(num(move |b, r| {
             r.work += w as u64;
-            let any = (0..w).any(|i| base[i] & b.bits[at + i] != 0);
+            let any = (0..w).any(|i| base[i] & b.index.bits[at + i] != 0);
             (any != empty) as i64
         }))
     }
@@ -364,19 +364,22 @@ impl Compiler {
             SetExpr::One(e) => CSet::One(self.num(e)),
             SetExpr::Union(items) => CSet::Union(items.iter().map(|i| self.set(i)).collect()),
             SetExpr::Diff(a, c) => CSet::Diff(Box::new(self.set(a)), Box::new(self.set(c))),
-            SetExpr::Filter(v, base, c) => match self.base_of(base) {
-                Some(bits) => CSet::Query(self.sites(*v, Base::Bits(bits), Some(c))),
-                None => CSet::Filter(*v, Box::new(self.set(base)), self.num(c)),
+            SetExpr::Filter { var, base, cond } => match self.base_of(base) {
+                Some(bits) => CSet::Query(self.sites(*var, Base::Bits(bits), Some(cond))),
+                None => CSet::Filter(*var, Box::new(self.set(base)), self.num(cond)),
             },
-            SetExpr::Run(a, d, n) => {
-                let (a, d, n) = (self.num(a), self.num(d), self.num(n));
+            SetExpr::Run { from, dir, len } => {
+                let (a, d, n) = (self.num(from), self.num(dir), self.num(len));
                 CSet::Run(a, d, n, self.t.clone())
             }
-            SetExpr::Neighbours(x) => CSet::Near(self.num(x), false, self.t.clone()),
-            SetExpr::Jumps(x) => CSet::Near(self.num(x), true, self.t.clone()),
-            SetExpr::Line(v, s, c) => {
-                CSet::Line(Box::new((*v, self.num(s), self.num(c), self.t.clone())))
-            }
+            SetExpr::Neighbours(x) => CSet::Near(self.num(x), Reach::Neighbours, self.t.clone()),
+            SetExpr::Jumps(x) => CSet::Near(self.num(x), Reach::Jumps, self.t.clone()),
+            SetExpr::Line(l) => CSet::Line(Box::new(LineSet {
+                var: l.var,
+                through: self.num(&l.through),
+                cond: self.num(&l.cond),
+                t: self.t.clone(),
+            })),
             SetExpr::All | SetExpr::Region(_) | SetExpr::Empty => CSet::Empty,
         }
     }

@@ -1,0 +1,118 @@
+//! Expressions of one family: the board's geometry: the ring, the sowing's direction, regions and sets, lines, coordinates and tracks.
+
+use super::*;
+
+impl Compiler {
+    /// Compiles an expression about the board's geometry.
+    pub(super) fn geometry(&mut self, e: &Expr) -> Num {
+        let t = self.t.clone();
+        match e {
+            Expr::Next { site, dir, steps } => {
+                let (s, d, n) = (self.num(site), self.num(dir), self.num(steps));
+                num(move |b, r| {
+                    let (s, d, n) = (s(b, r), d(b, r), n(b, r));
+                    t.walk(s, d, n)
+                })
+            }
+            Expr::NextSow(s) => {
+                with_arg!(self, s, |s| num(move |b, r| {
+                    let s = s(b, r);
+                    next1(&t, b, s)
+                }))
+            }
+            Expr::NextSowVar(v) => {
+                let v = *v;
+                num(move |b, r| next1(&t, b, r.var(v)))
+            }
+            Expr::SowDir => num(|b, _| b.sow_dir as i64),
+            Expr::Opposite(s) => {
+                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) if t.opposite[s] != u16::MAX => t.opposite[s] as i64,
+                    _ => -1,
+                }))
+            }
+            Expr::InRegion(s, reg) => {
+                let reg = reg.0 as usize;
+                with_arg!(self, s, |s| num(move |b, r| {
+                    t.site(s(b, r))
+                        .is_some_and(|s| crate::engine::bits::test(&t.regions[reg], s))
+                        as i64
+                }))
+            }
+            Expr::InSet(s, set) => {
+                let s = self.num(s);
+                let set = self.set(set);
+                num(move |b, r| {
+                    let s = s(b, r);
+                    set.contains(b, r, s) as i64
+                })
+            }
+            Expr::TrackSite(p, n) => {
+                let (p, n) = (self.arg(p), self.arg(n));
+                num(move |b, r| {
+                    let (p, n) = (p.get(b, r), n.get(b, r));
+                    let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
+                        return -1;
+                    };
+                    n.checked_sub(tr.first)
+                        .and_then(|i| usize::try_from(i).ok())
+                        .and_then(|i| tr.sites.get(i))
+                        .map_or(-1, |&s| s as i64)
+                })
+            }
+            Expr::TrackPos(p, s) => {
+                let (p, s) = (self.arg(p), self.arg(s));
+                num(move |b, r| {
+                    let (p, s) = (p.get(b, r), s.get(b, r));
+                    match (t.player(p), t.site(s)) {
+                        (Some(p), Some(s)) => t.track_pos(p, s),
+                        _ => -1,
+                    }
+                })
+            }
+            Expr::TrackEnd(p) => {
+                with_arg!(self, p, |p| num(move |b, r| {
+                    t.player(p(b, r))
+                        .and_then(|p| t.track_of(p))
+                        .map_or(-1, |tr| tr.first + tr.sites.len() as i64 - 1)
+                }))
+            }
+            Expr::Between(a, c) => {
+                let c = self.arg(c);
+                // `between(site(t), q)`: the token's site read in place.
+                match &**a {
+                    Expr::TokSite(x) if matches!(&**x, Expr::Var(_)) => {
+                        let Expr::Var(v) = &**x else { unreachable!() };
+                        let v = *v;
+                        num(move |b, r| {
+                            let a = match t.token(r.var(v)).map(|x| b.toks.site[x]) {
+                                Some(s) if s != u16::MAX => s as i64,
+                                _ => -1,
+                            };
+                            let c = c.get(b, r);
+                            t.between(a, c)
+                        })
+                    }
+                    _ => {
+                        let a = self.arg(a);
+                        num(move |b, r| {
+                            let a = a.get(b, r);
+                            let c = c.get(b, r);
+                            t.between(a, c)
+                        })
+                    }
+                }
+            }
+            Expr::CoordX(s) | Expr::CoordY(s) => {
+                let is_x = matches!(e, Expr::CoordX(_));
+                let s = self.num(s);
+                num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) if is_x => t.x[s],
+                    Some(s) => t.y[s],
+                    None => -1,
+                })
+            }
+            _ => unreachable!("not an expression about the board's geometry: {e:?}"),
+        }
+    }
+}

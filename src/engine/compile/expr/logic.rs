@@ -1,0 +1,77 @@
+//! Expressions of one family: logic and arithmetic: negation, operators, conjunctions and the fused tests of a site.
+
+use super::*;
+
+impl Compiler {
+    /// Compiles an expression about logic and arithmetic.
+    pub(super) fn logic(&mut self, e: &Expr) -> Num {
+        let t = self.t.clone();
+        match e {
+            Expr::Not(x) => {
+                let x = self.num(x);
+                num(move |b, r| (x(b, r) == 0) as i64)
+            }
+            Expr::Neg(x) => {
+                let x = self.num(x);
+                num(move |b, r| {
+                    let v = x(b, r);
+                    v.checked_neg().unwrap_or_else(|| fail(b, Fault::Overflow))
+                })
+            }
+            Expr::Abs(x) => {
+                let x = self.num(x);
+                num(move |b, r| {
+                    let v = x(b, r);
+                    v.checked_abs().unwrap_or_else(|| fail(b, Fault::Overflow))
+                })
+            }
+            Expr::Bin(op, x, y) => {
+                let (x, y) = (self.arg(x), self.arg(y));
+                binary(*op, x, y)
+            }
+            Expr::BinConst(op, x, c) => self.bin_const(*op, x, *c),
+            Expr::And(x, y) => {
+                let (x, y) = (self.num(x), self.num(y));
+                num(move |b, r| (x(b, r) != 0 && y(b, r) != 0) as i64)
+            }
+            Expr::Or(x, y) => {
+                let (x, y) = (self.num(x), self.num(y));
+                num(move |b, r| (x(b, r) != 0 || y(b, r) != 0) as i64)
+            }
+            Expr::All(items) => match self.site_predicate(e) {
+                Some(p) => p,
+                None => self.conjunction(items),
+            },
+            Expr::Any(items) => {
+                let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
+                match <[Num; 2]>::try_from(items) {
+                    Ok([a, c]) => num(move |b, r| (a(b, r) != 0 || c(b, r) != 0) as i64),
+                    Err(items) => num(move |b, r| items.iter().any(|i| i(b, r) != 0) as i64),
+                }
+            }
+            Expr::If(c, x, y) => {
+                let (c, x, y) = (self.num(c), self.num(x), self.num(y));
+                num(move |b, r| if c(b, r) != 0 { x(b, r) } else { y(b, r) })
+            }
+            Expr::KindIs { var, kind, sense } => {
+                let (v, k, neg) = (*var, *kind, *sense == Sense::IsNot);
+                num(move |b, r| {
+                    let is = t.site(r.var(v)).is_some_and(|s| b.kinds[s] == k);
+                    (is != neg) as i64
+                })
+            }
+            Expr::OwnerIs { var, player, sense } => {
+                let (v, p, neg) = (*var, *player, *sense == Sense::IsNot);
+                num(move |b, r| {
+                    let o = t.site(r.var(v)).map_or(-1, |s| b.owners[s] as i64);
+                    ((o == player_ref(p, b, &t)) != neg) as i64
+                })
+            }
+            Expr::SiteTest(st) => match self.site_predicate(e) {
+                Some(p) => p,
+                None => self.site_test(st),
+            },
+            _ => unreachable!("not an expression about logic and arithmetic: {e:?}"),
+        }
+    }
+}
