@@ -9,8 +9,8 @@
 //! child module's name followed by `::`), resolved to the module it names. A method called on a
 //! value of another module's type is not an import and is not seen.
 //!
-//! TODO (issue 23): agents and studies use only the public API (fails today: src/agents and
-//! src/study read the engine's `pub(crate)` state and compiled program).
+//! The agents and the studies import from the rest of the crate only what the crate makes
+//! public (its root re-exports and its public modules), as a program outside it would.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -468,6 +468,70 @@ fn no_circle_of_imports_in_the_language() {
             steps.join("\n")
         );
     }
+}
+
+/// The names the crate makes public at its root: `pub mod NAME`, `pub fn NAME` and the last
+/// segment of every `pub use` path.
+fn public_names() -> BTreeSet<String> {
+    let lib = strip_comments(&std::fs::read_to_string("src/lib.rs").expect("src/lib.rs"));
+    let mut out = BTreeSet::new();
+    for l in lib.lines() {
+        let l = l.trim();
+        for item in ["pub mod ", "pub fn "] {
+            if let Some(rest) = l.strip_prefix(item) {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                out.insert(name);
+            }
+        }
+    }
+    let mut at = 0;
+    while let Some(i) = lib[at..].find("pub use ") {
+        let start = at + i + "pub use ".len();
+        let Some(end) = lib[start..].find(';') else {
+            break;
+        };
+        for p in expand_use(&lib[start..start + end]) {
+            if let Some(last) = p.rsplit("::").next() {
+                out.insert(last.to_string());
+            }
+        }
+        at = start + end;
+    }
+    out
+}
+
+#[test]
+fn agents_and_studies_use_only_what_the_crate_makes_public() {
+    let public = public_names();
+    for name in ["Game", "State", "agents", "study", "load"] {
+        assert!(public.contains(name), "lib.rs was read: {public:?}");
+    }
+    let mut found = vec![];
+    for Import {
+        path, from, full, ..
+    } in imports()
+    {
+        let Some(top) = from.first().filter(|m| *m == "agents" || *m == "study") else {
+            continue;
+        };
+        // `use super::*` in a test module inside the file reads as the crate's root: not an item
+        let Some(first) = full.first().filter(|f| *f != "*") else {
+            continue;
+        };
+        if first != top && !public.contains(first) {
+            found.push(format!("{}: crate::{}", path.display(), full.join("::")));
+        }
+    }
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "the agents or the studies import what the crate does not make public (use the public \
+         API: the root's re-exports and public modules):\n{}",
+        found.join("\n")
+    );
 }
 
 /// The module paths a file declares (`mod NAME;`, `pub mod NAME;`, `pub(crate) mod NAME;`).

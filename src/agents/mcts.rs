@@ -34,7 +34,7 @@
 //!   ends within a batch of a signal.
 
 use super::{Agent, Estimate, Event, Progress, Thought, parse_duration};
-use crate::engine::{Game, Outcome, Pending, State};
+use crate::{Game, Outcome, Pending, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -446,7 +446,7 @@ fn playout(g: &Game, st: &mut State, rng: &mut Xoshiro256PlusPlus) -> Outcome {
                     // Not produced by the engine (a player without a decision passes); a draw.
                     return Outcome {
                         winner: None,
-                        reason: crate::engine::EndReason::Rules,
+                        reason: crate::EndReason::Rules,
                         said: None,
                     };
                 }

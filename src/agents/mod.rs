@@ -16,7 +16,7 @@ pub mod random;
 pub use mcts::{Budget, Mcts, MctsConfig};
 pub use random::RandomAgent;
 
-use crate::engine::{Decision, Game, State};
+use crate::{Decision, Game, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The random agent: a uniformly random legal decision.
 
 use super::{Agent, Progress, Thought};
-use crate::engine::{Game, State};
+use crate::{Game, State};
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 

@@ -4,8 +4,8 @@
 
 use super::metrics::{Observer, Stats};
 use crate::agents::{Agent, AgentSpec, Event, RandomAgent};
-use crate::engine::{Game, Pending, State};
-use crate::ir::Player;
+use crate::{Game, Pending, State};
+use crate::Player;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::ops::Range;
