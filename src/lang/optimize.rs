@@ -276,119 +276,13 @@ fn b(e: Expr) -> Box<Expr> {
 /// Rewrites an expression bottom-up.
 fn expr(g: &Game, e: Expr) -> Expr {
     match e {
-        Expr::And(x, y) => {
-            let mut items = vec![];
-            for part in [expr(g, *x), expr(g, *y)] {
-                match part {
-                    Expr::All(v) => items.extend(v),
-                    other => items.push(other),
-                }
-            }
-            fuse(items)
-        }
-        Expr::Or(x, y) => {
-            let mut items = vec![];
-            for part in [expr(g, *x), expr(g, *y)] {
-                match part {
-                    Expr::Any(v) => items.extend(v),
-                    other => items.push(other),
-                }
-            }
-            Expr::Any(items)
-        }
-        Expr::Count(s, mask) => match (expr(g, *s), mask) {
-            (Expr::Var(v), KindMask(u32::MAX)) => Expr::CountVar(v),
-            (s, KindMask(u32::MAX)) => Expr::CountAt(b(s)),
-            (s, m) => Expr::Count(b(s), m),
-        },
-        Expr::Next { site, dir, steps } => match (expr(g, *site), *dir, expr(g, *steps)) {
-            (Expr::Var(v), Expr::SowDir, Expr::Const(1)) => Expr::NextSowVar(v),
-            (s, Expr::SowDir, Expr::Const(1)) => Expr::NextSow(b(s)),
-            (s, d, n) => Expr::Next {
-                site: b(s),
-                dir: b(expr(g, d)),
-                steps: b(n),
-            },
-        },
-        Expr::Bin(op, x, y) => {
-            let (x, y) = (expr(g, *x), expr(g, *y));
-            let neg = op == Op::Ne;
-            // -a OP -b compares a and b the other way round
-            let (op, x, y) = match (op, x, y) {
-                (
-                    Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne,
-                    Expr::Neg(a),
-                    Expr::Neg(c),
-                ) => {
-                    let flipped = match op {
-                        Op::Lt => Op::Gt,
-                        Op::Le => Op::Ge,
-                        Op::Gt => Op::Lt,
-                        Op::Ge => Op::Le,
-                        other => other,
-                    };
-                    (flipped, *a, *c)
-                }
-                other => other,
-            };
-            match (op, x, y) {
-                (Op::Eq | Op::Ne, Expr::KindOf(s), Expr::Const(k))
-                    if matches!(*s, Expr::Var(_)) =>
-                {
-                    match (*s, SiteKind::from_index(k)) {
-                        (Expr::Var(v), Some(k)) => Expr::KindIs {
-                            var: v,
-                            kind: k,
-                            sense: Sense::from_negated(neg),
-                        },
-                        (s, _) => Expr::Bin(op, b(Expr::KindOf(b(s))), b(Expr::Const(k))),
-                    }
-                }
-                (Op::Eq | Op::Ne, Expr::Owner(s), p)
-                    if matches!(*s, Expr::Var(_)) && player_ref(&p).is_some() =>
-                {
-                    match (*s, player_ref(&p)) {
-                        (Expr::Var(v), Some(r)) => Expr::OwnerIs {
-                            var: v,
-                            player: r,
-                            sense: Sense::from_negated(neg),
-                        },
-                        (s, _) => Expr::Bin(op, b(Expr::Owner(b(s))), b(p)),
-                    }
-                }
-                (op, x, Expr::Const(c)) => Expr::BinConst(op, b(x), c),
-                (op, x, y) => Expr::Bin(op, b(x), b(y)),
-            }
-        }
+        Expr::And(x, y) => conjunction(g, *x, *y),
+        Expr::Or(x, y) => disjunction(g, *x, *y),
+        Expr::Count(s, mask) => count(g, *s, mask),
+        Expr::Next { site, dir, steps } => next(g, *site, *dir, *steps),
+        Expr::Bin(op, x, y) => binary(g, op, *x, *y),
         Expr::Not(x) => Expr::Not(b(expr(g, *x))),
-        Expr::Neg(x) => match expr(g, *x) {
-            Expr::Neg(y) => *y,
-            // -minimum(-e) is maximum(e), and the other way round (both 0 when nothing matches)
-            Expr::Agg {
-                op: op @ (AggOp::Min | AggOp::Max),
-                over,
-                var,
-                cond,
-                value,
-            } if matches!(*value, Expr::Neg(_)) => {
-                let Expr::Neg(inner) = *value else {
-                    unreachable!()
-                };
-                let flipped = if op == AggOp::Min {
-                    AggOp::Max
-                } else {
-                    AggOp::Min
-                };
-                Expr::Agg {
-                    op: flipped,
-                    over,
-                    var,
-                    cond,
-                    value: inner,
-                }
-            }
-            y => Expr::Neg(b(y)),
-        },
+        Expr::Neg(x) => negation(g, *x),
         Expr::Agg {
             op,
             over,
@@ -419,24 +313,7 @@ fn expr(g: &Game, e: Expr) -> Expr {
         Expr::InSet(s, st) => Expr::InSet(b(expr(g, *s)), Box::new(set(g, *st))),
         Expr::CountSet(st, m) => Expr::CountSet(Box::new(set(g, *st)), m),
         Expr::Size(st) => Expr::Size(Box::new(set(g, *st))),
-        Expr::Exists { var, set: st, cond } => {
-            let c = expr(g, *cond);
-            match *st {
-                SetExpr::All => {
-                    let (sites, rest) = split_static(g, var, Some(c));
-                    Expr::Exists {
-                        var,
-                        set: Box::new(SetExpr::List(sites)),
-                        cond: b(rest.unwrap_or(Expr::Const(1))),
-                    }
-                }
-                other => Expr::Exists {
-                    var,
-                    set: Box::new(set(g, other)),
-                    cond: b(c),
-                },
-            }
-        }
+        Expr::Exists { var, set: st, cond } => exists(g, var, *st, *cond),
         Expr::Forall { var, set: st, cond } => Expr::Forall {
             var,
             set: Box::new(set(g, *st)),
@@ -454,6 +331,152 @@ fn expr(g: &Game, e: Expr) -> Expr {
             cond: b(expr(g, *cond)),
         },
         other => other,
+    }
+}
+
+/// `x and y`: one flat `All` (nested conjunctions spread out), its site tests fused.
+fn conjunction(g: &Game, x: Expr, y: Expr) -> Expr {
+    let mut items = vec![];
+    for part in [expr(g, x), expr(g, y)] {
+        match part {
+            Expr::All(v) => items.extend(v),
+            other => items.push(other),
+        }
+    }
+    fuse(items)
+}
+
+/// `x or y`: one flat `Any`.
+fn disjunction(g: &Game, x: Expr, y: Expr) -> Expr {
+    let mut items = vec![];
+    for part in [expr(g, x), expr(g, y)] {
+        match part {
+            Expr::Any(v) => items.extend(v),
+            other => items.push(other),
+        }
+    }
+    Expr::Any(items)
+}
+
+/// `count(s)`: of every kind, at a variable or at a site, takes the short forms.
+fn count(g: &Game, s: Expr, mask: KindMask) -> Expr {
+    match (expr(g, s), mask) {
+        (Expr::Var(v), KindMask(u32::MAX)) => Expr::CountVar(v),
+        (s, KindMask(u32::MAX)) => Expr::CountAt(b(s)),
+        (s, m) => Expr::Count(b(s), m),
+    }
+}
+
+/// The next site: one step in the direction of sowing takes the short forms.
+fn next(g: &Game, site: Expr, dir: Expr, steps: Expr) -> Expr {
+    match (expr(g, site), dir, expr(g, steps)) {
+        (Expr::Var(v), Expr::SowDir, Expr::Const(1)) => Expr::NextSowVar(v),
+        (s, Expr::SowDir, Expr::Const(1)) => Expr::NextSow(b(s)),
+        (s, d, n) => Expr::Next {
+            site: b(s),
+            dir: b(expr(g, d)),
+            steps: b(n),
+        },
+    }
+}
+
+/// A binary operation: `-a OP -b` compared the other way round, then the comparisons of a
+/// variable's kind or owner become tests, and a constant right side is kept inline.
+fn binary(g: &Game, op: Op, x: Expr, y: Expr) -> Expr {
+    let (x, y) = (expr(g, x), expr(g, y));
+    let neg = op == Op::Ne;
+    // -a OP -b compares a and b the other way round
+    let (op, x, y) = match (op, x, y) {
+        (Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne, Expr::Neg(a), Expr::Neg(c)) => {
+            let flipped = match op {
+                Op::Lt => Op::Gt,
+                Op::Le => Op::Ge,
+                Op::Gt => Op::Lt,
+                Op::Ge => Op::Le,
+                other => other,
+            };
+            (flipped, *a, *c)
+        }
+        other => other,
+    };
+    match (op, x, y) {
+        (Op::Eq | Op::Ne, Expr::KindOf(s), Expr::Const(k)) if matches!(*s, Expr::Var(_)) => {
+            match (*s, SiteKind::from_index(k)) {
+                (Expr::Var(v), Some(k)) => Expr::KindIs {
+                    var: v,
+                    kind: k,
+                    sense: Sense::from_negated(neg),
+                },
+                (s, _) => Expr::Bin(op, b(Expr::KindOf(b(s))), b(Expr::Const(k))),
+            }
+        }
+        (Op::Eq | Op::Ne, Expr::Owner(s), p)
+            if matches!(*s, Expr::Var(_)) && player_ref(&p).is_some() =>
+        {
+            match (*s, player_ref(&p)) {
+                (Expr::Var(v), Some(r)) => Expr::OwnerIs {
+                    var: v,
+                    player: r,
+                    sense: Sense::from_negated(neg),
+                },
+                (s, _) => Expr::Bin(op, b(Expr::Owner(b(s))), b(p)),
+            }
+        }
+        (op, x, Expr::Const(c)) => Expr::BinConst(op, b(x), c),
+        (op, x, y) => Expr::Bin(op, b(x), b(y)),
+    }
+}
+
+/// `-x`: `--x` is `x`, and `-minimum(-e)` is `maximum(e)` and the other way round (both 0
+/// when nothing matches).
+fn negation(g: &Game, x: Expr) -> Expr {
+    match expr(g, x) {
+        Expr::Neg(y) => *y,
+        Expr::Agg {
+            op: op @ (AggOp::Min | AggOp::Max),
+            over,
+            var,
+            cond,
+            value,
+        } if matches!(*value, Expr::Neg(_)) => {
+            let Expr::Neg(inner) = *value else {
+                unreachable!()
+            };
+            let flipped = if op == AggOp::Min {
+                AggOp::Max
+            } else {
+                AggOp::Min
+            };
+            Expr::Agg {
+                op: flipped,
+                over,
+                var,
+                cond,
+                value: inner,
+            }
+        }
+        y => Expr::Neg(b(y)),
+    }
+}
+
+/// `exists h where c` over every site: the sites where the static part of `c` holds, listed,
+/// and only the rest tested in play.
+fn exists(g: &Game, var: VarId, st: SetExpr, cond: Expr) -> Expr {
+    let c = expr(g, cond);
+    match st {
+        SetExpr::All => {
+            let (sites, rest) = split_static(g, var, Some(c));
+            Expr::Exists {
+                var,
+                set: Box::new(SetExpr::List(sites)),
+                cond: b(rest.unwrap_or(Expr::Const(1))),
+            }
+        }
+        other => Expr::Exists {
+            var,
+            set: Box::new(set(g, other)),
+            cond: b(c),
+        },
     }
 }
 

@@ -121,20 +121,7 @@ impl Lowerer<'_> {
         match &e.kind {
             ExprKind::Int(n) => (Expr::Const(*n), Ty::Num),
             ExprKind::Bool(v) => (Expr::Const(*v as i64), Ty::Bool),
-            ExprKind::Name(id) => {
-                if self.peek_is_set(e) {
-                    self.error_hint(
-                        ErrorKind::Type {
-                            expected: "a single value".into(),
-                            found: "a set of sites".into(),
-                        },
-                        span,
-                        format!("to test membership write `h in {}`", id.name),
-                    );
-                    return (Expr::Const(0), Ty::Error);
-                }
-                self.name(id, span)
-            }
+            ExprKind::Name(id) => self.single_name(e, id),
             ExprKind::Call(name, args) => self.call(name, args, span),
             ExprKind::Range(..)
             | ExprKind::List(..)
@@ -143,29 +130,9 @@ impl Lowerer<'_> {
                 let _ = self.set_expr(e);
                 (Expr::Const(0), Ty::Set)
             }
-            ExprKind::Unary(UnOp::Not, x) => match self.expect(x, Ty::Bool) {
-                Expr::Const(v) => (Expr::Const((v == 0) as i64), Ty::Bool),
-                x => (Expr::Not(b(x)), Ty::Bool),
-            },
-            ExprKind::Unary(UnOp::Neg, x) => match self.expect(x, Ty::Num) {
-                Expr::Const(v) => (self.checked_const(v.checked_neg(), span), Ty::Num),
-                x => (Expr::Neg(b(x)), Ty::Num),
-            },
+            ExprKind::Unary(op, x) => self.unary(*op, x, span),
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span),
-            ExprKind::If(c, x, y) => {
-                let c = self.expect(c, Ty::Bool);
-                let (x, tx) = self.expr(x);
-                let (y, ty) = self.expr(y);
-                let (tx, ty) = self.meet_none(&x, tx, &y, ty);
-                let t = if tx == Ty::Error { ty } else { tx };
-                if tx != ty && tx != Ty::Error && ty != Ty::Error {
-                    self.type_error(tx, ty, span);
-                }
-                match c {
-                    Expr::Const(v) => (if v != 0 { x } else { y }, t),
-                    c => (Expr::If(b(c), b(x), b(y)), t),
-                }
-            }
+            ExprKind::If(c, x, y) => self.if_then_else(c, x, y, span),
             ExprKind::Coord(x, y) => match (self.const_int(x), self.const_int(y)) {
                 (Some(x), Some(y)) => match self.site_at(x, y, span) {
                     Some(s) => (Expr::Const(s.0 as i64), Ty::Site),
@@ -173,76 +140,16 @@ impl Lowerer<'_> {
                 },
                 _ => (Expr::Const(-1), Ty::Error),
             },
-            ExprKind::Some(v, cond, tok) => {
-                self.s.scopes.push(vec![]);
-                let t = if *tok { Ty::Token } else { Ty::Site };
-                let id = self.new_var(&v.name, t);
-                let c = self.expect(cond, Ty::Bool);
-                self.s.scopes.pop();
-                let over = if *tok { Over::Tokens } else { Over::Sites };
-                let some = Expr::Some {
-                    over,
-                    var: id,
-                    cond: b(c),
-                };
-                (some, t)
-            }
-            ExprKind::ExistsIn(v, set, cond) => {
-                let s = self.set_expr(set);
-                self.s.scopes.push(vec![]);
-                let id = self.new_var(&v.name, Ty::Site);
-                let c = self.expect(cond, Ty::Bool);
-                self.s.scopes.pop();
-                let exists = Expr::Exists {
-                    var: id,
-                    set: Box::new(s),
-                    cond: b(c),
-                };
-                (exists, Ty::Bool)
-            }
-            ExprKind::Exists(v, cond, tok) => {
-                self.s.scopes.push(vec![]);
-                let id = self.new_var(&v.name, if *tok { Ty::Token } else { Ty::Site });
-                let c = self.expect(cond, Ty::Bool);
-                self.s.scopes.pop();
-                if *tok {
-                    (Expr::TokExists(id, b(c)), Ty::Bool)
-                } else {
-                    let exists = Expr::Exists {
-                        var: id,
-                        set: Box::new(SetExpr::All),
-                        cond: b(c),
-                    };
-                    (exists, Ty::Bool)
-                }
-            }
+            ExprKind::Some(v, cond, tok) => self.some_where(v, cond, *tok),
+            ExprKind::ExistsIn(v, set, cond) => self.exists_in(v, set, cond),
+            ExprKind::Exists(v, cond, tok) => self.exists_where(v, cond, *tok),
             ExprKind::Agg {
                 kind,
                 token,
                 var,
                 cond,
                 value,
-            } => {
-                self.s.scopes.push(vec![]);
-                let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
-                let c = self.expect(cond, Ty::Bool);
-                let x = self.expect(value, Ty::Num);
-                self.s.scopes.pop();
-                let op = match kind {
-                    ast::AggKind::Min => AggOp::Min,
-                    ast::AggKind::Max => AggOp::Max,
-                    ast::AggKind::Sum => AggOp::Sum,
-                };
-                let over = if *token { Over::Tokens } else { Over::Sites };
-                let agg = Expr::Agg {
-                    op,
-                    over,
-                    var: id,
-                    cond: b(c),
-                    value: b(x),
-                };
-                (agg, Ty::Num)
-            }
+            } => self.aggregate(*kind, *token, var, cond, value),
             ExprKind::Line(v, site, cond, false) => self.in_line(v, site, cond, span),
             ExprKind::SomeAlong {
                 var,
@@ -250,46 +157,194 @@ impl Lowerer<'_> {
                 from,
                 dir,
                 cond,
-            } => {
-                if *token {
-                    self.error_hint(
-                        ErrorKind::Misplaced {
-                            what: "some token … from",
-                            place: "for sites: `some h from s toward d where …` follows the ring",
-                        },
-                        span,
-                        "tokens have no order along the ring: `some token x where site(x) == …`",
-                    );
-                }
-                self.need_ring(span);
-                let f = self.expect(from, Ty::Site);
-                let d = self.expect(dir, Ty::Dir);
-                self.s.scopes.push(vec![]);
-                let id = self.new_var(&var.name, if *token { Ty::Token } else { Ty::Site });
-                let c = self.expect(cond, Ty::Bool);
-                self.s.scopes.pop();
-                let along = Expr::SomeAlong {
-                    var: id,
-                    from: b(f),
-                    dir: b(d),
-                    cond: b(c),
-                };
-                (along, Ty::Site)
-            }
-            ExprKind::Forall(v, set, cond) => {
-                let s = self.set_expr(set);
-                self.s.scopes.push(vec![]);
-                let id = self.new_var(&v.name, Ty::Site);
-                let c = self.expect(cond, Ty::Bool);
-                self.s.scopes.pop();
-                let forall = Expr::Forall {
-                    var: id,
-                    set: Box::new(s),
-                    cond: b(c),
-                };
-                (forall, Ty::Bool)
-            }
+            } => self.some_along(var, *token, from, dir, cond, span),
+            ExprKind::Forall(v, set, cond) => self.forall(v, set, cond),
         }
+    }
+
+    /// A name used as a single value (a set's name is refused: membership is `h in SET`).
+    fn single_name(&mut self, e: &ast::Expr, id: &ast::Ident) -> (Expr, Ty) {
+        let span = e.span;
+        if self.peek_is_set(e) {
+            self.error_hint(
+                ErrorKind::Type {
+                    expected: "a single value".into(),
+                    found: "a set of sites".into(),
+                },
+                span,
+                format!("to test membership write `h in {}`", id.name),
+            );
+            return (Expr::Const(0), Ty::Error);
+        }
+        self.name(id, span)
+    }
+
+    /// `not c`, `-n`, folded when constant.
+    fn unary(&mut self, op: UnOp, x: &ast::Expr, span: Span) -> (Expr, Ty) {
+        match op {
+            UnOp::Not => match self.expect(x, Ty::Bool) {
+                Expr::Const(v) => (Expr::Const((v == 0) as i64), Ty::Bool),
+                x => (Expr::Not(b(x)), Ty::Bool),
+            },
+            UnOp::Neg => match self.expect(x, Ty::Num) {
+                Expr::Const(v) => (self.checked_const(v.checked_neg(), span), Ty::Num),
+                x => (Expr::Neg(b(x)), Ty::Num),
+            },
+        }
+    }
+
+    /// `if c then a else b`: both branches of one type (`none` meets the other's), the branch
+    /// taken when the condition is constant.
+    fn if_then_else(
+        &mut self,
+        c: &ast::Expr,
+        x: &ast::Expr,
+        y: &ast::Expr,
+        span: Span,
+    ) -> (Expr, Ty) {
+        let c = self.expect(c, Ty::Bool);
+        let (x, tx) = self.expr(x);
+        let (y, ty) = self.expr(y);
+        let (tx, ty) = self.meet_none(&x, tx, &y, ty);
+        let t = if tx == Ty::Error { ty } else { tx };
+        if tx != ty && tx != Ty::Error && ty != Ty::Error {
+            self.type_error(tx, ty, span);
+        }
+        match c {
+            Expr::Const(v) => (if v != 0 { x } else { y }, t),
+            c => (Expr::If(b(c), b(x), b(y)), t),
+        }
+    }
+
+    /// `some h where c`, `some token x where c`.
+    fn some_where(&mut self, v: &ast::Ident, cond: &ast::Expr, tok: bool) -> (Expr, Ty) {
+        self.s.scopes.push(vec![]);
+        let t = if tok { Ty::Token } else { Ty::Site };
+        let id = self.new_var(&v.name, t);
+        let c = self.expect(cond, Ty::Bool);
+        self.s.scopes.pop();
+        let over = if tok { Over::Tokens } else { Over::Sites };
+        let some = Expr::Some {
+            over,
+            var: id,
+            cond: b(c),
+        };
+        (some, t)
+    }
+
+    /// `exists q in SET where c`.
+    fn exists_in(&mut self, v: &ast::Ident, set: &ast::Expr, cond: &ast::Expr) -> (Expr, Ty) {
+        let s = self.set_expr(set);
+        self.s.scopes.push(vec![]);
+        let id = self.new_var(&v.name, Ty::Site);
+        let c = self.expect(cond, Ty::Bool);
+        self.s.scopes.pop();
+        let exists = Expr::Exists {
+            var: id,
+            set: Box::new(s),
+            cond: b(c),
+        };
+        (exists, Ty::Bool)
+    }
+
+    /// `exists h where c`, `exists token x where c`.
+    fn exists_where(&mut self, v: &ast::Ident, cond: &ast::Expr, tok: bool) -> (Expr, Ty) {
+        self.s.scopes.push(vec![]);
+        let id = self.new_var(&v.name, if tok { Ty::Token } else { Ty::Site });
+        let c = self.expect(cond, Ty::Bool);
+        self.s.scopes.pop();
+        if tok {
+            (Expr::TokExists(id, b(c)), Ty::Bool)
+        } else {
+            let exists = Expr::Exists {
+                var: id,
+                set: Box::new(SetExpr::All),
+                cond: b(c),
+            };
+            (exists, Ty::Bool)
+        }
+    }
+
+    /// `forall x in SET: c`.
+    fn forall(&mut self, v: &ast::Ident, set: &ast::Expr, cond: &ast::Expr) -> (Expr, Ty) {
+        let s = self.set_expr(set);
+        self.s.scopes.push(vec![]);
+        let id = self.new_var(&v.name, Ty::Site);
+        let c = self.expect(cond, Ty::Bool);
+        self.s.scopes.pop();
+        let forall = Expr::Forall {
+            var: id,
+            set: Box::new(s),
+            cond: b(c),
+        };
+        (forall, Ty::Bool)
+    }
+
+    /// `minimum token x where c: value` (and `maximum`, `sum`, over sites or tokens).
+    fn aggregate(
+        &mut self,
+        kind: ast::AggKind,
+        token: bool,
+        var: &ast::Ident,
+        cond: &ast::Expr,
+        value: &ast::Expr,
+    ) -> (Expr, Ty) {
+        self.s.scopes.push(vec![]);
+        let id = self.new_var(&var.name, if token { Ty::Token } else { Ty::Site });
+        let c = self.expect(cond, Ty::Bool);
+        let x = self.expect(value, Ty::Num);
+        self.s.scopes.pop();
+        let op = match kind {
+            ast::AggKind::Min => AggOp::Min,
+            ast::AggKind::Max => AggOp::Max,
+            ast::AggKind::Sum => AggOp::Sum,
+        };
+        let over = if token { Over::Tokens } else { Over::Sites };
+        let agg = Expr::Agg {
+            op,
+            over,
+            var: id,
+            cond: b(c),
+            value: b(x),
+        };
+        (agg, Ty::Num)
+    }
+
+    /// `some h from s toward d where c`: the first site along the ring (`some token … from` is
+    /// refused, and lowered as for sites).
+    fn some_along(
+        &mut self,
+        var: &ast::Ident,
+        token: bool,
+        from: &ast::Expr,
+        dir: &ast::Expr,
+        cond: &ast::Expr,
+        span: Span,
+    ) -> (Expr, Ty) {
+        if token {
+            self.error_hint(
+                ErrorKind::Misplaced {
+                    what: "some token … from",
+                    place: "for sites: `some h from s toward d where …` follows the ring",
+                },
+                span,
+                "tokens have no order along the ring: `some token x where site(x) == …`",
+            );
+        }
+        self.need_ring(span);
+        let f = self.expect(from, Ty::Site);
+        let d = self.expect(dir, Ty::Dir);
+        self.s.scopes.push(vec![]);
+        let id = self.new_var(&var.name, if token { Ty::Token } else { Ty::Site });
+        let c = self.expect(cond, Ty::Bool);
+        self.s.scopes.pop();
+        let along = Expr::SomeAlong {
+            var: id,
+            from: b(f),
+            dir: b(d),
+            cond: b(c),
+        };
+        (along, Ty::Site)
     }
 
     pub(super) fn binary(
