@@ -1,8 +1,8 @@
 //! `ludic list`: the built-in games, their options, throws and variants.
 
 use super::{FAILED, Format, OK};
-use ludic::check::Settings;
 use ludic::Game;
+use ludic::check::Settings;
 use ludic::{builtin, load_game};
 use serde_json::json;
 use std::collections::BTreeMap;

@@ -13,17 +13,17 @@ use super::{
     FAILED, Format, OK, OptionArgs, USAGE, deprecated, fmt_options, game_file, load_for_command,
 };
 use crate::cli::output::{Named, check_outputs};
+use ludic::Player;
 use ludic::agents::mcts::thousands;
 use ludic::agents::{Agent, AgentSpec, Event, default_threads};
 use ludic::check::option_map;
-use ludic::{EndReason, Game, Pending};
-use ludic::Player;
 use ludic::output::{error_text, write_whole};
 use ludic::record::{FinalPosition, Record, Step};
 use ludic::render::{final_position, outcome_json};
 use ludic::source_hash;
 pub use ludic::study::stats::wilson;
 use ludic::study::{Control, run_games, stream_seed};
+use ludic::{EndReason, Game, Pending};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};

@@ -31,10 +31,10 @@ pub mod validate;
 
 pub use help::{finish_output, help_language};
 
+use ludic::Game;
 use ludic::builtin;
 use ludic::check::{LoadError, Settings};
 use ludic::diagnostic::render;
-use ludic::Game;
 use ludic::gamefile::resolve_game;
 pub(crate) use ludic::gamefile::{read_game_file, read_text_file};
 use ludic::limits::shorten;

@@ -6,7 +6,6 @@ use super::play::{Input, next_input};
 use super::{FAILED, Format, OK, USAGE, read_text_file, settings_from, write_json};
 use ludic::check::LoadError;
 use ludic::diagnostic::render;
-use ludic::{Game, Pending, State};
 use ludic::gamefile::resolve_game;
 use ludic::limits::{MAX_RECORD_BYTES, shorten};
 use ludic::load_game;
@@ -14,6 +13,7 @@ use ludic::record::{FORMAT, FinalPosition, Record, Step, Timeline};
 use ludic::render::narrate::{chance_text, end_text, narrate};
 use ludic::render::{board_text, final_position, outcome_json, state_json};
 use ludic::source_hash;
+use ludic::{Game, Pending, State};
 use std::io::{self, BufRead, IsTerminal, Write};
 
 // Arguments of `ludic replay`.

@@ -6,8 +6,8 @@ use super::list::{
     options_json, throws_json, variants_json, write_options, write_throws, write_variants,
 };
 use super::{Format, OK, OptionArgs, fmt_options, load_for_command};
-use ludic::{Game, Pending, State};
 use ludic::render::{board_text, state_json};
+use ludic::{Game, Pending, State};
 use serde_json::json;
 use std::io::Write;
 

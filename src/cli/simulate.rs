@@ -7,9 +7,9 @@ use super::signals::{
     catch_signals, dropped_text, exit_code, note_late_signal, signal_name, stop_on_signal,
 };
 use super::{OK, OptionArgs, USAGE, deprecated, load_for_command};
+use ludic::Game;
 use ludic::agents::{AgentSpec, default_threads};
 use ludic::check::option_map;
-use ludic::Game;
 use ludic::study::merge::{parse_shard, shard_range};
 use ludic::study::report::{Output, Study, write_study};
 use ludic::study::{Control, Plan, run};

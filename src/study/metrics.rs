@@ -7,8 +7,8 @@
 //! captured, as `end game` scores it).
 
 use super::stats::{FIXED_ONE, Histogram, Moments, mean_interval, to_fixed, wilson};
-use crate::{EndReason, Game, State};
 use crate::Player;
+use crate::{EndReason, Game, State};
 use serde::{Deserialize, Serialize};
 
 /// Tenths of a game, for the branching factor over the game's course.

@@ -3,9 +3,9 @@
 //! take chunks of indices as they go, and their statistics (integer sums) are added up.
 
 use super::metrics::{Observer, Stats};
+use crate::Player;
 use crate::agents::{Agent, AgentSpec, Event, RandomAgent};
 use crate::{Game, Pending, State};
-use crate::Player;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::ops::Range;

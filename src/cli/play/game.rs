@@ -9,13 +9,13 @@
 
 use super::*;
 use crate::cli::{Format, Spinner, fmt_options, sample};
-use ludic::agents::{AgentSpec, Thought};
-use ludic::{Pending, State};
 use ludic::Player;
+use ludic::agents::{AgentSpec, Thought};
 use ludic::limits::MAX_LINE_BYTES;
 use ludic::render::svg::LivePicture;
 use ludic::render::svg::event_sites;
 use ludic::render::{Look, board_text, board_view};
+use ludic::{Pending, State};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -539,9 +539,9 @@ fn read_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ludic::Game;
     use ludic::builtin;
     use ludic::check::Settings;
-    use ludic::Game;
     use rand::RngExt;
 
     fn built_in_games() -> Vec<Game> {

@@ -2,10 +2,10 @@
 
 use super::{FAILED, Format, OK, OptionArgs, USAGE, deprecated, load_for_command, write_json};
 use crate::cli::output::{Named, check_outputs};
-use ludic::agents::{AgentSpec, default_threads};
-use ludic::check::option_map;
 use ludic::Game;
 use ludic::Player;
+use ludic::agents::{AgentSpec, default_threads};
+use ludic::check::option_map;
 use ludic::limits::shorten;
 use ludic::output::error_text;
 use ludic::record::{FORMAT, Record, RecordFile};

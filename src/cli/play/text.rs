@@ -1,9 +1,9 @@
 //! The words of a game at the terminal: what happened, the moves, the prompt, the commands.
 
-use ludic::agents::Estimate;
 use ludic::Game;
-use ludic::{Pending, State};
 use ludic::Player;
+use ludic::agents::Estimate;
+use ludic::{Pending, State};
 
 /// What changed between two states, in words: captures, passes, sowings cut as cycles.
 pub(super) fn what_happened(g: &Game, before: &State, after: &State) -> String {
