@@ -474,6 +474,84 @@ pub struct Game {
     pub move_limit_end: EndRule,
 }
 
+impl Instr {
+    /// Rewrites every expression and set the instruction holds, in place: `fe` and `fs` take
+    /// each one and give what replaces it (the optimizer's folding). A new instruction with
+    /// expressions gets its arm here, beside its definition.
+    pub(crate) fn exprs_mut(
+        &mut self,
+        fe: &mut dyn FnMut(Expr) -> Expr,
+        fs: &mut dyn FnMut(SetExpr) -> SetExpr,
+    ) {
+        let take = |e: &mut Expr| std::mem::replace(e, Expr::Const(0));
+        let take_set = |s: &mut SetExpr| std::mem::replace(s, SetExpr::Empty);
+        match self {
+            Instr::JumpIfNot(e, _) | Instr::SetVar(_, e) => *e = fe(take(e)),
+            Instr::SetOwner(a, b) | Instr::SetKind(a, b) => {
+                *a = fe(take(a));
+                *b = fe(take(b));
+            }
+            Instr::Capture { set: s, keep, to } => {
+                *s = fs(take_set(s));
+                *keep = fe(take(keep));
+                *to = fe(take(to));
+            }
+            Instr::Place {
+                count, on, from, ..
+            } => {
+                *count = fe(take(count));
+                *on = fs(take_set(on));
+                if let Some(f) = from {
+                    *f = fe(take(f));
+                }
+            }
+            Instr::SowStart { from, dir } => {
+                *from = fe(take(from));
+                *dir = fe(take(dir));
+            }
+            Instr::SowLap { skip: Some(s), .. } => *s = fs(take_set(s)),
+            Instr::Relay { site, .. } => *site = fe(take(site)),
+            Instr::ForInit { cond, set: s, .. } => {
+                *cond = fe(take(cond));
+                *s = fs(take_set(s));
+            }
+            Instr::Move { token, to, .. } => {
+                *token = fe(take(token));
+                *to = fe(take(to));
+            }
+            Instr::Send { token, .. } => *token = fe(take(token)),
+            Instr::PlaceTokens {
+                count, on, owner, ..
+            } => {
+                *count = fe(take(count));
+                if let Some(on) = on {
+                    *on = fs(take_set(on));
+                }
+                if let Some(o) = owner {
+                    *o = fe(take(o));
+                }
+            }
+            Instr::EndGame(EndRule::Winner(e), _) | Instr::SetMover(e) | Instr::First(Some(e)) => {
+                *e = fe(take(e))
+            }
+            Instr::SetTally { player, value, .. } => {
+                *value = fe(take(value));
+                if let Some(p) = player {
+                    *p = fe(take(p));
+                }
+            }
+            Instr::Give {
+                count, from, to, ..
+            } => {
+                *count = fe(take(count));
+                *from = fe(take(from));
+                *to = fe(take(to));
+            }
+            _ => {}
+        }
+    }
+}
+
 impl Game {
     pub fn site_name(&self, s: SiteId) -> &str {
         self.sites

@@ -71,71 +71,7 @@ pub(crate) fn optimize(g: &mut Game) {
 }
 
 fn instr(g: &Game, i: &mut Instr) {
-    let take = |e: &mut Expr| std::mem::replace(e, Expr::Const(0));
-    match i {
-        Instr::JumpIfNot(e, _) | Instr::SetVar(_, e) => *e = expr(g, take(e)),
-        Instr::SetOwner(a, b) | Instr::SetKind(a, b) => {
-            *a = expr(g, take(a));
-            *b = expr(g, take(b));
-        }
-        Instr::Capture { set: s, keep, to } => {
-            *s = set(g, std::mem::replace(s, SetExpr::Empty));
-            *keep = expr(g, take(keep));
-            *to = expr(g, take(to));
-        }
-        Instr::Place {
-            count, on, from, ..
-        } => {
-            *count = expr(g, take(count));
-            *on = set(g, std::mem::replace(on, SetExpr::Empty));
-            if let Some(f) = from {
-                *f = expr(g, take(f));
-            }
-        }
-        Instr::SowStart { from, dir } => {
-            *from = expr(g, take(from));
-            *dir = expr(g, take(dir));
-        }
-        Instr::SowLap { skip: Some(s), .. } => *s = set(g, std::mem::replace(s, SetExpr::Empty)),
-        Instr::Relay { site, .. } => *site = expr(g, take(site)),
-        Instr::ForInit { cond, set: s, .. } => {
-            *cond = expr(g, take(cond));
-            *s = set(g, std::mem::replace(s, SetExpr::Empty));
-        }
-        Instr::Move { token, to, .. } => {
-            *token = expr(g, take(token));
-            *to = expr(g, take(to));
-        }
-        Instr::Send { token, .. } => *token = expr(g, take(token)),
-        Instr::PlaceTokens {
-            count, on, owner, ..
-        } => {
-            *count = expr(g, take(count));
-            if let Some(on) = on {
-                *on = set(g, std::mem::replace(on, SetExpr::Empty));
-            }
-            if let Some(o) = owner {
-                *o = expr(g, take(o));
-            }
-        }
-        Instr::EndGame(EndRule::Winner(e), _) | Instr::SetMover(e) | Instr::First(Some(e)) => {
-            *e = expr(g, take(e))
-        }
-        Instr::SetTally { player, value, .. } => {
-            *value = expr(g, take(value));
-            if let Some(p) = player {
-                *p = expr(g, take(p));
-            }
-        }
-        Instr::Give {
-            count, from, to, ..
-        } => {
-            *count = expr(g, take(count));
-            *from = expr(g, take(from));
-            *to = expr(g, take(to));
-        }
-        _ => {}
-    }
+    i.exprs_mut(&mut |e| expr(g, e), &mut |s| set(g, s));
 }
 
 /// `count(v) OP X` where X depends neither on `v` nor on a second variable: X is computed once
