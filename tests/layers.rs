@@ -243,6 +243,32 @@ fn name(m: &[String]) -> String {
     }
 }
 
+/// Fails with the circle, if the graph has one, and why each step is an import.
+fn assert_no_circle(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    why: &BTreeMap<(String, String), String>,
+    what: &str,
+) {
+    if let Some(c) = find_cycle(graph) {
+        let steps: Vec<String> = c
+            .windows(2)
+            .map(|w| {
+                format!(
+                    "  {} -> {}  ({})",
+                    w[0],
+                    w[1],
+                    why[&(w[0].clone(), w[1].clone())]
+                )
+            })
+            .collect();
+        panic!(
+            "a circle of imports in {what}: {}\n{}",
+            c.join(" -> "),
+            steps.join("\n")
+        );
+    }
+}
+
 /// A circle in a graph, as the list of its nodes (the first repeated at the end).
 fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     // 0: not seen, 1: on the path, 2: done
@@ -378,24 +404,7 @@ fn no_circle_of_imports_in_the_engine() {
         graph.len() > 10,
         "the engine's modules were read: {graph:?}"
     );
-    if let Some(c) = find_cycle(&graph) {
-        let steps: Vec<String> = c
-            .windows(2)
-            .map(|w| {
-                format!(
-                    "  {} -> {}  ({})",
-                    w[0],
-                    w[1],
-                    why[&(w[0].clone(), w[1].clone())]
-                )
-            })
-            .collect();
-        panic!(
-            "a circle of imports in the engine: {}\n{}",
-            c.join(" -> "),
-            steps.join("\n")
-        );
-    }
+    assert_no_circle(&graph, &why, "the engine");
 }
 
 /// The language's modules import each other without a circle: the checker builds the symbol
@@ -450,24 +459,7 @@ fn no_circle_of_imports_in_the_language() {
             .is_some_and(|to| to.contains("lang::lower")),
         "the language's modules were read: {graph:?}"
     );
-    if let Some(c) = find_cycle(&graph) {
-        let steps: Vec<String> = c
-            .windows(2)
-            .map(|w| {
-                format!(
-                    "  {} -> {}  ({})",
-                    w[0],
-                    w[1],
-                    why[&(w[0].clone(), w[1].clone())]
-                )
-            })
-            .collect();
-        panic!(
-            "a circle of imports in the language: {}\n{}",
-            c.join(" -> "),
-            steps.join("\n")
-        );
-    }
+    assert_no_circle(&graph, &why, "the language");
 }
 
 /// The names the crate makes public at its root: `pub mod NAME`, `pub fn NAME` and the last
