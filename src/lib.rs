@@ -80,8 +80,8 @@ pub use lang::{ast, check, derive, diagnostic, parse};
 pub(crate) use lang::{chart, optimize};
 
 pub use api::{
-    Action, DiceDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source, Status, TallyDesc,
-    VariantDesc, load,
+    About, Action, DiceDesc, LabelDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source,
+    Status, TallyDesc, VariantDesc, load,
 };
 pub use check::{LoadError, Settings};
 pub use engine::Game;

@@ -86,7 +86,63 @@ pub struct DiceDesc<'g> {
     pub outcomes: Vec<(i64, Option<&'g str>, f64)>,
 }
 
+/// What the `game { … }` block says of the game: its title, other names, origin and source,
+/// summary, and the game it is built on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct About<'g> {
+    /// its title (`Kalah`)
+    pub title: &'g str,
+    /// its other names
+    pub aliases: &'g [String],
+    /// where it is played, as the file says
+    pub origin: Option<&'g str>,
+    /// where its rules come from, as the file says
+    pub source: Option<&'g str>,
+    /// its rules in a few lines, as the file says
+    pub summary: Option<&'g str>,
+    /// `from "base.game"`: the name of the game this one is built on
+    pub based_on: Option<&'g str>,
+    /// what it changes of its base: `option holes (5 -> 7)`, `turn replaced`…
+    pub changes: &'g [String],
+}
+
+/// A label of decisions (`sow`, `capture`) and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelDesc<'g> {
+    /// the label, as typed in a decision
+    pub name: &'g str,
+    /// what it means, as the file says
+    pub doc: Option<&'g str>,
+}
+
 impl Game {
+    /// What the `game { … }` block says: title, other names, origin, source, summary, base.
+    pub fn about(&self) -> About<'_> {
+        let m = &self.meta;
+        About {
+            title: &m.name,
+            aliases: &m.aliases,
+            origin: m.origin.as_deref(),
+            source: m.source.as_deref(),
+            summary: m.summary.as_deref(),
+            based_on: m.based_on.as_deref(),
+            changes: &m.changes,
+        }
+    }
+
+    /// The labels of decisions, in the order of the file, with what each means.
+    pub fn all_labels(&self) -> impl Iterator<Item = LabelDesc<'_>> {
+        self.labels.iter().map(|l| LabelDesc {
+            name: &l.name,
+            doc: l.doc.as_deref(),
+        })
+    }
+
+    /// Whether the game is played in rounds (it has a `between rounds` part).
+    pub fn has_rounds(&self) -> bool {
+        self.between_start.is_some()
+    }
+
     /// The game's title (`Kalah`).
     pub fn title(&self) -> &str {
         &self.meta.name
@@ -139,6 +195,11 @@ impl Game {
             name: &p.name,
             value: p.value,
         })
+    }
+
+    /// Piece kind `k`, as described.
+    pub fn piece_kind(&self, k: PieceKind) -> Option<PieceDesc<'_>> {
+        self.piece_kinds().nth(k.0 as usize)
     }
 
     /// How many individual pieces (tokens) the game has.

@@ -46,8 +46,8 @@ fn default_cases() -> Vec<Case> {
             variant,
         };
         cases.push(case(vec![], None));
-        for v in &g.variants {
-            cases.push(case(vec![], Some(v.name.clone())));
+        for v in g.all_variants() {
+            cases.push(case(vec![], Some(v.name.to_string())));
         }
         for o in g.all_options() {
             if o.words.contains(&"match") {

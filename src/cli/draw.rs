@@ -6,11 +6,11 @@ use std::io::{self, Write};
 use super::replay::{check_at, open_record};
 use super::{FAILED, OK, OptionArgs, USAGE, game_file, load_for_command};
 use crate::cli::output::{Named, check_outputs};
-use ludic::{Game, State};
 use ludic::SiteId;
 use ludic::output::error_text;
 use ludic::record::{Step, play_step, replay};
 use ludic::render::svg::{event_sites, svg, write_atomic};
+use ludic::{Game, State};
 
 // Arguments of `ludic draw`.
 #[derive(clap::Args)]

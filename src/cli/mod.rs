@@ -31,10 +31,10 @@ pub mod validate;
 
 pub use help::{finish_output, help_language};
 
+use ludic::Game;
 use ludic::builtin;
 use ludic::check::{LoadError, Settings};
 use ludic::diagnostic::render;
-use ludic::Game;
 use ludic::gamefile::resolve_game;
 pub(crate) use ludic::gamefile::{read_game_file, read_text_file};
 use ludic::limits::shorten;
@@ -143,8 +143,7 @@ pub(crate) fn load_for_command(
 }
 
 pub(crate) fn fmt_options(g: &Game) -> String {
-    g.options
-        .iter()
+    g.all_options()
         .map(|o| format!("{}={}", o.name, o.value))
         .collect::<Vec<_>>()
         .join(" ")

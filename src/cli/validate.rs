@@ -99,15 +99,19 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
             });
         match loaded {
             Ok((file, g)) => {
-                title = g.meta.name.clone();
-                if let Some(base) = &g.meta.based_on {
+                let g = ludic::Game::new(g);
+                title = g.title().to_string();
+                if let Some(base) = g.about().based_on {
                     // what a game built on another changes of it
-                    changes = format!("; based on {base}, changes: {}", g.meta.changes.join(", "));
+                    changes = format!(
+                        "; based on {base}, changes: {}",
+                        g.about().changes.join(", ")
+                    );
                 }
                 // Every variant must load too.
-                for v in &g.variants {
+                for v in g.all_variants() {
                     let s = Settings {
-                        variant: Some(v.name.clone()),
+                        variant: Some(v.name.to_string()),
                         sets: vec![],
                     };
                     match check(&file, &source, &s) {

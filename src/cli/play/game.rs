@@ -9,13 +9,13 @@
 
 use super::*;
 use crate::cli::{Format, Spinner, fmt_options, sample};
-use ludic::agents::{AgentSpec, Thought};
-use ludic::{Pending, State};
 use ludic::Player;
+use ludic::agents::{AgentSpec, Thought};
 use ludic::limits::MAX_LINE_BYTES;
 use ludic::render::svg::LivePicture;
 use ludic::render::svg::event_sites;
 use ludic::render::{Look, board_text, board_view};
+use ludic::{Pending, State};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -105,10 +105,10 @@ impl<'s, 'g> Table<'s, 'g> {
         let g = self.s.g;
         self.say(
             out,
-            &format!("{} (seed {seed}); options: {}", g.meta.name, fmt_options(g)),
+            &format!("{} (seed {seed}); options: {}", g.title(), fmt_options(g)),
         )?;
         let roles: Vec<String> = g
-            .players
+            .players()
             .iter()
             .zip(agents)
             .map(|(p, a)| match a {
@@ -539,9 +539,9 @@ fn read_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ludic::Game;
     use ludic::builtin;
     use ludic::check::Settings;
-    use ludic::Game;
     use rand::RngExt;
 
     fn built_in_games() -> Vec<Game> {
@@ -569,7 +569,7 @@ mod tests {
     }
 
     fn people(g: &Game) -> Session<'_> {
-        Session::new(g, &vec![AgentSpec::Human; g.players.len()], None)
+        Session::new(g, &vec![AgentSpec::Human; g.players().len()], None)
     }
 
     fn line(l: &str) -> io::Result<Input> {
@@ -620,7 +620,7 @@ mod tests {
             assert_eq!(t.line_no, lines);
             // computers on every side
             let random = AgentSpec::parse("random", 1).expect("an agent");
-            let mut s = Session::new(g, &vec![random; g.players.len()], None);
+            let mut s = Session::new(g, &vec![random; g.players().len()], None);
             let mut t = Table::new(&mut s, script(), None);
             let mut out = vec![];
             let mut decided = 0;

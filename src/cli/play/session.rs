@@ -1,12 +1,12 @@
 //! A game in progress at the terminal: the state, the steps played, undo, the record.
 
 use super::*;
-use ludic::agents::{Agent, AgentSpec, Event};
 use ludic::Game;
-use ludic::{Decision, Pending, State};
+use ludic::agents::{Agent, AgentSpec, Event};
 use ludic::limits::shorten;
 use ludic::record::{RecordFile, Step};
 use ludic::render::narrate::narrate;
+use ludic::{Decision, Pending, State};
 
 pub(super) struct Session<'a> {
     pub(super) g: &'a Game,
