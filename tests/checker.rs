@@ -12,15 +12,14 @@ use std::path::Path;
 /// The errors and warnings of a file (a file of warnings only is valid, and pinned too).
 fn diagnostics(path: &str) -> (String, ludic::diagnostic::Diagnostics) {
     let src = std::fs::read_to_string(path).unwrap();
-    let file = match ludic::parse::parse(&src) {
-        Ok(f) => f,
-        Err(d) => return (src, d),
-    };
-    let (result, warnings) = ludic::check::check_with_warnings(&file, &src, &Settings::default());
+    let (result, warnings) = ludic::load_game_with_warnings(&src, &Settings::default());
     let mut d = match result {
         Err(LoadError::File(d)) => d,
         Ok(_) if !warnings.is_empty() => Default::default(),
-        other => panic!("{path}: expected diagnostics, got {other:?}"),
+        other => panic!(
+            "{path}: expected diagnostics, got {:?}",
+            other.map(|g| g.title().to_string())
+        ),
     };
     d.0.extend(warnings.0);
     (src, d.sorted())

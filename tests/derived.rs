@@ -145,31 +145,22 @@ fn a_derived_text_without_its_base_read_is_an_error() {
 
 #[test]
 fn a_redeclared_option_and_a_replaced_block() {
-    let base = std::fs::read_to_string("games/ceelkoqyuqkoqiji.game").unwrap();
+    // (through the public API: the base is the built-in game, found by its name)
     let derived = "game \"Short\" from \"ceelkoqyuqkoqiji\" { }\noption max_turns = 50 in 1..60 \"a short game\"\nlimit 10 turns\n";
-    let src = ludic::derive::compose(
-        "short.game",
-        "short.game",
-        derived.to_string(),
-        &mut |name, _| {
-            assert_eq!(name, "ceelkoqyuqkoqiji");
-            Ok(("k".into(), "ceelkoqyuqkoqiji".into(), base.clone()))
-        },
+    let g = ludic::load(
+        &ludic::Source::Text(derived.to_string()),
+        &Settings::default(),
     )
     .unwrap();
-    let g = load_game(&src, &Settings::default()).unwrap();
-    let o = g.options.iter().find(|o| o.name == "max_turns").unwrap();
-    assert_eq!(o.value.to_string(), "50");
+    let o = g.all_options().find(|o| o.name == "max_turns").unwrap();
+    assert_eq!(o.value, "50");
+    let changes = g.about().changes;
     assert!(
-        g.meta
-            .changes
-            .contains(&"option max_turns redeclared (2000 -> 50)".to_string()),
-        "{:?}",
-        g.meta.changes
+        changes.contains(&"option max_turns redeclared (2000 -> 50)".to_string()),
+        "{changes:?}"
     );
     assert!(
-        g.meta.changes.contains(&"limit replaced".to_string()),
-        "{:?}",
-        g.meta.changes
+        changes.contains(&"limit replaced".to_string()),
+        "{changes:?}"
     );
 }

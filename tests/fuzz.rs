@@ -966,7 +966,7 @@ fn record_seeds() -> Vec<String> {
                 game: name.to_string(),
                 title: g.meta.name.clone(),
                 source_hash: ludic::source_hash(src),
-                options: ludic::check::option_map(&g),
+                options: g.option_values(),
                 seed: Some(1),
                 agents: Default::default(),
                 steps,

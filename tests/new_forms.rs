@@ -421,7 +421,7 @@ fn a_type_error_in_an_argument_is_reported_at_the_call() {
     let d = errors(&src);
     assert_eq!(d.len(), 1, "{d:?}");
     let e = &d.0[0];
-    let text = |s: ludic::ast::Span| &src[s.start..s.end];
+    let text = |s: ludic::diagnostic::Span| &src[s.start..s.end];
     assert_eq!(e.to_string(), "expected a site, found a player");
     assert_eq!(text(e.span), "A", "at the argument of the call");
     let notes: Vec<(&str, &str)> = e

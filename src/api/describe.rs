@@ -233,6 +233,12 @@ impl Game {
         })
     }
 
+    /// The options' values in this game, by name, as written in a setting (what a record
+    /// keeps).
+    pub fn option_values(&self) -> std::collections::BTreeMap<String, String> {
+        crate::check::option_map(self)
+    }
+
     /// The values that choices without a label offer (`ccw`, `cw`), each once, in the order of
     /// the file: a player types them alone.
     pub fn unlabeled_values(&self) -> Vec<&str> {

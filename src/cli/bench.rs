@@ -2,8 +2,8 @@
 //! the speed of the engine: playouts/s, decisions/s, decisions per playout.
 
 use super::{Format, OK, OptionArgs, USAGE, load_for_command};
+use ludic::Settings;
 use ludic::builtin;
-use ludic::check::Settings;
 use ludic::load_game;
 use ludic::study::random_playout;
 use rand::SeedableRng;

@@ -2,7 +2,7 @@
 
 use super::{FAILED, Format, OK};
 use ludic::Game;
-use ludic::check::Settings;
+use ludic::Settings;
 use ludic::{builtin, load_game};
 use serde_json::json;
 use std::collections::BTreeMap;

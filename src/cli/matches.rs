@@ -16,7 +16,7 @@ use crate::cli::output::{Named, check_outputs};
 use ludic::Player;
 use ludic::agents::mcts::thousands;
 use ludic::agents::{Agent, AgentSpec, Event, default_threads};
-use ludic::check::option_map;
+
 use ludic::output::{error_text, write_whole};
 use ludic::record::{FinalPosition, Record, Step};
 use ludic::render::{final_position, outcome_json};
@@ -462,7 +462,7 @@ impl RecordHead<'_> {
             game: self.label.to_string(),
             title: g.title().to_string(),
             source_hash: source_hash(self.source),
-            options: option_map(g),
+            options: g.option_values(),
             seed: Some(self.seed),
             agents,
             steps: p.steps,
@@ -644,7 +644,7 @@ impl Summary<'_> {
             .collect();
         let v = json!({
             "game": g.title(),
-            "options": option_map(g),
+            "options": g.option_values(),
             "seed": args.seed,
             "games": n,
             "requested": args.n,

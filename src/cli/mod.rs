@@ -33,12 +33,12 @@ pub use help::{finish_output, help_language};
 
 use ludic::Game;
 use ludic::builtin;
-use ludic::check::{LoadError, Settings};
 use ludic::diagnostic::render;
 use ludic::gamefile::resolve_game;
 pub(crate) use ludic::gamefile::{read_game_file, read_text_file};
 use ludic::limits::shorten;
 use ludic::load_game;
+use ludic::{LoadError, Settings};
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{self, Write};

@@ -4,7 +4,7 @@
 
 use super::play::{Input, next_input};
 use super::{FAILED, Format, OK, USAGE, read_text_file, settings_from, write_json};
-use ludic::check::LoadError;
+use ludic::LoadError;
 use ludic::diagnostic::render;
 use ludic::gamefile::resolve_game;
 use ludic::limits::{MAX_RECORD_BYTES, shorten};

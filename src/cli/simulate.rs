@@ -9,7 +9,7 @@ use super::signals::{
 use super::{OK, OptionArgs, USAGE, deprecated, load_for_command};
 use ludic::Game;
 use ludic::agents::{AgentSpec, default_threads};
-use ludic::check::option_map;
+
 use ludic::study::merge::{parse_shard, shard_range};
 use ludic::study::report::{Output, Study, write_study};
 use ludic::study::{Control, Plan, run};
@@ -196,7 +196,7 @@ pub(crate) fn play_study(
     Study {
         game: g.title().to_string(),
         source_hash: ludic::source_hash(source),
-        options: option_map(g),
+        options: g.option_values(),
         sides: g.sides().to_vec(),
         rounds_game: g.has_rounds(),
         seed: a.seed,

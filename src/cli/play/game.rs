@@ -540,8 +540,8 @@ fn read_line(
 mod tests {
     use super::*;
     use ludic::Game;
+    use ludic::Settings;
     use ludic::builtin;
-    use ludic::check::Settings;
     use rand::RngExt;
 
     fn built_in_games() -> Vec<Game> {

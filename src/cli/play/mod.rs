@@ -5,7 +5,7 @@ use crate::cli::output::{Named, check_outputs};
 use ludic::Game;
 use ludic::Player;
 use ludic::agents::{AgentSpec, default_threads};
-use ludic::check::option_map;
+
 use ludic::limits::shorten;
 use ludic::output::error_text;
 use ludic::record::{FORMAT, Record, RecordFile};
@@ -258,7 +258,7 @@ fn create_record(
         game: label.to_string(),
         title: g.title().to_string(),
         source_hash: source_hash(source),
-        options: option_map(g),
+        options: g.option_values(),
         seed: Some(seed),
         steps: vec![],
         result: None,
