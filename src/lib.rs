@@ -81,7 +81,7 @@ pub(crate) use lang::{ast, chart, check, derive, optimize, parse};
 
 pub use api::{
     About, Action, DiceDesc, LabelDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source,
-    Status, TallyDesc, VariantDesc, load,
+    Status, TallyDesc, TokenDesc, VariantDesc, load,
 };
 pub use check::{LoadError, Settings};
 pub use engine::Game;

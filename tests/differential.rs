@@ -102,7 +102,7 @@ fn position(g: &Game, st: &State) -> String {
         }
         let _ = write!(out, "{}:{:?};", st.total_at(g, id), st.tokens().stack(id));
     }
-    for p in 0..g.players.len() {
+    for p in 0..g.players().len() {
         for k in 0..g.pieces.len() {
             let _ = write!(
                 out,
@@ -122,7 +122,7 @@ fn position(g: &Game, st: &State) -> String {
         );
     }
     for t in &g.tallies {
-        let n = if t.per_player { g.players.len() } else { 1 };
+        let n = if t.per_player { g.players().len() } else { 1 };
         for p in 0..n {
             let _ = write!(out, "{:?},", st.tally_value(t, Some(Player(p as u8))));
         }

@@ -179,12 +179,12 @@ fn check(what: &str, g: &Game, st: &State, text: &str) {
 
     // A mark for every player, with his number in a team.
     let marks = with_class(&doc, "player-mark");
-    assert_eq!(marks.len(), g.players.len(), "{what}");
-    if g.players.len() > g.sides.len() {
+    assert_eq!(marks.len(), g.players().len(), "{what}");
+    if g.players().len() > g.sides().len() {
         for (p, m) in marks.iter().enumerate() {
             let label = m.descendants().find_map(|c| c.text()).unwrap_or("");
-            let number = (p / g.sides.len() + 1).to_string();
-            assert_eq!(label, number, "{what}: {}", g.players[p]);
+            let number = (p / g.sides().len() + 1).to_string();
+            assert_eq!(label, number, "{what}: {}", g.players()[p]);
         }
     }
 
@@ -640,7 +640,7 @@ fn no_sites_name_is_hidden_by_a_piece() {
 #[test]
 fn sixteen_players_are_told_apart_on_their_discs() {
     let g = game_with("kuilichi-chanakua", &["team_size=8"], None);
-    assert_eq!(g.players.len(), 16);
+    assert_eq!(g.players().len(), 16);
     let st = middle(&g, 5);
     let text = svg(&g, &st, &[]);
     let doc = Document::parse(&text).unwrap();

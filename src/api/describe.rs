@@ -115,7 +115,73 @@ pub struct LabelDesc<'g> {
     pub doc: Option<&'g str>,
 }
 
+/// An individual piece (pieces declared with `tokens N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenDesc {
+    /// the player it belongs to
+    pub owner: Player,
+    /// its kind
+    pub kind: PieceKind,
+}
+
 impl Game {
+    /// Token number `t` (tokens are numbered from 0, below [`Game::num_tokens`]).
+    pub fn token(&self, t: usize) -> Option<TokenDesc> {
+        self.tokens.get(t).map(|t| TokenDesc {
+            owner: t.owner,
+            kind: t.kind,
+        })
+    }
+
+    /// The number of an area off the board, by its name (what
+    /// [`Tokens::area_of`](crate::Tokens::area_of) gives).
+    pub fn area_named(&self, name: &str) -> Option<u8> {
+        self.areas.iter().position(|a| a == name).map(|a| a as u8)
+    }
+
+    /// The site at position `pos` of side `side`'s track, if it has one that passes there.
+    pub fn track_site(&self, side: usize, pos: i64) -> Option<SiteId> {
+        let t = self.tracks.get(side)?.as_ref()?;
+        let i = usize::try_from(pos.checked_sub(t.first)?).ok()?;
+        t.sites.get(i).map(|&s| SiteId(s))
+    }
+
+    /// The lines of the board (`line …`, `lines N`), each its sites in order.
+    pub fn lines(&self) -> impl Iterator<Item = Vec<SiteId>> + '_ {
+        self.lines
+            .iter()
+            .map(|l| l.iter().map(|&s| SiteId(s)).collect())
+    }
+
+    /// The names of the two ring directions (forward, backward), if the board has a ring.
+    pub fn direction_names(&self) -> Option<[&str; 2]> {
+        self.dir_names
+            .as_ref()
+            .map(|[f, b]| [f.as_str(), b.as_str()])
+    }
+
+    /// The next site along the ring from `s`: forward for `dir` 0, backward for 1; None off
+    /// the ring.
+    pub fn next_site(&self, dir: usize, s: SiteId) -> Option<SiteId> {
+        let t = *self.next.get(dir)?.get(s.0 as usize)?;
+        (t != u16::MAX).then_some(SiteId(t))
+    }
+
+    /// The sites next to `s` along the board's lines, one for each direction that goes on
+    /// from it.
+    pub fn neighbours(&self, s: SiteId) -> impl Iterator<Item = SiteId> + '_ {
+        self.step
+            .iter()
+            .filter_map(move |d| d.get(s.0 as usize).copied())
+            .filter(|&t| t != u16::MAX)
+            .map(SiteId)
+    }
+
+    /// `limit N moves`: the decisions allowed in a round, if the game limits them.
+    pub fn move_limit(&self) -> Option<u32> {
+        (self.move_limit != u32::MAX).then_some(self.move_limit)
+    }
+
     /// What the `game { … }` block says: title, other names, origin, source, summary, base.
     pub fn about(&self) -> About<'_> {
         let m = &self.meta;

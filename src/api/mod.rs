@@ -16,7 +16,9 @@
 //! - **Observation and events**: [`Game::observation_json`], and the events of a step from
 //!   [`Game::apply_action_narrated`] and [`Game::apply_chance_narrated`].
 //! - **Description**: [`Game::title`], [`Game::about`], [`Game::all_labels`],
-//!   [`Game::has_rounds`], [`Game::piece_kind`], [`Game::players`], [`Game::sides`], [`Game::site`],
+//!   [`Game::has_rounds`], [`Game::piece_kind`], [`Game::token`], [`Game::area_named`],
+//!   [`Game::track_site`], [`Game::lines`], [`Game::direction_names`], [`Game::next_site`],
+//!   [`Game::neighbours`], [`Game::move_limit`], [`Game::players`], [`Game::sides`], [`Game::site`],
 //!   [`Game::all_sites`], [`Game::piece_kinds`], [`Game::all_tallies`],
 //!   [`Game::all_options`], [`Game::all_variants`], [`Game::all_dice`].
 
@@ -25,7 +27,7 @@ mod load;
 mod play;
 
 pub use describe::{
-    About, DiceDesc, LabelDesc, OptionDesc, PieceDesc, SiteDesc, TallyDesc, VariantDesc,
+    About, DiceDesc, LabelDesc, OptionDesc, PieceDesc, SiteDesc, TallyDesc, TokenDesc, VariantDesc,
 };
 pub use load::{LoadFailure, Source, load};
 pub use play::{Action, Status};
