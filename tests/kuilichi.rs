@@ -87,12 +87,12 @@ fn the_board_and_paths_follow_the_rules_file() {
 #[test]
 fn stick_chart_probabilities() {
     let g = game("kuilichi-chanakua");
-    let d = &g.dice[0];
+    let d = g.all_dice().next().unwrap();
     let p = |v: i64| {
         (d.outcomes
             .iter()
-            .filter(|o| o.value == v)
-            .map(|o| o.prob)
+            .filter(|o| o.0 == v)
+            .map(|o| o.2)
             .sum::<f64>()
             * 16.0)
             .round() as i64
