@@ -121,10 +121,10 @@ fn position(g: &Game, st: &State) -> String {
             toks.position(t)
         );
     }
-    for t in &g.tallies {
+    for t in g.all_tallies() {
         let n = if t.per_player { g.players().len() } else { 1 };
         for p in 0..n {
-            let _ = write!(out, "{:?},", st.tally_value(t, Some(Player(p as u8))));
+            let _ = write!(out, "{:?},", st.tally(g, t.name, Some(Player(p as u8))));
         }
     }
     let _ = write!(

@@ -134,7 +134,10 @@ fn check(what: &str, g: &Game, st: &State, text: &str) {
                     "{what}: {name} holds {c} {kind}, shows {counts:?}"
                 );
             } else if c == 1 {
-                assert!(shown.iter().any(|n| n.as_str() == kind), "{what}: {name} {kind}");
+                assert!(
+                    shown.iter().any(|n| n.as_str() == kind),
+                    "{what}: {name} {kind}"
+                );
             } else {
                 assert!(shown.is_empty(), "{what}: {name} has no {kind}");
             }
