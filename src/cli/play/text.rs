@@ -113,7 +113,7 @@ pub(super) fn rules_text(g: &Game) -> String {
         out.push_str(&format!(
             "  {:width$}  {}\n",
             l.name,
-            l.doc.as_deref().unwrap_or_default()
+            l.doc.unwrap_or_default()
         ));
     }
     out.push_str("(`ludic rules GAME` shows the options, variants and more)");
