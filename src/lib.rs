@@ -118,6 +118,57 @@ pub fn load_game_with_warnings(
     (result.map(Game::new), warnings)
 }
 
+/// What `ludic validate` finds in a file: the game with its default settings, the warnings,
+/// and the errors of each variant that does not load (the file parsed once for all).
+pub struct Validation {
+    /// the game with its default settings, or why it does not load
+    pub game: Result<Game, LoadError>,
+    /// the warnings of the file, sorted
+    pub warnings: diagnostic::Diagnostics,
+    /// each variant that does not load, by name, with its errors
+    pub variants: Vec<(String, LoadError)>,
+}
+
+/// Checks a game's text as `ludic validate` does: with its default settings, then each of
+/// its variants, the text parsed once.
+///
+/// ```
+/// let (_, text) = ludic::builtin::GAMES[0];
+/// let v = ludic::validate(text);
+/// assert!(v.game.is_ok() && v.variants.is_empty());
+/// ```
+pub fn validate(source: &str) -> Validation {
+    let file = match parse::parse(source) {
+        Ok(file) => file,
+        Err(d) => {
+            return Validation {
+                game: Err(LoadError::File(d)),
+                warnings: diagnostic::Diagnostics::default(),
+                variants: vec![],
+            };
+        }
+    };
+    let (result, warnings) = check::check_with_warnings(&file, source, &Settings::default());
+    let game = result.map(Game::new);
+    let mut variants = vec![];
+    if let Ok(g) = &game {
+        for v in g.all_variants() {
+            let s = Settings {
+                variant: Some(v.name.to_string()),
+                sets: vec![],
+            };
+            if let Err(e) = check::check(&file, source, &s) {
+                variants.push((v.name.to_string(), e));
+            }
+        }
+    }
+    Validation {
+        game,
+        warnings,
+        variants,
+    }
+}
+
 /// A stable hash of a game's source text (FNV-1a, 64 bits), recorded in game records.
 pub fn source_hash(source: &str) -> String {
     let mut h: u64 = 0xcbf29ce484222325;

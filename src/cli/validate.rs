@@ -1,8 +1,8 @@
 //! `ludic validate FILE...`: every error of each file, with its position.
 
 use super::{FAILED, Format, OK};
+use ludic::LoadError;
 use ludic::diagnostic::{Diagnostics, render};
-use ludic::{LoadError, Settings, load_game, load_game_with_warnings};
 use serde_json::json;
 use std::io::Write;
 
@@ -48,8 +48,12 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
         let mut other = vec![];
         let mut title = String::new();
         let mut changes = String::new();
-        let (loaded, warnings) = load_game_with_warnings(&source, &Settings::default());
-        match loaded {
+        let ludic::Validation {
+            game,
+            warnings,
+            variants,
+        } = ludic::validate(&source);
+        match game {
             Ok(g) => {
                 title = g.title().to_string();
                 if let Some(base) = g.about().based_on {
@@ -60,16 +64,12 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
                     );
                 }
                 // Every variant must load too.
-                for v in g.all_variants() {
-                    let s = Settings {
-                        variant: Some(v.name.to_string()),
-                        sets: vec![],
-                    };
-                    match load_game(&source, &s) {
-                        Ok(_) => {}
-                        Err(LoadError::File(d)) => diags.0.extend(d.0),
-                        Err(LoadError::Options(e)) => other
-                            .extend(e.into_iter().map(|m| format!("variant `{}`: {m}", v.name))),
+                for (name, e) in variants {
+                    match e {
+                        LoadError::File(d) => diags.0.extend(d.0),
+                        LoadError::Options(e) => {
+                            other.extend(e.into_iter().map(|m| format!("variant `{name}`: {m}")))
+                        }
                     }
                 }
             }
