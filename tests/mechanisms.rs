@@ -399,8 +399,8 @@ fn asking_repeated_changes_nothing_else_in_play() {
             let (oa, ob) = (a.outcome().unwrap(), b.outcome().unwrap());
             assert_eq!((oa.winner, oa.reason), (ob.winner, ob.reason), "{name}");
             assert_eq!(
-                plain.end_statement(oa.said).map(|(_, why)| why),
-                hashed.end_statement(ob.said).map(|(_, why)| why),
+                plain.end_words(oa.said),
+                hashed.end_words(ob.said),
                 "{name}"
             );
             assert_eq!(a.turn(), b.turn(), "{name}");

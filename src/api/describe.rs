@@ -182,6 +182,33 @@ impl Game {
         (self.move_limit != u32::MAX).then_some(self.move_limit)
     }
 
+    /// The name of site `s` (`?` for no site of the game).
+    pub fn site_name(&self, s: SiteId) -> &str {
+        self.ir().site_name(s)
+    }
+
+    /// The name of player `p` (`?` for no player of the game).
+    pub fn player_name(&self, p: Player) -> &str {
+        self.ir().player_name(p)
+    }
+
+    /// The side player `p` plays for (itself, without teams).
+    pub fn side_of(&self, p: Player) -> Player {
+        self.ir().side_of(p)
+    }
+
+    /// The name of side `s` (`?` for no side of the game).
+    pub fn side_name(&self, s: Player) -> &str {
+        self.ir().side_name(s)
+    }
+
+    /// The words of the `end game` statement that ended a game (see
+    /// [`Outcome::said`](crate::Outcome::said)): None when no statement ended it, `Some(None)`
+    /// when the statement gives no words (`end game winner P "why"` gives them).
+    pub fn end_words(&self, said: Option<u32>) -> Option<Option<&str>> {
+        self.ir().end_statement(said).map(|(_, why)| why)
+    }
+
     /// What the `game { … }` block says: title, other names, origin, source, summary, base.
     pub fn about(&self) -> About<'_> {
         let m = &self.meta;

@@ -475,32 +475,29 @@ pub struct Game {
 }
 
 impl Game {
-    pub fn site_name(&self, s: SiteId) -> &str {
+    pub(crate) fn site_name(&self, s: SiteId) -> &str {
         self.sites
             .get(s.0 as usize)
             .map(|s| s.name.as_str())
             .unwrap_or("?")
     }
-    pub fn player_name(&self, p: Player) -> &str {
+    pub(crate) fn player_name(&self, p: Player) -> &str {
         self.players
             .get(p.0 as usize)
             .map(String::as_str)
             .unwrap_or("?")
     }
     /// The player a value names (`None` for `none` or a value out of range).
-    pub fn player_index(&self, p: i64) -> Option<usize> {
+    pub(crate) fn player_index(&self, p: i64) -> Option<usize> {
         usize::try_from(p).ok().filter(|&p| p < self.players.len())
     }
-    pub fn player_count(&self) -> usize {
-        self.players.len()
-    }
     /// The side a player plays for.
-    pub fn side_of(&self, p: Player) -> Player {
+    pub(crate) fn side_of(&self, p: Player) -> Player {
         Player((p.0 as usize % self.sides.len().max(1)) as u8)
     }
     /// The `end game` statement that ended a game (see `Outcome::said`): its rule and the
     /// words that say why, if the file gives them (`end game winner P "why"`).
-    pub fn end_statement(&self, said: Option<u32>) -> Option<(&EndRule, Option<&str>)> {
+    pub(crate) fn end_statement(&self, said: Option<u32>) -> Option<(&EndRule, Option<&str>)> {
         self.code
             .iter()
             .filter_map(|i| match i {
@@ -510,21 +507,11 @@ impl Game {
             .nth(said? as usize)
     }
 
-    pub fn side_name(&self, s: Player) -> &str {
+    pub(crate) fn side_name(&self, s: Player) -> &str {
         self.sides
             .get(s.0 as usize)
             .map(String::as_str)
             .unwrap_or("?")
-    }
-    pub fn option(&self, name: &str) -> Option<&OptValue> {
-        self.options
-            .iter()
-            .find(|o| o.name == name)
-            .map(|o| &o.value)
-    }
-    /// The game's title.
-    pub fn name(&self) -> &str {
-        &self.meta.name
     }
 
     /// The position number just before a player's track (tokens off the board are there).
