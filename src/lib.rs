@@ -48,7 +48,7 @@
 //!
 //! # Inside
 //!
-//! The pipeline: `grammar/ludic.pest` → [`lang`] (parse → ast → check → lower) →
+//! The pipeline: `grammar/ludic.pest` → `lang` (parse → ast → check → lower) →
 //! `ir::Game` → `engine` (both private: their types are re-exported here, [`Game`] and
 //! [`State`] first). Every command goes through [`load_game`].
 #![forbid(unsafe_code)]
@@ -64,7 +64,7 @@ mod engine;
 pub mod gamefile;
 pub mod interrupt;
 mod ir;
-pub mod lang;
+mod lang;
 pub mod limits;
 mod notation;
 pub mod output;
@@ -76,12 +76,12 @@ pub mod study;
 
 // The language's modules at the top as well: the paths `ludic::parse`, `ludic::check` … that
 // the commands and the tests use.
-pub use lang::{ast, check, derive, diagnostic, parse};
-pub(crate) use lang::{chart, optimize};
+pub use lang::diagnostic;
+pub(crate) use lang::{ast, chart, check, derive, optimize, parse};
 
 pub use api::{
-    Action, DiceDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source, Status, TallyDesc,
-    VariantDesc, load,
+    About, Action, DiceDesc, LabelDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source,
+    Status, TallyDesc, TokenDesc, VariantDesc, load,
 };
 pub use check::{LoadError, Settings};
 pub use engine::Game;
@@ -96,6 +96,77 @@ pub use ir::{PieceKind, Player, SiteId, SiteKind};
 pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {
     let file = parse::parse(source).map_err(LoadError::File)?;
     check::check(&file, source, settings).map(Game::new)
+}
+
+/// [`load_game`], and the warnings of the file (a `let` that hides another name…), sorted:
+/// they do not stop the game from loading, and are found whether or not the file has errors.
+///
+/// ```
+/// let (_, text) = ludic::builtin::GAMES[0];
+/// let (game, warnings) = ludic::load_game_with_warnings(text, &ludic::Settings::default());
+/// assert!(game.is_ok() && warnings.is_empty());
+/// ```
+pub fn load_game_with_warnings(
+    source: &str,
+    settings: &Settings,
+) -> (Result<Game, LoadError>, diagnostic::Diagnostics) {
+    let file = match parse::parse(source) {
+        Ok(file) => file,
+        Err(d) => return (Err(LoadError::File(d)), diagnostic::Diagnostics::default()),
+    };
+    let (result, warnings) = check::check_with_warnings(&file, source, settings);
+    (result.map(Game::new), warnings)
+}
+
+/// What `ludic validate` finds in a file: the game with its default settings, the warnings,
+/// and the errors of each variant that does not load (the file parsed once for all).
+pub struct Validation {
+    /// the game with its default settings, or why it does not load
+    pub game: Result<Game, LoadError>,
+    /// the warnings of the file, sorted
+    pub warnings: diagnostic::Diagnostics,
+    /// each variant that does not load, by name, with its errors
+    pub variants: Vec<(String, LoadError)>,
+}
+
+/// Checks a game's text as `ludic validate` does: with its default settings, then each of
+/// its variants, the text parsed once.
+///
+/// ```
+/// let (_, text) = ludic::builtin::GAMES[0];
+/// let v = ludic::validate(text);
+/// assert!(v.game.is_ok() && v.variants.is_empty());
+/// ```
+pub fn validate(source: &str) -> Validation {
+    let file = match parse::parse(source) {
+        Ok(file) => file,
+        Err(d) => {
+            return Validation {
+                game: Err(LoadError::File(d)),
+                warnings: diagnostic::Diagnostics::default(),
+                variants: vec![],
+            };
+        }
+    };
+    let (result, warnings) = check::check_with_warnings(&file, source, &Settings::default());
+    let game = result.map(Game::new);
+    let mut variants = vec![];
+    if let Ok(g) = &game {
+        for v in g.all_variants() {
+            let s = Settings {
+                variant: Some(v.name.to_string()),
+                sets: vec![],
+            };
+            if let Err(e) = check::check(&file, source, &s) {
+                variants.push((v.name.to_string(), e));
+            }
+        }
+    }
+    Validation {
+        game,
+        warnings,
+        variants,
+    }
 }
 
 /// A stable hash of a game's source text (FNV-1a, 64 bits), recorded in game records.

@@ -1,11 +1,13 @@
 //! Showing a position: the board as text for people, the state as JSON for scripts, and what
 //! a step did in words ([`narrate`]).
 
+mod directions;
 mod lattice;
 pub mod narrate;
 pub mod svg;
 mod tallies;
 
+pub use directions::direction_hint;
 use lattice::lattice_text;
 pub(crate) use tallies::tallies_shown;
 pub use tallies::tallies_that_change;

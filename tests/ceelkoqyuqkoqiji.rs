@@ -250,12 +250,18 @@ fn no_captured_stone_to_place_ends_the_round() {
 fn variants_set_their_options() {
     let g = game_with("ceelkoqyuqkoqiji", &[], Some("seven holes"));
     let st = g.start();
-    assert_eq!(g.sites.len(), 16);
+    assert_eq!(g.num_sites(), 16);
     assert_eq!(count(&g, &st, "s7", "lubasso"), 7);
-    assert_eq!(g.pieces[1].value, 7);
-    assert_eq!(g.pieces[2].value, 7);
+    assert_eq!(g.piece_kind(ludic::PieceKind(1)).unwrap().value, 7);
+    assert_eq!(g.piece_kind(ludic::PieceKind(2)).unwrap().value, 7);
     let g = game_with("ceelkoqyuqkoqiji", &[], Some("equal stones"));
-    assert_eq!((g.pieces[1].value, g.pieces[2].value), (5, 5));
+    assert_eq!(
+        (
+            g.piece_kind(ludic::PieceKind(1)).unwrap().value,
+            g.piece_kind(ludic::PieceKind(2)).unwrap().value
+        ),
+        (5, 5)
+    );
 }
 
 #[test]

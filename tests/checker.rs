@@ -12,15 +12,14 @@ use std::path::Path;
 /// The errors and warnings of a file (a file of warnings only is valid, and pinned too).
 fn diagnostics(path: &str) -> (String, ludic::diagnostic::Diagnostics) {
     let src = std::fs::read_to_string(path).unwrap();
-    let file = match ludic::parse::parse(&src) {
-        Ok(f) => f,
-        Err(d) => return (src, d),
-    };
-    let (result, warnings) = ludic::check::check_with_warnings(&file, &src, &Settings::default());
+    let (result, warnings) = ludic::load_game_with_warnings(&src, &Settings::default());
     let mut d = match result {
         Err(LoadError::File(d)) => d,
         Ok(_) if !warnings.is_empty() => Default::default(),
-        other => panic!("{path}: expected diagnostics, got {other:?}"),
+        other => panic!(
+            "{path}: expected diagnostics, got {:?}",
+            other.map(|g| g.title().to_string())
+        ),
     };
     d.0.extend(warnings.0);
     (src, d.sorted())
@@ -113,9 +112,9 @@ fn ten_errors_of_ten_kinds_in_one_run_sorted_by_position() {
 fn shipped_games_and_fixtures_are_valid() {
     for (name, src) in ludic::builtin::GAMES {
         let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        for v in &g.variants {
+        for v in g.all_variants() {
             let s = Settings {
-                variant: Some(v.name.clone()),
+                variant: Some(v.name.to_string()),
                 sets: vec![],
             };
             load_game(src, &s).unwrap_or_else(|e| panic!("{name} / {}: {e:?}", v.name));
@@ -255,9 +254,9 @@ fn no_input_makes_the_front_end_panic() {
 fn every_label_of_every_built_in_game_is_described() {
     for (name, src) in ludic::builtin::GAMES {
         let g = load_game(src, &Settings::default()).unwrap();
-        assert!(!g.labels.is_empty(), "{name}");
-        for l in &g.labels {
-            let doc = l.doc.as_deref().unwrap_or("");
+        assert!(g.all_labels().next().is_some(), "{name}");
+        for l in g.all_labels() {
+            let doc = l.doc.unwrap_or("");
             assert!(
                 !doc.is_empty(),
                 "{name}: label `{}` has no description",
@@ -282,11 +281,7 @@ fn labels_and_their_descriptions_reach_the_game() {
         "\"sow the seeds of one of your holes\"",
     );
     let g = load_game(&same, &Settings::default()).unwrap();
-    let labels: Vec<(&str, Option<&str>)> = g
-        .labels
-        .iter()
-        .map(|l| (l.name.as_str(), l.doc.as_deref()))
-        .collect();
+    let labels: Vec<(&str, Option<&str>)> = g.all_labels().map(|l| (l.name, l.doc)).collect();
     assert_eq!(
         labels,
         [
@@ -297,18 +292,17 @@ fn labels_and_their_descriptions_reach_the_game() {
     // without descriptions: the labels in the order they are used; a long string is one line
     let start = same.find("labels {").unwrap();
     let bare = load_game(&same[..start], &Settings::default()).unwrap();
-    let names: Vec<(&str, Option<&str>)> = bare
-        .labels
-        .iter()
-        .map(|l| (l.name.as_str(), l.doc.as_deref()))
-        .collect();
+    let names: Vec<(&str, Option<&str>)> = bare.all_labels().map(|l| (l.name, l.doc)).collect();
     assert_eq!(names, [("collect", None), ("sow", None)]);
     let long = format!(
         "{}labels {{ sow \"\"\"\n  sow the seeds\n  of a hole\n\"\"\" }}\n",
         &same[..start]
     );
     let g = load_game(&long, &Settings::default()).unwrap();
-    assert_eq!(g.labels[0].doc.as_deref(), Some("sow the seeds of a hole"));
+    assert_eq!(
+        g.all_labels().next().unwrap().doc,
+        Some("sow the seeds of a hole")
+    );
     // in a file whose choices have no label, a description has nothing to describe
     let mini = std::fs::read_to_string("tests/fixtures/valid_mini.game").unwrap();
     let unlabeled = mini.replace("choose sow h where mine(h)", "choose h in s1 s2 s3");

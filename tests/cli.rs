@@ -814,13 +814,13 @@ fn rules_explain_every_built_in_game() {
         let out = ludic(&["rules", name], "");
         let (s, e) = text(&out);
         assert_eq!(out.status.code(), Some(0), "{name}: {e}");
-        assert!(s.starts_with(&g.meta.name), "{name}: {s}");
-        let summary = g.meta.summary.as_deref().expect("a summary");
+        assert!(s.starts_with(g.title()), "{name}: {s}");
+        let summary = g.about().summary.expect("a summary");
         let first: Vec<&str> = summary.split_whitespace().take(4).collect();
         assert!(s.contains(&first.join(" ")), "{name}: the summary: {s}");
-        assert!(s.contains(g.meta.origin.as_deref().unwrap()), "{name}");
-        for l in &g.labels {
-            let doc = l.doc.as_deref().expect("every label is described");
+        assert!(s.contains(g.about().origin.unwrap()), "{name}");
+        for l in g.all_labels() {
+            let doc = l.doc.expect("every label is described");
             let line = s
                 .lines()
                 .find(|x| x.trim_start().starts_with(&format!("{} ", l.name)) && x.contains(doc));
@@ -830,14 +830,14 @@ fn rules_explain_every_built_in_game() {
                 l.name
             );
         }
-        for o in &g.options {
+        for o in g.all_options() {
             assert!(
                 s.contains(&format!("    {} ", o.name)),
                 "{name}: option {}",
                 o.name
             );
         }
-        for v in &g.variants {
+        for v in g.all_variants() {
             assert!(
                 s.contains(&format!("\"{}\"", v.name)),
                 "{name}: variant {}",
@@ -852,10 +852,16 @@ fn rules_explain_every_built_in_game() {
         let out = ludic(&["rules", name, "--format", "json"], "");
         assert_eq!(out.status.code(), Some(0));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["title"], g.meta.name.as_str());
+        assert_eq!(v["title"], g.title());
         assert_eq!(v["summary"], summary);
-        assert_eq!(v["labels"].as_array().unwrap().len(), g.labels.len());
-        assert_eq!(v["options"].as_array().unwrap().len(), g.options.len());
+        assert_eq!(
+            v["labels"].as_array().unwrap().len(),
+            g.all_labels().count()
+        );
+        assert_eq!(
+            v["options"].as_array().unwrap().len(),
+            g.all_options().count()
+        );
         assert!(
             !v["example"]["decisions"].as_array().unwrap().is_empty(),
             "{name}"

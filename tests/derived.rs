@@ -26,8 +26,8 @@ fn the_derived_file_plays_the_same_random_games_as_the_variant() {
     ] {
         let (_, d) = derived(path);
         let b = seven_holes_builtin();
-        assert_eq!(d.meta.name, "Seven holes");
-        assert_eq!(d.meta.based_on.as_deref(), Some("Ceelkoqyuqkoqiji"));
+        assert_eq!(d.title(), "Seven holes");
+        assert_eq!(d.about().based_on, Some("Ceelkoqyuqkoqiji"));
         for seed in 0..12u64 {
             let (mut sd, mut sb) = (d.start(), b.start());
             let (mut rd, mut rb) = (Lcg(seed), Lcg(seed));
@@ -54,7 +54,7 @@ fn the_derived_file_has_the_variant_s_perft_counts() {
     let b = seven_holes_builtin();
     // Ceelkoqyuqkoqiji has no dice: only the first player is drawn (a chance node at the
     // start), then every step is a decision
-    assert!(d.dice.is_empty() && b.dice.is_empty());
+    assert!(d.all_dice().next().is_none() && b.all_dice().next().is_none());
     let outcomes = d.chance_outcomes(&d.start());
     assert_eq!(outcomes, b.chance_outcomes(&b.start()));
     for &(first, _) in &outcomes {
@@ -145,31 +145,22 @@ fn a_derived_text_without_its_base_read_is_an_error() {
 
 #[test]
 fn a_redeclared_option_and_a_replaced_block() {
-    let base = std::fs::read_to_string("games/ceelkoqyuqkoqiji.game").unwrap();
+    // (through the public API: the base is the built-in game, found by its name)
     let derived = "game \"Short\" from \"ceelkoqyuqkoqiji\" { }\noption max_turns = 50 in 1..60 \"a short game\"\nlimit 10 turns\n";
-    let src = ludic::derive::compose(
-        "short.game",
-        "short.game",
-        derived.to_string(),
-        &mut |name, _| {
-            assert_eq!(name, "ceelkoqyuqkoqiji");
-            Ok(("k".into(), "ceelkoqyuqkoqiji".into(), base.clone()))
-        },
+    let g = ludic::load(
+        &ludic::Source::Text(derived.to_string()),
+        &Settings::default(),
     )
     .unwrap();
-    let g = load_game(&src, &Settings::default()).unwrap();
-    let o = g.options.iter().find(|o| o.name == "max_turns").unwrap();
-    assert_eq!(o.value.to_string(), "50");
+    let o = g.all_options().find(|o| o.name == "max_turns").unwrap();
+    assert_eq!(o.value, "50");
+    let changes = g.about().changes;
     assert!(
-        g.meta
-            .changes
-            .contains(&"option max_turns redeclared (2000 -> 50)".to_string()),
-        "{:?}",
-        g.meta.changes
+        changes.contains(&"option max_turns redeclared (2000 -> 50)".to_string()),
+        "{changes:?}"
     );
     assert!(
-        g.meta.changes.contains(&"limit replaced".to_string()),
-        "{:?}",
-        g.meta.changes
+        changes.contains(&"limit replaced".to_string()),
+        "{changes:?}"
     );
 }

@@ -94,16 +94,16 @@ impl Hash {
 /// The position in words, from the engine's public accessors.
 fn position(g: &Game, st: &State) -> String {
     let mut out = String::new();
-    for s in 0..g.sites.len() {
+    for s in 0..g.num_sites() {
         let id = SiteId(s as u16);
         let _ = write!(out, "{}:{:?}:{:?}:", s, st.site_kind(id), st.site_owner(id));
-        for k in 0..g.pieces.len() {
+        for k in 0..g.piece_kinds().count() {
             let _ = write!(out, "{},", st.count(g, id, PieceKind(k as u8)));
         }
         let _ = write!(out, "{}:{:?};", st.total_at(g, id), st.tokens().stack(id));
     }
-    for p in 0..g.players.len() {
-        for k in 0..g.pieces.len() {
+    for p in 0..g.players().len() {
+        for k in 0..g.piece_kinds().count() {
             let _ = write!(
                 out,
                 "{},",
@@ -111,7 +111,7 @@ fn position(g: &Game, st: &State) -> String {
             );
         }
     }
-    for t in 0..g.tokens.len() {
+    for t in 0..g.num_tokens() {
         let toks = st.tokens();
         let _ = write!(
             out,
@@ -121,10 +121,10 @@ fn position(g: &Game, st: &State) -> String {
             toks.position(t)
         );
     }
-    for t in &g.tallies {
-        let n = if t.per_player { g.players.len() } else { 1 };
+    for t in g.all_tallies() {
+        let n = if t.per_player { g.players().len() } else { 1 };
         for p in 0..n {
-            let _ = write!(out, "{:?},", st.tally_value(t, Some(Player(p as u8))));
+            let _ = write!(out, "{:?},", st.tally(g, t.name, Some(Player(p as u8))));
         }
     }
     let _ = write!(

@@ -964,9 +964,9 @@ fn record_seeds() -> Vec<String> {
             let rec = Record {
                 format: ludic::record::FORMAT,
                 game: name.to_string(),
-                title: g.meta.name.clone(),
+                title: g.title().to_string(),
                 source_hash: ludic::source_hash(src),
-                options: ludic::check::option_map(&g),
+                options: g.option_values(),
                 seed: Some(1),
                 agents: Default::default(),
                 steps,
@@ -1106,7 +1106,7 @@ fn exercise(g: &ludic::Game, seed: u64) -> Result<(), String> {
             positions: PERFT_POSITIONS,
             work: PERFT_WORK,
         };
-        if g.dice.is_empty()
+        if g.all_dice().next().is_none()
             && !st.is_over()
             && !st.moves().is_empty()
             && let Ok(n) = ludic::perft::perft_with(g, st, 1, limits)

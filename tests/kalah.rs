@@ -28,7 +28,7 @@ fn kalah() -> Game {
 }
 
 fn player(g: &Game, name: &str) -> ludic::Player {
-    ludic::Player(g.players.iter().position(|p| p == name).expect("a side") as u8)
+    ludic::Player(g.players().iter().position(|p| p == name).expect("a side") as u8)
 }
 
 /// Plays decisions by their last word (`s3`).
@@ -50,7 +50,7 @@ fn score(g: &Game, st: &State, side: &str) -> i64 {
 }
 
 fn at(g: &Game, st: &State, site: &str) -> u32 {
-    st.total_at(g, g.site_index[site])
+    st.total_at(g, g.site_named(site).unwrap())
 }
 
 /// A position: counts on sites, captures, and the side to move.

@@ -6,9 +6,9 @@ use ludic::setup::Setup;
 use ludic::{Game, Pending, State};
 
 fn pos_of(g: &Game, st: &State, who: &str) -> Vec<i32> {
-    let p = g.players.iter().position(|x| x == who).unwrap();
-    let mut v: Vec<i32> = (0..g.tokens.len())
-        .filter(|&t| g.tokens[t].owner.0 as usize == p && st.tokens().site_of(t).is_some())
+    let p = g.players().iter().position(|x| x == who).unwrap();
+    let mut v: Vec<i32> = (0..g.num_tokens())
+        .filter(|&t| g.token(t).unwrap().owner.0 as usize == p && st.tokens().site_of(t).is_some())
         .map(|t| st.tokens().position(t))
         .collect();
     v.sort();
@@ -16,16 +16,16 @@ fn pos_of(g: &Game, st: &State, who: &str) -> Vec<i32> {
 }
 
 fn at(g: &Game, side: &str, pos: i64) -> (i64, i64) {
-    let p = g.sides.iter().position(|x| x == side).unwrap();
-    let t = g.tracks[p].as_ref().unwrap();
-    let s = t.sites[(pos - t.first) as usize] as usize;
-    (g.sites[s].x, g.sites[s].y)
+    let p = g.sides().iter().position(|x| x == side).unwrap();
+    let s = g.track_site(p, pos).unwrap();
+    let s = g.site(s).unwrap();
+    (s.x, s.y)
 }
 
 /// A position: each (player, position) chip on the board, the rest of that player's four
 /// chips `finished`, South to move.
 fn position(g: &Game, chips: &[(&str, i64)], waiting: &[(&str, usize)]) -> State {
-    position_for(g, chips, waiting, &g.players[0])
+    position_for(g, chips, waiting, &g.players()[0])
 }
 
 /// [`position`] with `mover` to move.
@@ -39,7 +39,7 @@ fn position_for(g: &Game, chips: &[(&str, i64)], waiting: &[(&str, usize)], move
             b = b.token_in(who, "chip", "waiting").unwrap();
         }
     }
-    for who in &g.players {
+    for who in g.players() {
         let used = chips.iter().filter(|(w, _)| w == who).count()
             + waiting
                 .iter()
@@ -56,7 +56,7 @@ fn position_for(g: &Game, chips: &[(&str, i64)], waiting: &[(&str, usize)], move
 #[test]
 fn the_board_and_paths_follow_the_rules_file() {
     let g = game("kuilichi-chanakua");
-    assert_eq!(g.sites.len(), 73);
+    assert_eq!(g.num_sites(), 73);
     let south = [
         (1, (5, 1)),
         (5, (5, 5)),
@@ -87,12 +87,12 @@ fn the_board_and_paths_follow_the_rules_file() {
 #[test]
 fn stick_chart_probabilities() {
     let g = game("kuilichi-chanakua");
-    let d = &g.dice[0];
+    let d = g.all_dice().next().unwrap();
     let p = |v: i64| {
         (d.outcomes
             .iter()
-            .filter(|o| o.value == v)
-            .map(|o| o.prob)
+            .filter(|o| o.0 == v)
+            .map(|o| o.2)
             .sum::<f64>()
             * 16.0)
             .round() as i64
@@ -269,7 +269,7 @@ fn turn_order(g: &Game, n: usize) -> Vec<String> {
 #[test]
 fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
     let g = game_with("kuilichi-chanakua", &["team_size=2"], None);
-    assert_eq!(g.players, vec!["South1", "North1", "South2", "North2"]);
+    assert_eq!(g.players(), vec!["South1", "North1", "South2", "North2"]);
     let order = turn_order(&g, 8);
     assert_eq!(
         order,
@@ -277,7 +277,7 @@ fn teams_of_two_keep_the_order_s1_n1_s2_n2() {
             "South1", "North1", "South2", "North2", "South1", "North1", "South2", "North2"
         ]
     );
-    assert_eq!(g.tokens.len(), 16, "four chips for each player");
+    assert_eq!(g.num_tokens(), 16, "four chips for each player");
 }
 
 #[test]
@@ -294,7 +294,7 @@ fn random_games_of_each_team_size_conserve_chips() {
             let mut st = g.start();
             while !st.is_over() {
                 random_step(&g, &mut st, &mut rng);
-                for p in &g.players {
+                for p in g.players() {
                     let on_board = pos_of(&g, &st, p).len();
                     assert_eq!(
                         on_board + in_area(&g, &st, p, "waiting") + in_area(&g, &st, p, "finished"),
@@ -346,8 +346,8 @@ fn teams_of_eight_keep_the_order_s1_n1_to_s8_n8() {
     let expected: Vec<String> = (1..=8)
         .flat_map(|i| [format!("South{i}"), format!("North{i}")])
         .collect();
-    assert_eq!(g.players, expected);
-    assert_eq!(g.tokens.len(), 64, "four chips for each of 16 players");
+    assert_eq!(g.players(), expected);
+    assert_eq!(g.num_tokens(), 64, "four chips for each of 16 players");
     let order = turn_order(&g, 40);
     let cycle: Vec<String> = expected.iter().cycle().take(40).cloned().collect();
     assert_eq!(order, cycle);
@@ -395,7 +395,7 @@ fn teams_of_eight_burn_only_the_other_team_and_win_together() {
     one_move(&g, &mut st, 3);
     let o = st.outcome().expect("the game is over");
     assert_eq!(
-        o.winner.map(|p| g.sides[p.0 as usize].as_str()),
+        o.winner.map(|p| g.sides()[p.0 as usize].as_str()),
         Some("South")
     );
 }

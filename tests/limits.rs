@@ -39,7 +39,7 @@ fn a_large_place_is_placed_exactly() {
     // It was capped at 1,000,000 without a word.
     let g = mini("place 2000000 stone on s1", SOW);
     let st = g.start();
-    assert_eq!(st.total_at(&g, g.site_index["s1"]), 2_000_000);
+    assert_eq!(st.total_at(&g, g.site_named("s1").unwrap()), 2_000_000);
     assert!(!st.is_over());
 }
 
@@ -105,7 +105,7 @@ fn next_goes_round_the_ring_as_often_as_needed() {
         let g = mini(&format!("place 1 stone on next(s1, ccw, {steps})"), SOW);
         let st = g.start();
         assert_eq!(
-            st.total_at(&g, g.site_index["s2"]),
+            st.total_at(&g, g.site_named("s2").unwrap()),
             1,
             "next(s1, ccw, {steps})"
         );
@@ -258,7 +258,7 @@ fn a_hand_larger_than_the_ring_is_sown_lap_by_lap_exactly() {
     let mut st = g.start();
     let sow = st.moves()[0];
     g.play(&mut st, sow).unwrap();
-    let at = |s: &str| st.total_at(&g, g.site_index[s]);
+    let at = |s: &str| st.total_at(&g, g.site_named(s).unwrap());
     let got: Vec<u32> = ["s1", "s2", "s3", "n1", "n2", "n3"]
         .iter()
         .map(|s| at(s))

@@ -67,7 +67,7 @@ fn pallankuzhi_single_round_is_the_default() {
     // As the rules file writes it: `rounds = 1` or `rounds = match`, nothing else.
     let g1 = game_with("pallankuzhi", &["rounds=1"], None);
     assert_eq!(
-        g1.option("rounds").map(|v| v.to_string()).as_deref(),
+        g1.option_values().get("rounds").map(String::as_str),
         Some("1")
     );
     let (_, src) = ludic::builtin::find("pallankuzhi").unwrap();

@@ -10,7 +10,7 @@ mod common;
 use common::*;
 use ludic::record::{Step, replay};
 use ludic::setup::Setup;
-use ludic::{Decision, Pending};
+use ludic::{Decision, Pending, SiteId};
 use ludic::{EndReason, Game, IllegalMove, Settings, State, load_game};
 
 fn fixture(name: &str) -> Game {
@@ -30,14 +30,13 @@ fn legal(g: &Game, st: &State) -> Vec<String> {
 }
 
 fn site_tally(g: &Game, st: &State, name: &str, s: &str) -> i64 {
-    let t = g.tallies.iter().find(|t| t.name == name).expect("tally");
-    st.tally_at(t, site(g, s)).expect("a per site tally")
+    st.site_tally(g, name, site(g, s))
+        .expect("a per site tally")
 }
 
 /// The sites where a `per site` tally is not 0, with its values.
 fn site_tallies(g: &Game, st: &State, name: &str) -> String {
-    let t = g.tallies.iter().find(|t| t.name == name).expect("tally");
-    st.site_tally_text(g, t)
+    st.site_tally_words(g, name).expect("tally")
 }
 
 // ------------------------------------------------------------------ tallies per site
@@ -118,7 +117,7 @@ fn a_tally_per_site_remembers_the_point_a_man_left_and_the_mills_made() {
 #[test]
 fn lines_along_the_links_and_lines_given_by_their_sites_each_once() {
     // 4 x 4 points, across, down and both diagonals: 8 + 8 + 4 + 4 runs of three.
-    assert_eq!(fixture("mill").lines.len(), 24);
+    assert_eq!(fixture("mill").lines().count(), 24);
     let g = source(
         r#"
 game "L" {}
@@ -135,13 +134,13 @@ pieces { man }
 turn { }
 "#,
     );
-    let names = |l: &Vec<u16>| {
+    let names = |l: Vec<SiteId>| {
         l.iter()
-            .map(|&s| g.sites[s as usize].name.clone())
+            .map(|&s| g.site_name(s).to_string())
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let lines: Vec<String> = g.lines.iter().map(names).collect();
+    let lines: Vec<String> = g.lines().map(names).collect();
     // `lines 3` gives a1 b1 c1 and b1 c1 d1; `line a1 b1 c1` and `(3, 0)..(1, 0)` are the same
     // lines again; `c1 b1` is a line of its own.
     assert_eq!(lines, vec!["a1 b1 c1", "b1 c1 d1", "c1 b1"]);
@@ -400,8 +399,8 @@ fn asking_repeated_changes_nothing_else_in_play() {
             let (oa, ob) = (a.outcome().unwrap(), b.outcome().unwrap());
             assert_eq!((oa.winner, oa.reason), (ob.winner, ob.reason), "{name}");
             assert_eq!(
-                plain.end_statement(oa.said).map(|(_, why)| why),
-                hashed.end_statement(ob.said).map(|(_, why)| why),
+                plain.end_words(oa.said),
+                hashed.end_words(ob.said),
                 "{name}"
             );
             assert_eq!(a.turn(), b.turn(), "{name}");

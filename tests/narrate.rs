@@ -377,7 +377,10 @@ fn the_mu_and_the_gong_of_a_game_are_told_by_name() {
     // In seeded games of the built-in game with two large stones, one of each kind: `the mu`,
     // `the gong`, told when they are sown, dropped, sent to a store or captured.
     let g = common::game("ceelkoqyuqkoqiji");
-    let names: Vec<&str> = vec![&g.pieces[1].name, &g.pieces[2].name];
+    let names: Vec<&str> = vec![
+        g.piece_kind(ludic::PieceKind(1)).unwrap().name,
+        g.piece_kind(ludic::PieceKind(2)).unwrap().name,
+    ];
     let mut seen = std::collections::BTreeSet::new();
     for k in 0..40usize {
         let mut st = g.start();
@@ -670,10 +673,10 @@ fn sixteen_players_are_told_apart_on_the_text_board() {
     );
     assert!(south.lines().all(|l| l.chars().count() <= 80), "{board}");
     // the chips on the board by their player's mark, S1..S8 and N1..N8
-    let marks: std::collections::BTreeSet<String> = (0..g.tokens.len())
+    let marks: std::collections::BTreeSet<String> = (0..g.num_tokens())
         .filter(|&t| st.tokens().site_of(t).is_some())
         .map(|t| {
-            let p = g.tokens[t].owner;
+            let p = g.token(t).unwrap().owner;
             format!("{}{}", &g.player_name(p)[..1], p.0 / 2 + 1)
         })
         .collect();

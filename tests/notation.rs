@@ -12,18 +12,18 @@ fn games() -> Vec<(String, Game)> {
     for (name, src) in ludic::builtin::GAMES {
         let g = load_game(src, &Settings::default()).unwrap();
         let mut settings = vec![(String::from("default"), Settings::default())];
-        for v in &g.variants {
+        for v in g.all_variants() {
             settings.push((
-                v.name.clone(),
+                v.name.to_string(),
                 Settings {
-                    variant: Some(v.name.clone()),
+                    variant: Some(v.name.to_string()),
                     sets: vec![],
                 },
             ));
         }
-        for o in &g.options {
+        for o in g.all_options() {
             // the options that change the shape of the game, not only its numbers
-            let values: &[&str] = match o.name.as_str() {
+            let values: &[&str] = match o.name {
                 "team_size" => &["2", "4"],
                 "rounds" => &["match"],
                 _ => &[],
@@ -33,7 +33,7 @@ fn games() -> Vec<(String, Game)> {
                     format!("{}={v}", o.name),
                     Settings {
                         variant: None,
-                        sets: vec![(o.name.clone(), v.to_string())],
+                        sets: vec![(o.name.to_string(), v.to_string())],
                     },
                 ));
             }

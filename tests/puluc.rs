@@ -14,13 +14,13 @@ fn south_first(g: &ludic::Game) -> ludic::State {
 #[test]
 fn throw_chart_probabilities() {
     let g = game("puluc");
-    let d = &g.dice[0];
+    let d = g.all_dice().next().unwrap();
     assert_eq!(d.outcomes.len(), 16);
     let p = |v: i64| {
         d.outcomes
             .iter()
-            .filter(|o| o.value == v)
-            .map(|o| o.prob)
+            .filter(|o| o.0 == v)
+            .map(|o| o.2)
             .sum::<f64>()
             * 16.0
     };
@@ -123,9 +123,10 @@ fn pieces_are_conserved_in_random_games() {
         while !st.is_over() {
             random_step(&g, &mut st, &mut rng);
             for p in ["South", "North"] {
-                let on_board: usize = (0..g.tokens.len())
+                let on_board: usize = (0..g.num_tokens())
                     .filter(|&t| {
-                        g.player_name(g.tokens[t].owner) == p && st.tokens().site_of(t).is_some()
+                        g.player_name(g.token(t).unwrap().owner) == p
+                            && st.tokens().site_of(t).is_some()
                     })
                     .count();
                 assert_eq!(

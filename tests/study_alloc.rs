@@ -18,7 +18,7 @@ fn observed_playouts_allocate_nothing_once_warm() {
         let start = g.start();
         let mut st = g.start();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut stats = Stats::new(g.sides.len(), true, false);
+        let mut stats = Stats::new(g.sides().len(), true, false);
         let mut obs = Observer::<true>::default();
         for _ in 0..500 {
             observed_playout(&g, &start, &mut st, &mut rng, &mut obs, &mut stats);

@@ -3,22 +3,17 @@
 
 mod common;
 use common::*;
-use ludic::SiteKind;
 use ludic::perft::perft;
 use ludic::setup::Setup;
 use ludic::{Game, State};
+use ludic::{SiteId, SiteKind};
 
 #[test]
 fn the_board_has_41_points_and_their_lines() {
     let g = game("tuknanavuhpi");
-    assert_eq!(g.sites.len(), 41);
+    assert_eq!(g.num_sites(), 41);
     // Every point's number of neighbours: corners 3, the centre 8, a cell centre 4.
-    let n = |name: &str| {
-        g.step
-            .iter()
-            .filter(|s| s[site(&g, name).0 as usize] != u16::MAX)
-            .count()
-    };
+    let n = |name: &str| g.neighbours(site(&g, name)).count();
     assert_eq!((n("a1"), n("e5"), n("b2"), n("c1")), (3, 8, 4, 5));
 }
 
@@ -54,18 +49,18 @@ fn position(g: &Game, white: &[&str], black: &[&str]) -> State {
 }
 
 fn void(g: &Game, st: &State) -> Vec<String> {
-    let mut v: Vec<String> = (0..g.sites.len())
+    let mut v: Vec<String> = (0..g.num_sites())
         .filter(|&i| st.site_kind(ludic::SiteId(i as u16)) == SiteKind::Void)
-        .map(|i| g.sites[i].name.clone())
+        .map(|i| g.site(SiteId(i as u16)).unwrap().name.to_string())
         .collect();
     v.sort();
     v
 }
 
 fn ranks(g: &Game, st: &State) -> Vec<i64> {
-    let mut ys: Vec<i64> = (0..g.sites.len())
+    let mut ys: Vec<i64> = (0..g.num_sites())
         .filter(|&i| st.site_kind(ludic::SiteId(i as u16)) != SiteKind::Void)
-        .map(|i| g.sites[i].y)
+        .map(|i| g.site(SiteId(i as u16)).unwrap().y)
         .collect();
     ys.sort();
     ys.dedup();
@@ -73,9 +68,9 @@ fn ranks(g: &Game, st: &State) -> Vec<i64> {
 }
 
 fn files(g: &Game, st: &State) -> Vec<i64> {
-    let mut xs: Vec<i64> = (0..g.sites.len())
+    let mut xs: Vec<i64> = (0..g.num_sites())
         .filter(|&i| st.site_kind(ludic::SiteId(i as u16)) != SiteKind::Void)
-        .map(|i| g.sites[i].x)
+        .map(|i| g.site(SiteId(i as u16)).unwrap().x)
         .collect();
     xs.sort();
     xs.dedup();
@@ -194,12 +189,12 @@ fn random_games_never_add_pieces_nor_land_on_unplayable_points() {
         let mut on_board = 40;
         while !st.is_over() {
             random_step(&g, &mut st, &mut rng);
-            let now = (0..g.tokens.len())
+            let now = (0..g.num_tokens())
                 .filter(|&t| st.tokens().site_of(t).is_some())
                 .count();
             assert!(now <= on_board, "pieces never increase");
             on_board = now;
-            for t in 0..g.tokens.len() {
+            for t in 0..g.num_tokens() {
                 if let Some(s) = st.tokens().site_of(t) {
                     assert_ne!(
                         st.site_kind(s),

@@ -86,7 +86,156 @@ pub struct DiceDesc<'g> {
     pub outcomes: Vec<(i64, Option<&'g str>, f64)>,
 }
 
+/// What the `game { … }` block says of the game: its title, other names, origin and source,
+/// summary, and the game it is built on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct About<'g> {
+    /// its title (`Kalah`)
+    pub title: &'g str,
+    /// its other names
+    pub aliases: &'g [String],
+    /// where it is played, as the file says
+    pub origin: Option<&'g str>,
+    /// where its rules come from, as the file says
+    pub source: Option<&'g str>,
+    /// its rules in a few lines, as the file says
+    pub summary: Option<&'g str>,
+    /// `from "base.game"`: the name of the game this one is built on
+    pub based_on: Option<&'g str>,
+    /// what it changes of its base: `option holes (5 -> 7)`, `turn replaced`…
+    pub changes: &'g [String],
+}
+
+/// A label of decisions (`sow`, `capture`) and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelDesc<'g> {
+    /// the label, as typed in a decision
+    pub name: &'g str,
+    /// what it means, as the file says
+    pub doc: Option<&'g str>,
+}
+
+/// An individual piece (pieces declared with `tokens N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenDesc {
+    /// the player it belongs to
+    pub owner: Player,
+    /// its kind
+    pub kind: PieceKind,
+}
+
 impl Game {
+    /// Token number `t` (tokens are numbered from 0, below [`Game::num_tokens`]).
+    pub fn token(&self, t: usize) -> Option<TokenDesc> {
+        self.tokens.get(t).map(|t| TokenDesc {
+            owner: t.owner,
+            kind: t.kind,
+        })
+    }
+
+    /// The number of an area off the board, by its name (what
+    /// [`Tokens::area_of`](crate::Tokens::area_of) gives).
+    pub fn area_named(&self, name: &str) -> Option<u8> {
+        self.areas.iter().position(|a| a == name).map(|a| a as u8)
+    }
+
+    /// The site at position `pos` of side `side`'s track, if it has one that passes there.
+    pub fn track_site(&self, side: usize, pos: i64) -> Option<SiteId> {
+        let t = self.tracks.get(side)?.as_ref()?;
+        let i = usize::try_from(pos.checked_sub(t.first)?).ok()?;
+        t.sites.get(i).map(|&s| SiteId(s))
+    }
+
+    /// The lines of the board (`line …`, `lines N`), each its sites in order.
+    pub fn lines(&self) -> impl Iterator<Item = Vec<SiteId>> + '_ {
+        self.lines
+            .iter()
+            .map(|l| l.iter().map(|&s| SiteId(s)).collect())
+    }
+
+    /// The names of the two ring directions (forward, backward), if the board has a ring.
+    pub fn direction_names(&self) -> Option<[&str; 2]> {
+        self.dir_names
+            .as_ref()
+            .map(|[f, b]| [f.as_str(), b.as_str()])
+    }
+
+    /// The next site along the ring from `s`: forward for `dir` 0, backward for 1; None off
+    /// the ring.
+    pub fn next_site(&self, dir: usize, s: SiteId) -> Option<SiteId> {
+        let t = *self.next.get(dir)?.get(s.0 as usize)?;
+        (t != u16::MAX).then_some(SiteId(t))
+    }
+
+    /// The sites next to `s` along the board's lines, one for each direction that goes on
+    /// from it.
+    pub fn neighbours(&self, s: SiteId) -> impl Iterator<Item = SiteId> + '_ {
+        self.step
+            .iter()
+            .filter_map(move |d| d.get(s.0 as usize).copied())
+            .filter(|&t| t != u16::MAX)
+            .map(SiteId)
+    }
+
+    /// `limit N moves`: the decisions allowed in a round, if the game limits them.
+    pub fn move_limit(&self) -> Option<u32> {
+        (self.move_limit != u32::MAX).then_some(self.move_limit)
+    }
+
+    /// The name of site `s` (`?` for no site of the game).
+    pub fn site_name(&self, s: SiteId) -> &str {
+        self.ir().site_name(s)
+    }
+
+    /// The name of player `p` (`?` for no player of the game).
+    pub fn player_name(&self, p: Player) -> &str {
+        self.ir().player_name(p)
+    }
+
+    /// The side player `p` plays for (itself, without teams).
+    pub fn side_of(&self, p: Player) -> Player {
+        self.ir().side_of(p)
+    }
+
+    /// The name of side `s` (`?` for no side of the game).
+    pub fn side_name(&self, s: Player) -> &str {
+        self.ir().side_name(s)
+    }
+
+    /// The words of the `end game` statement that ended a game (see
+    /// [`Outcome::said`](crate::Outcome::said)): None when no statement ended it, `Some(None)`
+    /// when the statement gives no words (`end game winner P "why"` gives them).
+    pub fn end_words(&self, said: Option<u32>) -> Option<Option<&str>> {
+        self.ir().end_statement(said).map(|(_, why)| why)
+    }
+
+    /// What the `game { … }` block says: title, other names, origin, source, summary, base.
+    pub fn about(&self) -> About<'_> {
+        let m = &self.meta;
+        About {
+            title: &m.name,
+            aliases: &m.aliases,
+            origin: m.origin.as_deref(),
+            source: m.source.as_deref(),
+            summary: m.summary.as_deref(),
+            based_on: m.based_on.as_deref(),
+            changes: &m.changes,
+        }
+    }
+
+    /// The labels of decisions, in the order of the file, with what each means.
+    pub fn all_labels(&self) -> impl Iterator<Item = LabelDesc<'_>> {
+        self.labels.iter().map(|l| LabelDesc {
+            name: &l.name,
+            doc: l.doc.as_deref(),
+        })
+    }
+
+    /// Whether the game is played in rounds (it has a `between rounds` part).
+    pub fn has_rounds(&self) -> bool {
+        self.between_start.is_some()
+    }
+
     /// The game's title (`Kalah`).
     pub fn title(&self) -> &str {
         &self.meta.name
@@ -141,6 +290,11 @@ impl Game {
         })
     }
 
+    /// Piece kind `k`, as described.
+    pub fn piece_kind(&self, k: PieceKind) -> Option<PieceDesc<'_>> {
+        self.piece_kinds().nth(k.0 as usize)
+    }
+
     /// How many individual pieces (tokens) the game has.
     pub fn num_tokens(&self) -> usize {
         self.tokens.len()
@@ -170,6 +324,12 @@ impl Game {
                 _ => vec![],
             },
         })
+    }
+
+    /// The options' values in this game, by name, as written in a setting (what a record
+    /// keeps).
+    pub fn option_values(&self) -> std::collections::BTreeMap<String, String> {
+        crate::check::option_map(self)
     }
 
     /// The values that choices without a label offer (`ccw`, `cw`), each once, in the order of

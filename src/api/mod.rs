@@ -15,7 +15,10 @@
 //!   [`Game::is_chance_node`], [`Game::current_player`], [`Game::returns`].
 //! - **Observation and events**: [`Game::observation_json`], and the events of a step from
 //!   [`Game::apply_action_narrated`] and [`Game::apply_chance_narrated`].
-//! - **Description**: [`Game::title`], [`Game::players`], [`Game::sides`], [`Game::site`],
+//! - **Description**: [`Game::title`], [`Game::about`], [`Game::all_labels`],
+//!   [`Game::has_rounds`], [`Game::piece_kind`], [`Game::token`], [`Game::area_named`],
+//!   [`Game::track_site`], [`Game::lines`], [`Game::direction_names`], [`Game::next_site`],
+//!   [`Game::neighbours`], [`Game::move_limit`], [`Game::players`], [`Game::sides`], [`Game::site`],
 //!   [`Game::all_sites`], [`Game::piece_kinds`], [`Game::all_tallies`],
 //!   [`Game::all_options`], [`Game::all_variants`], [`Game::all_dice`].
 
@@ -23,7 +26,9 @@ mod describe;
 mod load;
 mod play;
 
-pub use describe::{DiceDesc, OptionDesc, PieceDesc, SiteDesc, TallyDesc, VariantDesc};
+pub use describe::{
+    About, DiceDesc, LabelDesc, OptionDesc, PieceDesc, SiteDesc, TallyDesc, TokenDesc, VariantDesc,
+};
 pub use load::{LoadFailure, Source, load};
 pub use play::{Action, Status};
 

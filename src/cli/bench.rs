@@ -2,8 +2,8 @@
 //! the speed of the engine: playouts/s, decisions/s, decisions per playout.
 
 use super::{Format, OK, OptionArgs, USAGE, load_for_command};
+use ludic::Settings;
 use ludic::builtin;
-use ludic::check::Settings;
 use ludic::load_game;
 use ludic::study::random_playout;
 use rand::SeedableRng;
@@ -46,8 +46,8 @@ fn default_cases() -> Vec<Case> {
             variant,
         };
         cases.push(case(vec![], None));
-        for v in &g.variants {
-            cases.push(case(vec![], Some(v.name.clone())));
+        for v in g.all_variants() {
+            cases.push(case(vec![], Some(v.name.to_string())));
         }
         for o in g.all_options() {
             if o.words.contains(&"match") {

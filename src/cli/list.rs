@@ -2,7 +2,7 @@
 
 use super::{FAILED, Format, OK};
 use ludic::Game;
-use ludic::check::Settings;
+use ludic::Settings;
 use ludic::{builtin, load_game};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -12,34 +12,33 @@ use std::io::Write;
 type ThrowRows = Vec<(i64, Option<String>, usize)>;
 
 fn throw_table(g: &Game) -> Vec<(String, ThrowRows)> {
-    g.dice
-        .iter()
+    g.all_dice()
         .map(|d| {
             let mut rows: ThrowRows = vec![];
-            for o in &d.outcomes {
+            for &(value, name, _) in &d.outcomes {
                 match rows
                     .iter_mut()
-                    .find(|(v, n, _)| *v == o.value && *n == o.name)
+                    .find(|(v, n, _)| *v == value && n.as_deref() == name)
                 {
                     Some(r) => r.2 += 1,
-                    None => rows.push((o.value, o.name.clone(), 1)),
+                    None => rows.push((value, name.map(str::to_string), 1)),
                 }
             }
             rows.sort_by_key(|r| r.0);
-            (d.name.clone(), rows)
+            (d.name.to_string(), rows)
         })
         .collect()
 }
 
 /// Each option as a line, indented by four: `    seeds        default 12     in 2..40 …`.
 pub(super) fn write_options(w: &mut impl Write, g: &Game) -> std::io::Result<()> {
-    for o in &g.options {
+    for o in g.all_options() {
         let line = format!(
             "    {:<12} default {:<6} in {:<14} {}",
             o.name,
-            o.default.to_string(),
-            o.domain.to_string(),
-            o.doc.as_deref().unwrap_or("")
+            o.default,
+            o.domain,
+            o.doc.unwrap_or("")
         );
         writeln!(w, "{}", line.trim_end())?;
     }
@@ -66,14 +65,14 @@ pub(super) fn write_throws(w: &mut impl Write, g: &Game) -> std::io::Result<()> 
 
 /// Each variant as a line, indented by four: `    "seven holes"  holes=7 stones=7 (doc)`.
 pub(super) fn write_variants(w: &mut impl Write, g: &Game) -> std::io::Result<()> {
-    for v in &g.variants {
+    for v in g.all_variants() {
         let sets: Vec<String> = v.sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
         writeln!(
             w,
             "    {:<14} {} ({})",
             format!("\"{}\"", v.name),
             sets.join(" "),
-            v.doc.as_deref().unwrap_or("")
+            v.doc.unwrap_or("")
         )?;
     }
     Ok(())
@@ -81,11 +80,10 @@ pub(super) fn write_variants(w: &mut impl Write, g: &Game) -> std::io::Result<()
 
 /// The options as data: name, default, domain, doc.
 pub(super) fn options_json(g: &Game) -> Vec<serde_json::Value> {
-    g.options
-        .iter()
+    g.all_options()
         .map(|o| {
             json!({
-                "name": o.name, "default": o.default.to_string(), "domain": o.domain.to_string(), "doc": o.doc,
+                "name": o.name, "default": o.default, "domain": o.domain, "doc": o.doc,
             })
         })
         .collect()
@@ -107,12 +105,11 @@ pub(super) fn throws_json(g: &Game) -> Vec<serde_json::Value> {
 
 /// The variants as data: name, doc and the options each sets.
 pub(super) fn variants_json(g: &Game) -> Vec<serde_json::Value> {
-    g.variants
-        .iter()
+    g.all_variants()
         .map(|v| {
             json!({
                 "name": v.name, "doc": v.doc,
-                "sets": v.sets.iter().map(|(k, x)| (k.clone(), x.to_string())).collect::<BTreeMap<_, _>>(),
+                "sets": v.sets.iter().map(|(k, x)| (k.to_string(), x.clone())).collect::<BTreeMap<_, _>>(),
             })
         })
         .collect()
@@ -151,11 +148,11 @@ fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
                 .map(|(stem, g)| {
                     json!({
                         "name": stem,
-                        "title": g.meta.name,
-                        "aliases": g.meta.aliases,
-                        "origin": g.meta.origin,
-                        "sides": g.sides,
-                        "players": g.players,
+                        "title": g.title(),
+                        "aliases": g.about().aliases,
+                        "origin": g.about().origin,
+                        "sides": g.sides(),
+                        "players": g.players(),
                         "options": options_json(g),
                         "throws": throws_json(g),
                         "variants": variants_json(g),
@@ -166,20 +163,20 @@ fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
         }
         Format::Text => {
             for (stem, g) in &out {
-                let aka = if g.meta.aliases.is_empty() {
+                let aka = if g.about().aliases.is_empty() {
                     String::new()
                 } else {
-                    format!(" (also {})", g.meta.aliases.join(", "))
+                    format!(" (also {})", g.about().aliases.join(", "))
                 };
-                writeln!(w, "{stem}: {}{aka}", g.meta.name)?;
-                if let Some(o) = &g.meta.origin {
+                writeln!(w, "{stem}: {}{aka}", g.title())?;
+                if let Some(o) = &g.about().origin {
                     writeln!(w, "  origin: {o}")?;
                 }
-                writeln!(w, "  sides: {}", g.sides.join(", "))?;
+                writeln!(w, "  sides: {}", g.sides().join(", "))?;
                 writeln!(w, "  options:")?;
                 write_options(w, g)?;
                 write_throws(w, g)?;
-                if !g.variants.is_empty() {
+                if g.all_variants().next().is_some() {
                     writeln!(w, "  variants:")?;
                     write_variants(w, g)?;
                 }

@@ -16,7 +16,7 @@ use crate::cli::output::{Named, check_outputs};
 use ludic::Player;
 use ludic::agents::mcts::thousands;
 use ludic::agents::{Agent, AgentSpec, Event, default_threads};
-use ludic::check::option_map;
+
 use ludic::output::{error_text, write_whole};
 use ludic::record::{FinalPosition, Record, Step};
 use ludic::render::{final_position, outcome_json};
@@ -190,7 +190,7 @@ fn play_one(
     playouts: &AtomicU64,
 ) -> Option<Played> {
     let t0 = Instant::now();
-    let a_side = Player((i % g.sides.len().max(1) as u64) as u8);
+    let a_side = Player((i % g.sides().len().max(1) as u64) as u8);
     let mut agents: Vec<Box<dyn Agent>> = specs
         .iter()
         .map(|s| {
@@ -453,16 +453,16 @@ impl RecordHead<'_> {
     fn write(&self, p: Played, path: &str) -> Result<(), String> {
         let g = self.g;
         let mut agents = BTreeMap::new();
-        for (pi, name) in g.players.iter().enumerate() {
+        for (pi, name) in g.players().iter().enumerate() {
             let k = usize::from(g.side_of(Player(pi as u8)) != p.a_side);
             agents.insert(name.clone(), self.specs[k].describe());
         }
         let rec = Record {
             format: ludic::record::FORMAT,
             game: self.label.to_string(),
-            title: g.meta.name.clone(),
+            title: g.title().to_string(),
             source_hash: source_hash(self.source),
-            options: option_map(g),
+            options: g.option_values(),
             seed: Some(self.seed),
             agents,
             steps: p.steps,
@@ -533,7 +533,7 @@ fn play_match(
     width: usize,
 ) -> (Results, Control, Option<String>) {
     let g = head.g;
-    let mut results = Results::new(g.sides.len().max(1));
+    let mut results = Results::new(g.sides().len().max(1));
     let mut write_error: Option<String> = None;
     let playouts = AtomicU64::new(0);
     let progress = RefCell::new(MatchProgress::new(args.n, jobs, head.label));
@@ -617,7 +617,7 @@ impl Summary<'_> {
                 let s = t.total.score();
                 let (l, h) = wilson(s, n);
                 let by_side: BTreeMap<&str, Value> = g
-                    .sides
+                    .sides()
                     .iter()
                     .zip(&t.by_side)
                     .filter(|(_, w)| w.games() > 0)
@@ -643,8 +643,8 @@ impl Summary<'_> {
             })
             .collect();
         let v = json!({
-            "game": g.meta.name,
-            "options": option_map(g),
+            "game": g.title(),
+            "options": g.option_values(),
             "seed": args.seed,
             "games": n,
             "requested": args.n,
@@ -674,7 +674,7 @@ impl Summary<'_> {
             jobs,
         } = *self;
         let tallies = &results.tallies;
-        let nsides = g.sides.len().max(1);
+        let nsides = g.sides().len().max(1);
         let score = tallies[0].total.score();
         let (lo, hi) = wilson(score, n);
         let (reasons, decisions_total, secs) =
@@ -683,7 +683,7 @@ impl Summary<'_> {
         writeln!(
             out,
             "{}: {n} games{}, seats alternated (seed {}; {})",
-            g.meta.name,
+            g.title(),
             if partial {
                 format!(" of {} (PARTIAL: stopped by {})", args.n, signal_name())
             } else {
@@ -721,7 +721,7 @@ impl Summary<'_> {
             )?;
         }
         let seats: Vec<String> = g
-            .sides
+            .sides()
             .iter()
             .zip(&tallies[0].by_side)
             .map(|(s, w)| format!("as {s} {}-{}-{}", w.wins, w.draws, w.losses))

@@ -33,12 +33,12 @@ pub use help::{finish_output, help_language};
 
 use ludic::Game;
 use ludic::builtin;
-use ludic::check::{LoadError, Settings};
 use ludic::diagnostic::render;
 use ludic::gamefile::resolve_game;
 pub(crate) use ludic::gamefile::{read_game_file, read_text_file};
 use ludic::limits::shorten;
 use ludic::load_game;
+use ludic::{LoadError, Settings};
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{self, Write};
@@ -143,8 +143,7 @@ pub(crate) fn load_for_command(
 }
 
 pub(crate) fn fmt_options(g: &Game) -> String {
-    g.options
-        .iter()
+    g.all_options()
         .map(|o| format!("{}={}", o.name, o.value))
         .collect::<Vec<_>>()
         .join(" ")

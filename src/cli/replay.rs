@@ -4,7 +4,7 @@
 
 use super::play::{Input, next_input};
 use super::{FAILED, Format, OK, USAGE, read_text_file, settings_from, write_json};
-use ludic::check::LoadError;
+use ludic::LoadError;
 use ludic::diagnostic::render;
 use ludic::gamefile::resolve_game;
 use ludic::limits::{MAX_RECORD_BYTES, shorten};
@@ -106,7 +106,7 @@ pub fn replay(args: &ReplayArgs) -> u8 {
                 writeln!(
                     out,
                     "{}: {} steps replayed, all legal",
-                    g.meta.name,
+                    g.title(),
                     timeline.len()
                 )?;
                 writeln!(out, "{}", board_text(&g, &last))?;
@@ -212,14 +212,14 @@ fn differs(g: &Game, here: &FinalPosition, kept: &FinalPosition) -> Option<Strin
     if here.score != kept.score {
         let score = |f: &FinalPosition| {
             let by_side: Vec<String> = g
-                .sides
+                .sides()
                 .iter()
                 .map(|s| f.score.get(s).map_or("?".into(), i64::to_string))
                 .collect();
             let mut text = by_side.join("-");
             // sides the game does not have (renamed since)
             for (s, v) in &f.score {
-                if !g.sides.contains(s) {
+                if !g.sides().contains(s) {
                     text.push_str(&format!(" ({} {v})", shorten(s, 40)));
                 }
             }
@@ -309,7 +309,7 @@ fn step_through(
     out: &mut impl Write,
 ) -> io::Result<()> {
     let len = t.len();
-    writeln!(out, "{}: {len} steps. {STEP_HELP}", g.meta.name)?;
+    writeln!(out, "{}: {len} steps. {STEP_HELP}", g.title())?;
     let mut at = from.min(len);
     write!(out, "{}", position_text(g, t, at))?;
     loop {

@@ -143,27 +143,27 @@ fn write_rules_json(
         values,
         drops,
     } = facts;
-    let m = &g.meta;
+    let m = g.about();
     let v = json!({
         "name": label,
-        "title": m.name,
+        "title": m.title,
         "aliases": m.aliases,
         "origin": m.origin,
         "source": m.source,
         "summary": m.summary,
         "based_on": m.based_on,
         "changes": m.changes,
-        "sides": g.sides,
-        "players": g.players,
+        "sides": g.sides(),
+        "players": g.players(),
         "options": options_json(g),
-        "in_force": g.options.iter().map(|o| (o.name.clone(), o.value.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+        "in_force": g.all_options().map(|o| (o.name, o.value)).collect::<std::collections::BTreeMap<_, _>>(),
         "variants": variants_json(g),
         "throws": throws_json(g),
         "start": {
             "board": board_text(g, start),
             "state": state_json(g, start),
         },
-        "labels": g.labels.iter().map(|l| json!({"label": l.name, "description": l.doc})).collect::<Vec<_>>(),
+        "labels": g.all_labels().map(|l| json!({"label": l.name, "description": l.doc})).collect::<Vec<_>>(),
         "values_alone": values,
         "ordered_drops": drops,
         "example": {
@@ -177,17 +177,17 @@ fn write_rules_json(
 
 /// The name, origin, source, file, base, summary, sides and players.
 fn write_heading(w: &mut impl Write, label: &str, g: &Game) -> std::io::Result<()> {
-    let m = &g.meta;
+    let m = g.about();
     let aka = if m.aliases.is_empty() {
         String::new()
     } else {
         format!(" (also {})", m.aliases.join(", "))
     };
-    writeln!(w, "{}{aka}", m.name)?;
-    if let Some(o) = &m.origin {
+    writeln!(w, "{}{aka}", m.title)?;
+    if let Some(o) = m.origin {
         writeln!(w, "  origin: {o}")?;
     }
-    if let Some(s) = &m.source {
+    if let Some(s) = m.source {
         for (i, line) in wrap(s, 88).iter().enumerate() {
             writeln!(
                 w,
@@ -199,26 +199,26 @@ fn write_heading(w: &mut impl Write, label: &str, g: &Game) -> std::io::Result<(
     if ludic::builtin::find(label).is_none() {
         writeln!(w, "  file: {label}")?;
     }
-    if let Some(base) = &m.based_on {
+    if let Some(base) = m.based_on {
         writeln!(w, "  based on {base}; changes: {}", m.changes.join(", "))?;
     }
-    if let Some(s) = &m.summary {
+    if let Some(s) = m.summary {
         writeln!(w)?;
         for line in s.lines() {
             writeln!(w, "  {line}")?;
         }
     }
     writeln!(w)?;
-    writeln!(w, "Sides: {} (in turn order)", g.sides.join(", "))?;
-    if g.players.len() > g.sides.len() {
-        writeln!(w, "Players: {}", g.players.join(", "))?;
+    writeln!(w, "Sides: {} (in turn order)", g.sides().join(", "))?;
+    if g.players().len() > g.sides().len() {
+        writeln!(w, "Players: {}", g.players().join(", "))?;
     }
     Ok(())
 }
 
 /// The options (and those in force), the variants and the throws.
 fn write_settings(w: &mut impl Write, g: &Game, in_force: bool) -> std::io::Result<()> {
-    if !g.options.is_empty() {
+    if g.all_options().next().is_some() {
         writeln!(w)?;
         writeln!(w, "Options (set with -o NAME=VALUE):")?;
         write_options(w, g)?;
@@ -226,12 +226,12 @@ fn write_settings(w: &mut impl Write, g: &Game, in_force: bool) -> std::io::Resu
             writeln!(w, "  in force: {}", fmt_options(g))?;
         }
     }
-    if !g.variants.is_empty() {
+    if g.all_variants().next().is_some() {
         writeln!(w)?;
         writeln!(w, "Variants (play with --variant NAME):")?;
         write_variants(w, g)?;
     }
-    if !g.dice.is_empty() {
+    if g.all_dice().next().is_some() {
         writeln!(w)?;
         writeln!(w, "Throws (value, ways out of all):")?;
         write_throws(w, g)?;
@@ -243,11 +243,10 @@ fn write_settings(w: &mut impl Write, g: &Game, in_force: bool) -> std::io::Resu
 fn write_glossary(w: &mut impl Write, g: &Game, facts: &Facts) -> std::io::Result<()> {
     let (values, drops) = (&facts.values, facts.drops);
     let mut rows: Vec<(String, String)> = g
-        .labels
-        .iter()
+        .all_labels()
         .map(|l| {
-            let doc = l.doc.as_deref().unwrap_or("(not described)");
-            (l.name.clone(), doc.to_string())
+            let doc = l.doc.unwrap_or("(not described)");
+            (l.name.to_string(), doc.to_string())
         })
         .collect();
     if !values.is_empty() {
@@ -258,9 +257,11 @@ fn write_glossary(w: &mut impl Write, g: &Game, facts: &Facts) -> std::io::Resul
     }
     if drops {
         // the kinds after the first are the ones placed in a lap
-        let piece = g.pieces.get(1).or(g.pieces.first());
+        let piece = g
+            .piece_kind(ludic::PieceKind(1))
+            .or(g.piece_kind(ludic::PieceKind(0)));
         rows.push((
-            format!("{}@3", piece.map_or("piece", |p| p.name.as_str())),
+            format!("{}@3", piece.map_or("piece", |p| p.name)),
             "when a lap carries pieces of several kinds: drop this one at the lap's 3rd step"
                 .to_string(),
         ));

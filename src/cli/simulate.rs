@@ -9,7 +9,7 @@ use super::signals::{
 use super::{OK, OptionArgs, USAGE, deprecated, load_for_command};
 use ludic::Game;
 use ludic::agents::{AgentSpec, default_threads};
-use ludic::check::option_map;
+
 use ludic::study::merge::{parse_shard, shard_range};
 use ludic::study::report::{Output, Study, write_study};
 use ludic::study::{Control, Plan, run};
@@ -178,7 +178,7 @@ pub(crate) fn play_study(
     // a signal during the load stops the study before its first game
     stop_on_signal(&ctl, agents);
     let t0 = Instant::now();
-    let stats = run(g, &plan, &ctl, g.sides.len(), |done| {
+    let stats = run(g, &plan, &ctl, g.sides().len(), |done| {
         stop_on_signal(&ctl, agents);
         bar.set_position(done);
     });
@@ -194,11 +194,11 @@ pub(crate) fn play_study(
         );
     }
     Study {
-        game: g.meta.name.clone(),
+        game: g.title().to_string(),
         source_hash: ludic::source_hash(source),
-        options: option_map(g),
-        sides: g.sides.clone(),
-        rounds_game: g.between_start.is_some(),
+        options: g.option_values(),
+        sides: g.sides().to_vec(),
+        rounds_game: g.has_rounds(),
         seed: a.seed,
         agents: specs.iter().map(AgentSpec::describe).collect(),
         full: !a.quick,

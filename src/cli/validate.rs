@@ -1,50 +1,10 @@
 //! `ludic validate FILE...`: every error of each file, with its position.
 
 use super::{FAILED, Format, OK};
-use ludic::check::{LoadError, Settings, check, check_with_warnings};
-use ludic::derive::SourceMap;
+use ludic::LoadError;
 use ludic::diagnostic::{Diagnostics, render};
 use serde_json::json;
 use std::io::Write;
-
-fn diagnostics_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
-    // a game built on another: each place in its own file
-    let map = SourceMap::new(path, source);
-    let items: Vec<serde_json::Value> =
-        d.0.iter()
-            .map(|x| {
-                let (file, index, span) = map.locate(x.span);
-                let (line, column) = index.line_col(span.start);
-                let (end_line, end_column) = index.line_col(span.end);
-                let mut item = json!({
-                    "file": file,
-                    "severity": x.severity.word(),
-                    "code": x.code(),
-                    "message": x.to_string(),
-                    "line": line,
-                    "column": column,
-                    "end_line": end_line,
-                    "end_column": end_column,
-                    "hint": x.hint,
-                });
-                if !x.notes.is_empty() {
-                    // the places that explain the error (where a `def` uses an argument)
-                    let notes: Vec<serde_json::Value> = x
-                        .notes
-                        .iter()
-                        .map(|n| {
-                            let (file, index, span) = map.locate(n.span);
-                            let (line, column) = index.line_col(span.start);
-                            json!({"message": n.text, "file": file, "line": line, "column": column})
-                        })
-                        .collect();
-                    item["notes"] = json!(notes);
-                }
-                item
-            })
-            .collect();
-    json!(items)
-}
 
 // Arguments of `ludic validate`.
 #[derive(clap::Args)]
@@ -88,33 +48,28 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
         let mut other = vec![];
         let mut title = String::new();
         let mut changes = String::new();
-        // (what `load_game` does, the file read once for all its variants)
-        let mut warnings = Diagnostics::default();
-        let loaded = ludic::parse::parse(&source)
-            .map_err(LoadError::File)
-            .and_then(|file| {
-                let (g, w) = check_with_warnings(&file, &source, &Settings::default());
-                warnings = w;
-                Ok((file, g?))
-            });
-        match loaded {
-            Ok((file, g)) => {
-                title = g.meta.name.clone();
-                if let Some(base) = &g.meta.based_on {
+        let ludic::Validation {
+            game,
+            warnings,
+            variants,
+        } = ludic::validate(&source);
+        match game {
+            Ok(g) => {
+                title = g.title().to_string();
+                if let Some(base) = g.about().based_on {
                     // what a game built on another changes of it
-                    changes = format!("; based on {base}, changes: {}", g.meta.changes.join(", "));
+                    changes = format!(
+                        "; based on {base}, changes: {}",
+                        g.about().changes.join(", ")
+                    );
                 }
                 // Every variant must load too.
-                for v in &g.variants {
-                    let s = Settings {
-                        variant: Some(v.name.clone()),
-                        sets: vec![],
-                    };
-                    match check(&file, &source, &s) {
-                        Ok(_) => {}
-                        Err(LoadError::File(d)) => diags.0.extend(d.0),
-                        Err(LoadError::Options(e)) => other
-                            .extend(e.into_iter().map(|m| format!("variant `{}`: {m}", v.name))),
+                for (name, e) in variants {
+                    match e {
+                        LoadError::File(d) => diags.0.extend(d.0),
+                        LoadError::Options(e) => {
+                            other.extend(e.into_iter().map(|m| format!("variant `{name}`: {m}")))
+                        }
                     }
                 }
             }
@@ -146,7 +101,7 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
                 "file": path,
                 "valid": ok,
                 "title": title,
-                "diagnostics": diagnostics_json(path, &source, &diags),
+                "diagnostics": ludic::diagnostic::to_json(path, &source, &diags),
                 "errors": other,
             })),
         }

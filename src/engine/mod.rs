@@ -84,6 +84,8 @@ pub struct Game {
     pub(crate) origin: Arc<(String, String)>,
 }
 
+// (for the library's own code: the IR's fields and methods are pub(crate))
+#[doc(hidden)]
 impl std::ops::Deref for Game {
     type Target = ir::Game;
     fn deref(&self) -> &ir::Game {
@@ -99,7 +101,7 @@ impl std::fmt::Debug for Game {
 
 impl Game {
     /// Compiles a checked game for play.
-    pub fn new(ir: ir::Game) -> Self {
+    pub(crate) fn new(ir: ir::Game) -> Self {
         let prog = Arc::new(compile::compile(&ir));
         let actions = Arc::new(actions::ActionSpace::new(&ir));
         Game {
@@ -111,7 +113,7 @@ impl Game {
     }
 
     /// The IR the game was compiled from.
-    pub fn ir(&self) -> &ir::Game {
+    pub(crate) fn ir(&self) -> &ir::Game {
         &self.ir
     }
 

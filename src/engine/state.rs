@@ -321,8 +321,18 @@ impl State {
     pub fn tally(&self, g: &Ir, name: &str, p: Option<Player>) -> Option<i64> {
         self.tally_value(g.tallies.iter().find(|t| t.name == name)?, p)
     }
+    /// The value of a `per site` tally, by name, at a site.
+    pub fn site_tally(&self, g: &Ir, name: &str, s: SiteId) -> Option<i64> {
+        self.tally_at(g.tallies.iter().find(|t| t.name == name)?, s)
+    }
+    /// A `per site` tally, by name, in words: the sites where it is not 0 (`a1 1, c3 2`), or
+    /// `0 at every site`.
+    pub fn site_tally_words(&self, g: &Ir, name: &str) -> Option<String> {
+        let t = g.tallies.iter().find(|t| t.name == name)?;
+        Some(self.site_tally_text(g, t))
+    }
     /// The value of a tally (for a player when it is kept `per player`).
-    pub fn tally_value(&self, t: &TallyInfo, p: Option<Player>) -> Option<i64> {
+    pub(crate) fn tally_value(&self, t: &TallyInfo, p: Option<Player>) -> Option<i64> {
         let i = t.slot as usize + if t.per_player { p?.0 as usize } else { 0 };
         self.b.tallies.get(i).copied()
     }
@@ -335,7 +345,7 @@ impl State {
         self.turn + u32::from(self.flow.turn_decisions > 0)
     }
     /// The value of a `per site` tally at a site.
-    pub fn tally_at(&self, t: &TallyInfo, s: SiteId) -> Option<i64> {
+    pub(crate) fn tally_at(&self, t: &TallyInfo, s: SiteId) -> Option<i64> {
         if !t.per_site {
             return None;
         }
@@ -343,7 +353,7 @@ impl State {
     }
     /// A `per site` tally in words: the sites where it is not 0 (`a1 1, c3 2`), or `0 at every
     /// site`.
-    pub fn site_tally_text(&self, g: &Ir, t: &TallyInfo) -> String {
+    pub(crate) fn site_tally_text(&self, g: &Ir, t: &TallyInfo) -> String {
         let parts: Vec<String> = (0..g.sites.len())
             .filter_map(|s| {
                 let v = self.tally_at(t, SiteId(s as u16))?;

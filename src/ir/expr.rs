@@ -218,18 +218,18 @@ impl Sense {
 /// their sites (`var` holds each site in turn).
 #[derive(Clone, Debug)]
 pub struct LineQuery {
-    pub var: VarId,
-    pub through: Expr,
-    pub cond: Expr,
+    pub(crate) var: VarId,
+    pub(crate) through: Expr,
+    pub(crate) cond: Expr,
 }
 
 /// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
 #[derive(Clone, Debug)]
 pub struct SiteTest {
-    pub var: VarId,
-    pub kind: Option<(SiteKind, Sense)>,
-    pub owner: Option<(PlayerRef, Sense)>,
-    pub count: Option<(Op, CountRhs)>,
+    pub(crate) var: VarId,
+    pub(crate) kind: Option<(SiteKind, Sense)>,
+    pub(crate) owner: Option<(PlayerRef, Sense)>,
+    pub(crate) count: Option<(Op, CountRhs)>,
 }
 
 /// What a fused site test compares the count with.

@@ -115,58 +115,58 @@ impl fmt::Display for OptDomain {
 /// An option as declared, with the value in force.
 #[derive(Clone, Debug)]
 pub struct OptionInfo {
-    pub name: String,
-    pub default: OptValue,
-    pub domain: OptDomain,
-    pub doc: Option<String>,
-    pub value: OptValue,
+    pub(crate) name: String,
+    pub(crate) default: OptValue,
+    pub(crate) domain: OptDomain,
+    pub(crate) doc: Option<String>,
+    pub(crate) value: OptValue,
 }
 
 /// A named variant: several option values at once.
 #[derive(Clone, Debug)]
 pub struct VariantInfo {
-    pub name: String,
-    pub doc: Option<String>,
-    pub sets: Vec<(String, OptValue)>,
+    pub(crate) name: String,
+    pub(crate) doc: Option<String>,
+    pub(crate) sets: Vec<(String, OptValue)>,
 }
 
 /// A label of the file's choices (`sow`, `collect`) and what it means for players, from the
 /// `labels { … }` block (`None` when the file does not describe it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelInfo {
-    pub name: String,
-    pub doc: Option<String>,
+    pub(crate) name: String,
+    pub(crate) doc: Option<String>,
 }
 
 /// The `game { … }` block.
 #[derive(Clone, Debug, Default)]
 pub struct MetaInfo {
-    pub name: String,
-    pub aliases: Vec<String>,
-    pub origin: Option<String>,
-    pub source: Option<String>,
-    pub summary: Option<String>,
+    pub(crate) name: String,
+    pub(crate) aliases: Vec<String>,
+    pub(crate) origin: Option<String>,
+    pub(crate) source: Option<String>,
+    pub(crate) summary: Option<String>,
     /// `from "base.game"`: the name of the game this one is built on
-    pub based_on: Option<String>,
+    pub(crate) based_on: Option<String>,
     /// what it changes of its base: `option holes (5 -> 7)`, `turn replaced`…
-    pub changes: Vec<String>,
+    pub(crate) changes: Vec<String>,
 }
 
 /// A site as built from the board description.
 #[derive(Clone, Debug)]
 pub struct SiteInfo {
-    pub name: String,
-    pub x: i64,
-    pub y: i64,
-    pub kind: SiteKind,
-    pub owner: Option<Player>,
+    pub(crate) name: String,
+    pub(crate) x: i64,
+    pub(crate) y: i64,
+    pub(crate) kind: SiteKind,
+    pub(crate) owner: Option<Player>,
 }
 
 /// A piece kind and its value for scoring.
 #[derive(Clone, Debug)]
 pub struct PieceInfo {
-    pub name: String,
-    pub value: i64,
+    pub(crate) name: String,
+    pub(crate) value: i64,
 }
 
 /// A set of piece kinds, as a bit mask (bit `k` for `PieceKind(k)`).
@@ -202,37 +202,37 @@ pub enum Domain {
 /// One alternative of a choice.
 #[derive(Clone, Debug)]
 pub struct Alt {
-    pub label: Option<String>,
-    pub var: Option<VarId>,
-    pub domain: Domain,
-    pub cond: Option<Expr>,
+    pub(crate) label: Option<String>,
+    pub(crate) var: Option<VarId>,
+    pub(crate) domain: Domain,
+    pub(crate) cond: Option<Expr>,
     /// where the program goes on when this alternative is chosen
-    pub target: u32,
+    pub(crate) target: u32,
     /// for a choice of sites: the sites that can satisfy the fixed part of the condition
-    pub sites: Vec<u16>,
+    pub(crate) sites: Vec<u16>,
     /// parts of the condition that do not depend on the choice's variable, computed once
     /// into these variables before the values are tried
-    pub pre: Vec<(VarId, Expr)>,
+    pub(crate) pre: Vec<(VarId, Expr)>,
     /// parts of the condition that depend neither on the variable nor on `pre`: when one is
     /// false, the alternative offers nothing and nothing else is computed
-    pub guards: Vec<Expr>,
+    pub(crate) guards: Vec<Expr>,
     /// `to q in SET`: a second variable and its set (the decision's value holds both)
-    pub to: Option<(VarId, SetExpr)>,
+    pub(crate) to: Option<(VarId, SetExpr)>,
     /// with `to`: the part of the condition that does not use the second variable, tested
     /// once for each first value before the second is tried
-    pub first: Option<Expr>,
+    pub(crate) first: Option<Expr>,
     /// `leaving C`: the decision is legal only if C holds in the position after it (played on
     /// a scratch copy up to the next decision, chance event or end; `mover` is the player who
     /// decides)
-    pub leaving: Option<Expr>,
+    pub(crate) leaving: Option<Expr>,
 }
 
 /// A `choose` statement.
 #[derive(Clone, Debug)]
 pub struct Choice {
-    pub alts: Vec<Alt>,
+    pub(crate) alts: Vec<Alt>,
     /// `else { … }`: where the program goes when no alternative is legal
-    pub otherwise: Option<u32>,
+    pub(crate) otherwise: Option<u32>,
 }
 
 /// An instruction of the turn program (a small bytecode; structured statements are lowered to
@@ -365,113 +365,113 @@ pub enum Instr {
 #[derive(Clone, Debug)]
 pub struct TrackInfo {
     /// the number of the first position
-    pub first: i64,
-    pub sites: Vec<u16>,
+    pub(crate) first: i64,
+    pub(crate) sites: Vec<u16>,
     /// the first position of each site on the track (-1 when the track does not pass there)
-    pub pos_of: Vec<i32>,
+    pub(crate) pos_of: Vec<i32>,
 }
 
 /// One way a throw can land, with its value.
 #[derive(Clone, Debug)]
 pub struct ThrowOutcome {
     /// the face of each die (index into its faces)
-    pub faces: Vec<u8>,
-    pub value: i64,
-    pub name: Option<String>,
-    pub prob: f64,
+    pub(crate) faces: Vec<u8>,
+    pub(crate) value: i64,
+    pub(crate) name: Option<String>,
+    pub(crate) prob: f64,
 }
 
 /// A set of dice or sticks with its chart.
 #[derive(Clone, Debug)]
 pub struct DiceInfo {
-    pub name: String,
+    pub(crate) name: String,
     /// each die's name and faces
-    pub dice: Vec<(String, Vec<String>)>,
-    pub outcomes: Vec<ThrowOutcome>,
+    pub(crate) dice: Vec<(String, Vec<String>)>,
+    pub(crate) outcomes: Vec<ThrowOutcome>,
 }
 
 /// One individual piece.
 #[derive(Clone, Copy, Debug)]
 pub struct TokenInfo {
-    pub owner: Player,
-    pub kind: PieceKind,
+    pub(crate) owner: Player,
+    pub(crate) kind: PieceKind,
 }
 
 /// A number kept across turns and rounds.
 #[derive(Clone, Debug)]
 pub struct TallyInfo {
-    pub name: String,
-    pub doc: Option<String>,
+    pub(crate) name: String,
+    pub(crate) doc: Option<String>,
     /// one value for each player (`per player`), or one for the game
-    pub per_player: bool,
+    pub(crate) per_player: bool,
     /// its first slot in the state
-    pub slot: u16,
+    pub(crate) slot: u16,
     /// its value at the start
-    pub init: i64,
+    pub(crate) init: i64,
     /// one value for each site (`per site`)
-    pub per_site: bool,
+    pub(crate) per_site: bool,
 }
 
 /// A checked, lowered game, ready to play.
 #[derive(Clone, Debug)]
 pub struct Game {
-    pub meta: MetaInfo,
-    pub options: Vec<OptionInfo>,
-    pub variants: Vec<VariantInfo>,
+    pub(crate) meta: MetaInfo,
+    pub(crate) options: Vec<OptionInfo>,
+    pub(crate) variants: Vec<VariantInfo>,
     /// every label of the file's choices: the described ones in the order of `labels { … }`,
     /// then the others in the order they are first used
-    pub labels: Vec<LabelInfo>,
+    pub(crate) labels: Vec<LabelInfo>,
     /// the sides, in order (`sides South North`)
-    pub sides: Vec<String>,
+    pub(crate) sides: Vec<String>,
     /// the players, in turn order: one per side, or with teams South1 North1 South2 North2 …;
     /// player `p` plays for side `p % sides`
-    pub players: Vec<String>,
-    pub sites: Vec<SiteInfo>,
-    pub regions: Vec<(String, Vec<bool>)>,
-    pub pieces: Vec<PieceInfo>,
+    pub(crate) players: Vec<String>,
+    pub(crate) sites: Vec<SiteInfo>,
+    pub(crate) regions: Vec<(String, Vec<bool>)>,
+    pub(crate) pieces: Vec<PieceInfo>,
     /// names of the two ring directions (forward, backward), if there is a ring
-    pub dir_names: Option<[String; 2]>,
+    pub(crate) dir_names: Option<[String; 2]>,
     /// next site along the ring: `next[dir][site]` (`u16::MAX` off the ring)
-    pub next: [Vec<u16>; 2],
+    pub(crate) next: [Vec<u16>; 2],
     /// the site opposite each site (`u16::MAX` for none)
-    pub opposite: Vec<u16>,
+    pub(crate) opposite: Vec<u16>,
     /// each side's track, if it has one
-    pub tracks: Vec<Option<TrackInfo>>,
+    pub(crate) tracks: Vec<Option<TrackInfo>>,
     /// names of the areas off the board
-    pub areas: Vec<String>,
+    pub(crate) areas: Vec<String>,
     /// every individual piece (pieces declared with `tokens N`)
-    pub tokens: Vec<TokenInfo>,
-    pub dice: Vec<DiceInfo>,
+    pub(crate) tokens: Vec<TokenInfo>,
+    pub(crate) dice: Vec<DiceInfo>,
     /// number of `for` loops (each has a slot in the state)
-    pub loops: usize,
+    pub(crate) loops: usize,
     /// the offsets of the board's lines, and for each the next site along it
     /// (`step[direction][site]`, `u16::MAX` where the line stops)
-    pub dirs: Vec<(i64, i64)>,
-    pub step: Vec<Vec<u16>>,
-    pub code: Vec<Instr>,
-    pub choices: Vec<Choice>,
+    pub(crate) dirs: Vec<(i64, i64)>,
+    pub(crate) step: Vec<Vec<u16>>,
+    pub(crate) code: Vec<Instr>,
+    pub(crate) choices: Vec<Choice>,
     /// where the turn program starts (the start program is before it)
-    pub turn_start: u32,
+    pub(crate) turn_start: u32,
     /// where the `between rounds` program starts, if there is one
-    pub between_start: Option<u32>,
-    pub tallies: Vec<TallyInfo>,
+    pub(crate) between_start: Option<u32>,
+    pub(crate) tallies: Vec<TallyInfo>,
     /// slots of the tallies in the state
-    pub tally_slots: usize,
-    pub nvars: usize,
-    pub turn_limit: u32,
+    pub(crate) tally_slots: usize,
+    pub(crate) nvars: usize,
+    pub(crate) turn_limit: u32,
     /// the site names, for reading notation (never used in playouts)
-    pub site_index: BTreeMap<String, SiteId>,
+    pub(crate) site_index: BTreeMap<String, SiteId>,
     /// the lines of the board (`line …`, `lines N`), each its sites in order
-    pub lines: Vec<Vec<u16>>,
+    pub(crate) lines: Vec<Vec<u16>>,
     /// the rules ask whether a position repeats (`repeated`): the engine keeps a hash of the
     /// position and a history of them (otherwise it pays nothing for them)
-    pub history: bool,
+    pub(crate) history: bool,
     /// what reaching the turn limit means (`limit N turns then end game`; a draw by default)
-    pub turn_limit_end: EndRule,
+    pub(crate) turn_limit_end: EndRule,
     /// `limit N moves`: decisions allowed in a round (`u32::MAX` without one)
-    pub move_limit: u32,
+    pub(crate) move_limit: u32,
     /// what reaching the move limit means
-    pub move_limit_end: EndRule,
+    pub(crate) move_limit_end: EndRule,
 }
 
 impl Instr {
@@ -553,32 +553,29 @@ impl Instr {
 }
 
 impl Game {
-    pub fn site_name(&self, s: SiteId) -> &str {
+    pub(crate) fn site_name(&self, s: SiteId) -> &str {
         self.sites
             .get(s.0 as usize)
             .map(|s| s.name.as_str())
             .unwrap_or("?")
     }
-    pub fn player_name(&self, p: Player) -> &str {
+    pub(crate) fn player_name(&self, p: Player) -> &str {
         self.players
             .get(p.0 as usize)
             .map(String::as_str)
             .unwrap_or("?")
     }
     /// The player a value names (`None` for `none` or a value out of range).
-    pub fn player_index(&self, p: i64) -> Option<usize> {
+    pub(crate) fn player_index(&self, p: i64) -> Option<usize> {
         usize::try_from(p).ok().filter(|&p| p < self.players.len())
     }
-    pub fn player_count(&self) -> usize {
-        self.players.len()
-    }
     /// The side a player plays for.
-    pub fn side_of(&self, p: Player) -> Player {
+    pub(crate) fn side_of(&self, p: Player) -> Player {
         Player((p.0 as usize % self.sides.len().max(1)) as u8)
     }
     /// The `end game` statement that ended a game (see `Outcome::said`): its rule and the
     /// words that say why, if the file gives them (`end game winner P "why"`).
-    pub fn end_statement(&self, said: Option<u32>) -> Option<(&EndRule, Option<&str>)> {
+    pub(crate) fn end_statement(&self, said: Option<u32>) -> Option<(&EndRule, Option<&str>)> {
         self.code
             .iter()
             .filter_map(|i| match i {
@@ -588,21 +585,11 @@ impl Game {
             .nth(said? as usize)
     }
 
-    pub fn side_name(&self, s: Player) -> &str {
+    pub(crate) fn side_name(&self, s: Player) -> &str {
         self.sides
             .get(s.0 as usize)
             .map(String::as_str)
             .unwrap_or("?")
-    }
-    pub fn option(&self, name: &str) -> Option<&OptValue> {
-        self.options
-            .iter()
-            .find(|o| o.name == name)
-            .map(|o| &o.value)
-    }
-    /// The game's title.
-    pub fn name(&self) -> &str {
-        &self.meta.name
     }
 
     /// The position number just before a player's track (tokens off the board are there).

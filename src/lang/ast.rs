@@ -81,6 +81,7 @@ pub struct TallyDecl {
     pub per_player: bool,
     pub init: Expr,
     pub doc: Option<String>,
+    #[allow(dead_code)] // every node keeps its span, read or not
     pub span: Span,
     /// `per site`: one number for each site, read as `marked(h)`
     pub per_site: bool,
@@ -233,6 +234,7 @@ pub struct ChartRow {
     pub value: Expr,
     pub name: Option<String>,
     pub when: Option<Expr>,
+    #[allow(dead_code)] // every node keeps its span, read or not
     pub span: Span,
 }
 
@@ -242,6 +244,7 @@ pub struct ActionDecl {
     pub name: Ident,
     pub params: Vec<Ident>,
     pub body: Vec<Stmt>,
+    #[allow(dead_code)] // every node keeps its span, read or not
     pub span: Span,
 }
 
@@ -275,6 +278,7 @@ pub struct Row {
     pub y: Expr,
     pub x: Option<Expr>,
     pub attrs: Vec<SiteAttr>,
+    #[allow(dead_code)] // every node keeps its span, read or not
     pub span: Span,
 }
 
@@ -285,6 +289,7 @@ pub struct SiteDecl {
     pub x: Expr,
     pub y: Expr,
     pub attrs: Vec<SiteAttr>,
+    #[allow(dead_code)] // every node keeps its span, read or not
     pub span: Span,
 }
 
@@ -293,6 +298,7 @@ pub struct SiteDecl {
 pub struct RegionDecl {
     pub name: Ident,
     pub items: Vec<Expr>,
+    #[allow(dead_code)] // every node keeps its span, read or not
     pub span: Span,
 }
 
@@ -350,6 +356,7 @@ pub struct Def {
     pub name: Ident,
     pub params: Vec<Ident>,
     pub body: Expr,
+    #[allow(dead_code)] // every node keeps its span, read or not
     pub span: Span,
 }
 

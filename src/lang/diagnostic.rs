@@ -2,7 +2,7 @@
 //! fields, the span it is about and an optional hint. All wording is in the `Display` impl;
 //! rendering with file, line, column, source line and caret happens once, in [`render`].
 
-use crate::ast::Span;
+pub use crate::ast::Span;
 use std::fmt;
 
 /// What is wrong.
@@ -510,6 +510,47 @@ fn edit_distance(a: &str, b: &str) -> usize {
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
+}
+
+/// Diagnostics as data, for `--format json`: each with its file (a game built on another: each
+/// place in its own file), code, message, line and column (from 1), end, hint and notes.
+pub fn to_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
+    // a game built on another: each place in its own file
+    let map = crate::derive::SourceMap::new(path, source);
+    let items: Vec<serde_json::Value> =
+        d.0.iter()
+            .map(|x| {
+                let (file, index, span) = map.locate(x.span);
+                let (line, column) = index.line_col(span.start);
+                let (end_line, end_column) = index.line_col(span.end);
+                let mut item = serde_json::json!({
+                    "file": file,
+                    "severity": x.severity.word(),
+                    "code": x.code(),
+                    "message": x.to_string(),
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "hint": x.hint,
+                });
+                if !x.notes.is_empty() {
+                    // the places that explain the error (where a `def` uses an argument)
+                    let notes: Vec<serde_json::Value> = x
+                        .notes
+                        .iter()
+                        .map(|n| {
+                            let (file, index, span) = map.locate(n.span);
+                            let (line, column) = index.line_col(span.start);
+                            serde_json::json!({"message": n.text, "file": file, "line": line, "column": column})
+                        })
+                        .collect();
+                    item["notes"] = serde_json::json!(notes);
+                }
+                item
+            })
+            .collect();
+    serde_json::json!(items)
 }
 
 #[cfg(test)]

@@ -21,15 +21,13 @@ pub fn game_with(name: &str, options: &[&str], variant: Option<&str>) -> Game {
 }
 
 pub fn site(g: &Game, name: &str) -> SiteId {
-    *g.site_index
-        .get(name)
+    g.site_named(name)
         .unwrap_or_else(|| panic!("no site {name}"))
 }
 
 pub fn piece(g: &Game, name: &str) -> PieceKind {
     PieceKind(
-        g.pieces
-            .iter()
+        g.piece_kinds()
             .position(|p| p.name == name)
             .unwrap_or_else(|| panic!("no piece {name}")) as u8,
     )
@@ -37,7 +35,7 @@ pub fn piece(g: &Game, name: &str) -> PieceKind {
 
 pub fn side(g: &Game, name: &str) -> Player {
     Player(
-        g.players
+        g.players()
             .iter()
             .position(|p| p == name)
             .unwrap_or_else(|| panic!("no side {name}")) as u8,
@@ -89,10 +87,13 @@ pub fn throw(g: &Game, st: &mut State, value: i64) {
     let ludic::Pending::Throw(d) = st.pending() else {
         panic!("no throw pending: {:?}", st.pending())
     };
-    let i = g.dice[d as usize]
+    let i = g
+        .all_dice()
+        .nth(d as usize)
+        .unwrap()
         .outcomes
         .iter()
-        .position(|o| o.value == value)
+        .position(|o| o.0 == value)
         .unwrap_or_else(|| panic!("no throw gives {value}"));
     g.play_chance(st, i as i64).unwrap();
 }
@@ -104,7 +105,7 @@ pub fn stack(g: &Game, st: &State, s: &str) -> String {
         .iter()
         .rev()
         .map(|&t| {
-            g.players[g.tokens[t].owner.0 as usize]
+            g.players()[g.token(t).unwrap().owner.0 as usize]
                 .chars()
                 .next()
                 .unwrap()
@@ -114,10 +115,10 @@ pub fn stack(g: &Game, st: &State, s: &str) -> String {
 
 /// How many tokens of a side are in an area.
 pub fn in_area(g: &Game, st: &State, who: &str, area: &str) -> usize {
-    let a = g.areas.iter().position(|x| x == area).expect("area") as u8;
+    let a = g.area_named(area).expect("area");
     let p = side(g, who);
-    (0..g.tokens.len())
-        .filter(|&t| g.tokens[t].owner == p && st.tokens().area_of(t) == Some(a))
+    (0..g.num_tokens())
+        .filter(|&t| g.token(t).unwrap().owner == p && st.tokens().area_of(t) == Some(a))
         .count()
 }
 

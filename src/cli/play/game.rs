@@ -105,10 +105,10 @@ impl<'s, 'g> Table<'s, 'g> {
         let g = self.s.g;
         self.say(
             out,
-            &format!("{} (seed {seed}); options: {}", g.meta.name, fmt_options(g)),
+            &format!("{} (seed {seed}); options: {}", g.title(), fmt_options(g)),
         )?;
         let roles: Vec<String> = g
-            .players
+            .players()
             .iter()
             .zip(agents)
             .map(|(p, a)| match a {
@@ -540,8 +540,8 @@ fn read_line(
 mod tests {
     use super::*;
     use ludic::Game;
+    use ludic::Settings;
     use ludic::builtin;
-    use ludic::check::Settings;
     use rand::RngExt;
 
     fn built_in_games() -> Vec<Game> {
@@ -569,7 +569,7 @@ mod tests {
     }
 
     fn people(g: &Game) -> Session<'_> {
-        Session::new(g, &vec![AgentSpec::Human; g.players.len()], None)
+        Session::new(g, &vec![AgentSpec::Human; g.players().len()], None)
     }
 
     fn line(l: &str) -> io::Result<Input> {
@@ -620,7 +620,7 @@ mod tests {
             assert_eq!(t.line_no, lines);
             // computers on every side
             let random = AgentSpec::parse("random", 1).expect("an agent");
-            let mut s = Session::new(g, &vec![random; g.players.len()], None);
+            let mut s = Session::new(g, &vec![random; g.players().len()], None);
             let mut t = Table::new(&mut s, script(), None);
             let mut out = vec![];
             let mut decided = 0;

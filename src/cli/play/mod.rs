@@ -5,7 +5,7 @@ use crate::cli::output::{Named, check_outputs};
 use ludic::Game;
 use ludic::Player;
 use ludic::agents::{AgentSpec, default_threads};
-use ludic::check::option_map;
+
 use ludic::limits::shorten;
 use ludic::output::error_text;
 use ludic::record::{FORMAT, Record, RecordFile};
@@ -84,7 +84,7 @@ impl PlayArgs {
 /// computer (`mcts`).
 fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentSpec>, String> {
     let computer = AgentSpec::parse("mcts", threads)?;
-    let mut agents: Vec<AgentSpec> = (0..g.players.len())
+    let mut agents: Vec<AgentSpec> = (0..g.players().len())
         .map(|i| {
             if g.side_of(Player(i as u8)).0 == 0 {
                 AgentSpec::Human
@@ -115,8 +115,8 @@ fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentS
         }
         given.push((key, spec));
         // A side's name sets all its players; a player's name (South2) only him.
-        let side = g.sides.iter().position(|s| s.eq_ignore_ascii_case(who));
-        let player = g.players.iter().position(|p| p.eq_ignore_ascii_case(who));
+        let side = g.sides().iter().position(|s| s.eq_ignore_ascii_case(who));
+        let player = g.players().iter().position(|p| p.eq_ignore_ascii_case(who));
         match (side, player) {
             (Some(s), _) => {
                 for (i, a) in agents.iter_mut().enumerate() {
@@ -127,9 +127,9 @@ fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentS
             }
             (None, Some(p)) => agents[p] = agent,
             (None, None) => {
-                let mut names = g.sides.clone();
-                if g.players.len() > g.sides.len() {
-                    names.extend(g.players.iter().cloned());
+                let mut names = g.sides().to_vec();
+                if g.players().len() > g.sides().len() {
+                    names.extend(g.players().iter().cloned());
                 }
                 return Err(format!(
                     "unknown side `{}`: the sides are {}",
@@ -249,16 +249,16 @@ fn create_record(
 ) -> Result<RecordFile, u8> {
     let head = Record {
         agents: g
-            .players
+            .players()
             .iter()
             .cloned()
             .zip(agents.iter().map(AgentSpec::describe))
             .collect::<BTreeMap<_, _>>(),
         format: FORMAT,
         game: label.to_string(),
-        title: g.meta.name.clone(),
+        title: g.title().to_string(),
         source_hash: source_hash(source),
-        options: option_map(g),
+        options: g.option_values(),
         seed: Some(seed),
         steps: vec![],
         result: None,

@@ -36,7 +36,7 @@ pub(super) fn happenings(g: &Game, before: &State, after: &State) -> Vec<String>
     if round_over {
         parts.push("the round is over".to_string());
     }
-    for p in (0..g.players.len()).filter(|_| !round_over && !g.is_between_rounds(after)) {
+    for p in (0..g.players().len()).filter(|_| !round_over && !g.is_between_rounds(after)) {
         let p = Player(p as u8);
         let gained = after.score(g, p) - before.score(g, p);
         if gained > 0 {
@@ -47,41 +47,15 @@ pub(super) fn happenings(g: &Game, before: &State, after: &State) -> Vec<String>
             ));
         }
     }
-    if after.is_over() && g.between_start.is_some() && after.round() > 1 {
+    if after.is_over() && g.has_rounds() && after.round() > 1 {
         parts.push(format!("the match ends after {} rounds", after.round()));
     }
     parts
 }
 
-/// Which way a ring direction goes on the screen, for the mover: `to the right along your
-/// row` when the mover's own sites follow one another that way (or the whole ring's, when the
-/// mover owns none); None when the ring does not go one way along a row.
+/// Which way a ring direction goes on the screen, for the mover ([`ludic::render::direction_hint`]).
 pub(super) fn direction_hint(g: &Game, st: &State, word: &str) -> Option<String> {
-    let names = g.dir_names.as_ref()?;
-    let d = names.iter().position(|n| n.eq_ignore_ascii_case(word))?;
-    let mover = st.mover();
-    let mine = |s: usize| g.sites[s].owner == Some(mover);
-    let owns_any = (0..g.sites.len()).any(mine);
-    let (mut right, mut left) = (0, 0);
-    for (s, &t) in g.next[d].iter().enumerate() {
-        let t = t as usize;
-        if t >= g.sites.len() || (owns_any && !(mine(s) && mine(t))) {
-            continue;
-        }
-        if g.sites[s].y == g.sites[t].y {
-            match g.sites[t].x.cmp(&g.sites[s].x) {
-                std::cmp::Ordering::Greater => right += 1,
-                std::cmp::Ordering::Less => left += 1,
-                std::cmp::Ordering::Equal => {}
-            }
-        }
-    }
-    let whose = if owns_any { "your" } else { "the" };
-    match (right > 0, left > 0) {
-        (true, false) => Some(format!("to the right along {whose} row")),
-        (false, true) => Some(format!("to the left along {whose} row")),
-        _ => None,
-    }
+    ludic::render::direction_hint(g, st, word)
 }
 
 pub(super) fn moves_text(g: &Game, st: &State) -> String {
@@ -110,7 +84,7 @@ pub(super) fn prompt_header(g: &Game, st: &State) -> String {
     let what = match st.pending() {
         Pending::Drop(k) => format!(
             " (where in this lap is the {} dropped? step 1 is the next site)",
-            g.pieces[k.0 as usize].name
+            g.piece_kind(k).map_or("piece", |p| p.name)
         ),
         _ => String::new(),
     };
@@ -128,18 +102,18 @@ pub(super) const COMMANDS: [&str; 7] = ["undo", "board", "moves", "help", "quit"
 /// says more).
 pub(super) fn rules_text(g: &Game) -> String {
     let mut out = String::new();
-    if let Some(summary) = &g.meta.summary {
+    if let Some(summary) = g.about().summary {
         for line in summary.lines() {
             out.push_str(line.trim());
             out.push('\n');
         }
     }
-    let width = g.labels.iter().map(|l| l.name.len()).max().unwrap_or(0);
-    for l in g.labels.iter().filter(|l| l.doc.is_some()) {
+    let width = g.all_labels().map(|l| l.name.len()).max().unwrap_or(0);
+    for l in g.all_labels().filter(|l| l.doc.is_some()) {
         out.push_str(&format!(
             "  {:width$}  {}\n",
             l.name,
-            l.doc.as_deref().unwrap_or_default()
+            l.doc.unwrap_or_default()
         ));
     }
     out.push_str("(`ludic rules GAME` shows the options, variants and more)");
