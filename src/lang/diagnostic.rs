@@ -367,12 +367,12 @@ const SHOWN: usize = 120;
 ///
 /// A line longer than 120 characters is shown around the caret, cut with `…`.
 pub fn render_one(path: &str, source: &str, d: &Diagnostic) -> String {
-    render_mapped(&crate::derive::SourceMap::new(path, source), d)
+    render_mapped(&SourceMap::new(path, source), d)
 }
 
 /// One diagnostic, each of its places in the file it is in (a game built on another: the
 /// base or the derived file).
-fn render_mapped(map: &crate::derive::SourceMap, d: &Diagnostic) -> String {
+fn render_mapped(map: &SourceMap, d: &Diagnostic) -> String {
     let (path, index, span) = map.locate(d.span);
     let (line, col, shown, caret_at, carets) = snippet(index, span);
     let width = line.to_string().len();
@@ -440,7 +440,7 @@ fn snippet(index: &LineIndex, span: Span) -> (usize, usize, String, usize, usize
 
 /// Renders every diagnostic, then a summary line.
 pub fn render(path: &str, source: &str, diags: &Diagnostics) -> String {
-    let map = crate::derive::SourceMap::new(path, source);
+    let map = SourceMap::new(path, source);
     let mut out = String::new();
     for d in &diags.0 {
         out.push_str(&render_mapped(&map, d));
@@ -516,7 +516,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// place in its own file), code, message, line and column (from 1), end, hint and notes.
 pub fn to_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
     // a game built on another: each place in its own file
-    let map = crate::derive::SourceMap::new(path, source);
+    let map = SourceMap::new(path, source);
     let items: Vec<serde_json::Value> =
         d.0.iter()
             .map(|x| {
@@ -611,5 +611,53 @@ mod tests {
         let caret = carets.find('^').unwrap();
         assert_eq!(carets.trim_start().len(), 3);
         assert_eq!(text.chars().skip(caret).take(3).collect::<String>(), "bad");
+    }
+}
+
+/// Which file and line each offset of a (perhaps composed) source is in.
+pub struct SourceMap<'a> {
+    /// each file: its label, where its text starts, the lines of its text
+    files: Vec<(String, usize, LineIndex<'a>)>,
+}
+
+impl<'a> SourceMap<'a> {
+    /// `path` names a plain source; a composed one names its files itself.
+    pub fn new(path: &str, source: &'a str) -> Self {
+        let files = match super::composed::parts(source) {
+            Some(ps) => ps
+                .into_iter()
+                .map(|p| (p.path, p.start, LineIndex::new(&source[p.start..p.end])))
+                .collect(),
+            None => vec![(path.to_string(), 0, LineIndex::new(source))],
+        };
+        SourceMap { files }
+    }
+
+    /// The file an offset is in: its label, its lines, and the span made local to it.
+    pub fn locate(&self, span: Span) -> (&str, &LineIndex<'a>, Span) {
+        let i = self
+            .files
+            .partition_point(|(_, start, _)| *start <= span.start)
+            .saturating_sub(1);
+        let (path, start, index) = &self.files[i];
+        let local = Span {
+            start: span.start.saturating_sub(*start),
+            end: span.end.saturating_sub(*start),
+        };
+        (path, index, local)
+    }
+
+    /// `line 12, column 3`, and the file when the source is composed.
+    pub fn place(&self, offset: usize) -> String {
+        let (path, index, local) = self.locate(Span {
+            start: offset,
+            end: offset,
+        });
+        let (l, c) = index.line_col(local.start);
+        if self.files.len() > 1 {
+            format!("line {l}, column {c} of {path}")
+        } else {
+            format!("line {l}, column {c}")
+        }
     }
 }

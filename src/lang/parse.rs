@@ -201,7 +201,7 @@ fn string_value(p: Pair<Rule>) -> String {
 /// before the syntax tree is built ([`crate::limits`]).
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
     // a game built on others: its files composed in one text (see `crate::derive`)
-    if let Some(composed) = crate::derive::parse_composed(source) {
+    if let Some(composed) = parse_composed(source) {
         return composed;
     }
     parse_part(source, 0)
@@ -286,4 +286,26 @@ fn add_item(g: &mut GameFile, item: Pair<Rule>) {
         Rule::EOI => {}
         r => unreachable!("unexpected item {r:?}"),
     }
+}
+
+/// Parses a composed text (each file apart, its spans offsets in the whole) and merges its
+/// files, the deepest base first; `None` for a plain text.
+fn parse_composed(source: &str) -> Option<Result<GameFile, Diagnostics>> {
+    let parts = super::composed::parts(source)?;
+    let mut merged: Option<GameFile> = None;
+    for p in &parts {
+        // the text before the part is blanked, so that the part's spans are offsets in the
+        // whole (the parser's limits are per file)
+        let mut padded = " ".repeat(p.start);
+        padded.push_str(&source[p.start..p.end]);
+        let file = match parse_part(&padded, p.start) {
+            Ok(f) => f,
+            Err(d) => return Some(Err(d)),
+        };
+        merged = Some(match merged {
+            None => file,
+            Some(base) => super::merge::merge(base, file),
+        });
+    }
+    merged.map(Ok)
 }

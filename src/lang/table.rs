@@ -78,7 +78,7 @@ pub(crate) struct Table<'a> {
     pub(crate) file: &'a ast::GameFile,
     pub(crate) source: &'a str,
     /// which file and line an offset is in (for hints that name an earlier place)
-    pub(crate) places: crate::derive::SourceMap<'a>,
+    pub(crate) places: crate::diagnostic::SourceMap<'a>,
     pub(crate) globals: HashMap<String, (Global, Span)>,
     pub(crate) options: Vec<OptionInfo>,
     pub(crate) words: Vec<String>,
@@ -142,7 +142,7 @@ impl<'a> Table<'a> {
         Table {
             file,
             source,
-            places: crate::derive::SourceMap::new("", source),
+            places: crate::diagnostic::SourceMap::new("", source),
             globals,
             options: vec![],
             words: vec![],
