@@ -553,6 +553,54 @@ pub fn to_json(path: &str, source: &str, d: &Diagnostics) -> serde_json::Value {
     serde_json::json!(items)
 }
 
+/// Which file and line each offset of a (perhaps composed) source is in.
+pub struct SourceMap<'a> {
+    /// each file: its label, where its text starts, the lines of its text
+    files: Vec<(String, usize, LineIndex<'a>)>,
+}
+
+impl<'a> SourceMap<'a> {
+    /// `path` names a plain source; a composed one names its files itself.
+    pub fn new(path: &str, source: &'a str) -> Self {
+        let files = match super::composed::parts(source) {
+            Some(ps) => ps
+                .into_iter()
+                .map(|p| (p.path, p.start, LineIndex::new(&source[p.start..p.end])))
+                .collect(),
+            None => vec![(path.to_string(), 0, LineIndex::new(source))],
+        };
+        SourceMap { files }
+    }
+
+    /// The file an offset is in: its label, its lines, and the span made local to it.
+    pub fn locate(&self, span: Span) -> (&str, &LineIndex<'a>, Span) {
+        let i = self
+            .files
+            .partition_point(|(_, start, _)| *start <= span.start)
+            .saturating_sub(1);
+        let (path, start, index) = &self.files[i];
+        let local = Span {
+            start: span.start.saturating_sub(*start),
+            end: span.end.saturating_sub(*start),
+        };
+        (path, index, local)
+    }
+
+    /// `line 12, column 3`, and the file when the source is composed.
+    pub fn place(&self, offset: usize) -> String {
+        let (path, index, local) = self.locate(Span {
+            start: offset,
+            end: offset,
+        });
+        let (l, c) = index.line_col(local.start);
+        if self.files.len() > 1 {
+            format!("line {l}, column {c} of {path}")
+        } else {
+            format!("line {l}, column {c}")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -611,53 +659,5 @@ mod tests {
         let caret = carets.find('^').unwrap();
         assert_eq!(carets.trim_start().len(), 3);
         assert_eq!(text.chars().skip(caret).take(3).collect::<String>(), "bad");
-    }
-}
-
-/// Which file and line each offset of a (perhaps composed) source is in.
-pub struct SourceMap<'a> {
-    /// each file: its label, where its text starts, the lines of its text
-    files: Vec<(String, usize, LineIndex<'a>)>,
-}
-
-impl<'a> SourceMap<'a> {
-    /// `path` names a plain source; a composed one names its files itself.
-    pub fn new(path: &str, source: &'a str) -> Self {
-        let files = match super::composed::parts(source) {
-            Some(ps) => ps
-                .into_iter()
-                .map(|p| (p.path, p.start, LineIndex::new(&source[p.start..p.end])))
-                .collect(),
-            None => vec![(path.to_string(), 0, LineIndex::new(source))],
-        };
-        SourceMap { files }
-    }
-
-    /// The file an offset is in: its label, its lines, and the span made local to it.
-    pub fn locate(&self, span: Span) -> (&str, &LineIndex<'a>, Span) {
-        let i = self
-            .files
-            .partition_point(|(_, start, _)| *start <= span.start)
-            .saturating_sub(1);
-        let (path, start, index) = &self.files[i];
-        let local = Span {
-            start: span.start.saturating_sub(*start),
-            end: span.end.saturating_sub(*start),
-        };
-        (path, index, local)
-    }
-
-    /// `line 12, column 3`, and the file when the source is composed.
-    pub fn place(&self, offset: usize) -> String {
-        let (path, index, local) = self.locate(Span {
-            start: offset,
-            end: offset,
-        });
-        let (l, c) = index.line_col(local.start);
-        if self.files.len() > 1 {
-            format!("line {l}, column {c} of {path}")
-        } else {
-            format!("line {l}, column {c}")
-        }
     }
 }
