@@ -90,7 +90,7 @@ pub struct DiceDesc<'g> {
 /// summary, and the game it is built on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct About<'g> {
-    /// its title (`Kalah`)
+    /// its title (`My Game`)
     pub title: &'g str,
     /// its other names
     pub aliases: &'g [String],
@@ -236,7 +236,7 @@ impl Game {
         self.between_start.is_some()
     }
 
-    /// The game's title (`Kalah`).
+    /// The game's title (`My Game`).
     pub fn title(&self) -> &str {
         &self.meta.name
     }

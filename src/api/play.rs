@@ -20,7 +20,7 @@ pub enum Status {
 }
 
 impl Game {
-    /// The name the game was loaded by: a built-in game's file stem (`kalah`), the path of its
+    /// The name the game was loaded by: a built-in game's file stem (`my-game`), the path of its
     /// file, `<text>` for a text; empty for a game built with [`Game::new`].
     pub fn source_name(&self) -> &str {
         &self.origin.0

@@ -98,7 +98,7 @@ pub struct LabelDoc {
     pub text_span: Span,
 }
 
-/// `game "Mancala" { aliases "Mankala" origin "…" source "…" summary """…""" }`
+/// `game "My Game" { aliases "Another Name" origin "…" source "…" summary """…""" }`
 #[derive(Clone, Debug, Default)]
 pub struct Meta {
     pub name: String,

@@ -1,4 +1,4 @@
-//! Games built on others: `game "Big board" from "mancala.game" { }` takes every
+//! Games built on others: `game "Big board" from "base.game" { }` takes every
 //! declaration of its base and replaces or adds the ones it writes itself.
 //!
 //! **Reading.** [`compose`] reads a file's base (a path relative to the file, or a built-in
