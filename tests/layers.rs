@@ -243,6 +243,29 @@ fn name(m: &[String]) -> String {
     }
 }
 
+/// The graph of imports between the modules `node` names (`None` leaves an import out; one
+/// within a module is left out too), and for each edge the first import that makes it.
+#[allow(clippy::type_complexity)]
+fn import_graph(
+    node: impl Fn(&Import) -> Option<(String, String)>,
+) -> (
+    BTreeMap<String, BTreeSet<String>>,
+    BTreeMap<(String, String), String>,
+) {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
+    for i in imports() {
+        let Some((f, t)) = node(&i).filter(|(f, t)| f != t) else {
+            continue;
+        };
+        graph.entry(t.clone()).or_default();
+        graph.entry(f.clone()).or_default().insert(t.clone());
+        why.entry((f, t))
+            .or_insert_with(|| format!("{} names {}", i.path.display(), i.full.join("::")));
+    }
+    (graph, why)
+}
+
 /// Fails with the circle, if the graph has one, and why each step is an import.
 fn assert_no_circle(
     graph: &BTreeMap<String, BTreeSet<String>>,
@@ -382,24 +405,10 @@ fn the_engine_imports_nothing_of_the_language_nor_of_the_front_ends() {
 
 #[test]
 fn no_circle_of_imports_in_the_engine() {
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
-    for Import {
-        path,
-        from,
-        to,
-        full,
-    } in imports()
-    {
-        if from.first().is_some_and(|m| m == "engine") && to.first().is_some_and(|m| m == "engine")
-        {
-            let (f, t) = (name(&from), name(&to));
-            graph.entry(t.clone()).or_default();
-            graph.entry(f.clone()).or_default().insert(t.clone());
-            why.entry((f, t))
-                .or_insert_with(|| format!("{} names {}", path.display(), full.join("::")));
-        }
-    }
+    let in_engine = |m: &[String]| m.first().is_some_and(|m| m == "engine");
+    let (graph, why) = import_graph(|i| {
+        (in_engine(&i.from) && in_engine(&i.to)).then(|| (name(&i.from), name(&i.to)))
+    });
     assert!(
         graph.len() > 10,
         "the engine's modules were read: {graph:?}"
@@ -432,25 +441,7 @@ fn no_circle_of_imports_in_the_language() {
             _ => None,
         }
     };
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
-    for Import {
-        path,
-        from,
-        to,
-        full,
-    } in imports()
-    {
-        let (Some(f), Some(t)) = (top(&from, &[]), top(&to, &full)) else {
-            continue;
-        };
-        if f != t {
-            graph.entry(t.clone()).or_default();
-            graph.entry(f.clone()).or_default().insert(t.clone());
-            why.entry((f, t))
-                .or_insert_with(|| format!("{} names {}", path.display(), full.join("::")));
-        }
-    }
+    let (graph, why) = import_graph(|i| Some((top(&i.from, &[])?, top(&i.to, &i.full)?)));
     assert!(
         graph
             .get("lang::check")
