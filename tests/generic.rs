@@ -1,6 +1,8 @@
 //! The engine is generic: no game's name and no game-only term in `src/` (the built-in games
 //! are listed in games/index.rs, next to their files).
 
+mod common;
+
 #[test]
 fn no_game_names_or_terms_in_src() {
     let terms = [
@@ -27,23 +29,15 @@ fn no_game_names_or_terms_in_src() {
         "mancala",
     ];
     let mut found = vec![];
-    let mut dirs = vec![std::path::PathBuf::from("src")];
-    let mut files = 0;
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a folder of src/") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            files += 1;
-            let text = std::fs::read_to_string(&path)
-                .expect("a source file")
-                .to_lowercase();
-            for t in terms {
-                if text.contains(t) {
-                    found.push(format!("{}: {t}", path.display()));
-                }
+    let paths = common::files_under("src", None);
+    let files = paths.len();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)
+            .expect("a source file")
+            .to_lowercase();
+        for t in terms {
+            if text.contains(t) {
+                found.push(format!("{}: {t}", path.display()));
             }
         }
     }

@@ -12,6 +12,8 @@
 //! The agents and the studies import from the rest of the crate only what the crate makes
 //! public (its root re-exports and its public modules), as a program outside it would.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -25,35 +27,26 @@ struct File {
 
 fn files() -> Vec<File> {
     let mut out = vec![];
-    let mut dirs = vec![PathBuf::from("src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a folder of src/") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") || path == Path::new("src/main.rs") {
-                continue;
-            }
-            let rel = path.strip_prefix("src").expect("under src/");
-            let mut module: Vec<String> = rel
-                .with_extension("")
-                .iter()
-                .map(|c| c.to_string_lossy().into_owned())
-                .collect();
-            if module.last().is_some_and(|m| m == "mod" || m == "lib") {
-                module.pop();
-            }
-            let text = std::fs::read_to_string(&path).expect("a source file");
-            out.push(File {
-                path,
-                module,
-                text: strip_comments(&text),
-            });
+    for path in common::files_under("src", Some("rs")) {
+        if path == Path::new("src/main.rs") {
+            continue;
         }
+        let rel = path.strip_prefix("src").expect("under src/");
+        let mut module: Vec<String> = rel
+            .with_extension("")
+            .iter()
+            .map(|c| c.to_string_lossy().into_owned())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod" || m == "lib") {
+            module.pop();
+        }
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        out.push(File {
+            path,
+            module,
+            text: strip_comments(&text),
+        });
     }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
 

@@ -6,6 +6,8 @@
 //! inside them does not count. A function's length is from the line of `fn` to the line of its
 //! closing brace, both included; a function inside another counts in both.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 /// The longest file in src/, in lines.
@@ -198,20 +200,7 @@ fn functions(text: &str) -> Vec<Func> {
 
 /// Every `.rs` file under src/, sorted.
 fn sources() -> Vec<PathBuf> {
-    let mut out = vec![];
-    let mut dirs = vec![PathBuf::from("src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a folder of src/") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_under("src", Some("rs"))
 }
 
 fn shown(p: &Path) -> String {

@@ -144,3 +144,22 @@ pub fn random_step(g: &Game, st: &mut State, rng: &mut Lcg) {
         g.play(st, d).unwrap();
     }
 }
+
+/// Every file under `dir` and its folders (only those ending in `.EXT` when `ext` is given),
+/// sorted: what the structure tests read.
+pub fn files_under(dir: &str, ext: Option<&str>) -> Vec<std::path::PathBuf> {
+    let mut out = vec![];
+    let mut dirs = vec![std::path::PathBuf::from(dir)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if ext.is_none_or(|e| path.extension().is_some_and(|x| x == e)) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
