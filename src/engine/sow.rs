@@ -267,6 +267,13 @@ impl Game {
             let b = &mut st.b;
             let banking = b.index.bits[l.kind(SiteKind::Store)] & !b.index.bits[l.owner(-1)];
             let nk = b.nk;
+            // the loop's slices taken once: the compiler then keeps them in registers
+            let (counts, total, bank, owners) = (
+                &mut b.counts[..],
+                &mut b.index.total[..],
+                &mut b.bank[..],
+                &b.owners[..],
+            );
             let mut marks = 0u64;
             while n > 0 {
                 let c = next[cur as usize];
@@ -278,10 +285,10 @@ impl Game {
                 n -= 1;
                 let s = c as usize;
                 if banking >> (s % 64) & 1 != 0 {
-                    b.bank[b.owners[s] as usize * nk + k] += 1;
+                    bank[owners[s] as usize * nk + k] += 1;
                 } else {
-                    b.counts[s * nk + k] += 1;
-                    b.index.total[s] += 1;
+                    counts[s * nk + k] += 1;
+                    total[s] += 1;
                     marks |= 1 << (s % 64);
                 }
             }

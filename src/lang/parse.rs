@@ -15,7 +15,9 @@ mod brackets;
 mod decls;
 mod errors;
 mod expr;
+mod grammar;
 mod lines;
+mod nesting;
 mod stmt;
 
 use decls::*;
@@ -198,7 +200,7 @@ fn string_value(p: Pair<Rule>) -> String {
 /// Parses a whole file. A syntax error stops the parse (pest does not recover); it is reported
 /// with the words of the grammar, never with generated rule names. Nesting too deep for the
 /// parser is refused before it runs, and what is too deep or too long for the stages after it
-/// before the syntax tree is built ([`crate::limits`]).
+/// before the syntax tree is built ([`crate::limits`], `nesting`).
 pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
     // a game built on others: its files composed in one text (see `crate::derive`)
     if let Some(composed) = parse_composed(source) {
@@ -211,7 +213,7 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
 /// `crate::derive`).
 pub(crate) fn parse_part(source: &str, blank: usize) -> Result<GameFile, Diagnostics> {
     check_size(source, blank)?;
-    crate::limits::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
+    nesting::prescan(source).map_err(|d| Diagnostics(vec![d]))?;
     let mut pairs =
         LudicParser::parse(Rule::file, source).map_err(|e| syntax_errors(&e, source))?;
     let file = pairs

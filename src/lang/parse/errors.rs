@@ -117,21 +117,11 @@ pub(super) fn keyword_words(r: Rule) -> Option<String> {
     Some(format!("`{}`", name.strip_prefix("kw_").unwrap_or(&name)))
 }
 
-/// Grammar rules in words, for syntax errors.
+/// Grammar rules in words, for syntax errors. A statement or a declaration (an alternative of
+/// `stmt` or `item`) needs no row: its words are the ones it begins with in the grammar.
 pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
     Some(match r {
         Rule::EOI => "end of file",
-        Rule::game_block => "`game`",
-        Rule::option_decl => "`option`",
-        Rule::variant_decl => "`variant`",
-        Rule::require_decl => "`require`",
-        Rule::sides_decl => "`sides`",
-        Rule::board_block => "`board`",
-        Rule::pieces_block => "`pieces`",
-        Rule::start_block => "`start`",
-        Rule::def_decl => "`def`",
-        Rule::turn_block => "`turn`",
-        Rule::limit_decl => "`limit`",
         Rule::ident => "a name",
         Rule::int => "a number",
         Rule::string => "a string",
@@ -150,25 +140,13 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::site_list | Rule::site_range => "a site",
         Rule::piece_decl => "a piece name",
         Rule::block => "`{`",
-        Rule::if_stmt => "`if`",
-        Rule::while_stmt => "`while`",
-        Rule::choose_stmt => "`choose`",
-        Rule::sow_stmt => "`sow`",
-        Rule::let_stmt => "`let`",
-        Rule::set_stmt => "`set`",
-        Rule::capture_stmt => "`capture`",
-        Rule::place_stmt => "`place`",
-        Rule::relay_stmt => "`relay`",
-        Rule::end_stmt => "`end`",
-        Rule::again_stmt => "`again`",
-        Rule::another_stmt | Rule::another_kw => "`another turn`",
+        Rule::another_kw => "`another turn`",
         Rule::let_type | Rule::type_word => {
             "a type (`site`, `player`, `token`, `area`, `number`, …)"
         }
         Rule::moves_kw => "`moves`",
         Rule::limit_then => "`then end game`",
         Rule::some_along => "`from`",
-        Rule::first_stmt => "`first`",
         Rule::alternative | Rule::alt_label | Rule::alt_label_var | Rule::alt_var_only => {
             "a choice"
         }
@@ -180,17 +158,14 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::end_turn => "`turn`",
         Rule::end_round => "`round`",
         Rule::end_game => "`game`",
-        Rule::between_block | Rule::kw_between => "`between rounds`",
+        Rule::kw_between => "`between rounds`",
         Rule::kw_rounds => "`rounds`",
-        Rule::tally_decl => "`tally`",
-        Rule::labels_block | Rule::labels_kw => "`labels`",
+        Rule::labels_kw => "`labels`",
         Rule::label_doc => "a label and its description",
         Rule::tally_per | Rule::kw_player => "`per player`",
-        Rule::give_stmt => "`give`",
         Rule::draw_kw => "`draw`",
         Rule::set_items => "sites",
         Rule::capture_keep => "`keep`",
-        Rule::dice_block => "`dice`",
         Rule::links_decl => "`links`",
         Rule::choose_else => "`else`",
         Rule::alt_to => "`to`",
@@ -201,21 +176,17 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::group => "`(`",
         Rule::track_turned => "`turned`",
         Rule::some_expr => "`some`",
-        Rule::players_decl | Rule::kw_players => "`players per side`",
+        Rule::kw_players => "`players per side`",
         Rule::die_decl => "`die`",
         Rule::chart_row => "`value`",
         Rule::chart_when => "`when`",
         Rule::chart_otherwise => "`otherwise`",
-        Rule::action_decl => "`action`",
         Rule::track_decl => "`track`",
         Rule::area_decl => "`area`",
         Rule::piece_value | Rule::piece_tokens => "`value` or `tokens`",
-        Rule::throw_stmt => "`throw`",
         Rule::move_stmt => "`move`",
         Rule::move_to | Rule::move_onto => "`to` or `onto`",
-        Rule::send_stmt => "`send`",
-        Rule::for_stmt | Rule::for_tokens | Rule::for_sites => "`for`",
-        Rule::do_stmt => "`do`",
+        Rule::for_tokens | Rule::for_sites => "`for`",
         Rule::token_kw => "`token`",
         Rule::place_on | Rule::place_in => "`on` or `in`",
         Rule::place_from => "`from`",
@@ -248,20 +219,22 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::line_decl | Rule::kw_line => "`line`",
         Rule::lines_decl | Rule::kw_lines => "`lines`",
         Rule::alt_leaving | Rule::kw_leaving => "`leaving`",
-        Rule::forget_stmt | Rule::forget_kw => "`forget positions`",
+        Rule::forget_kw => "`forget positions`",
         Rule::positions_kw => "`positions`",
         Rule::line_expr | Rule::line_set => "`line NAME through …: …`",
         Rule::through_kw => "`through`",
-        _ => return None,
+        // a statement or a declaration: the words it begins with, read from the grammar
+        _ => return super::grammar::starting_words(r),
     })
 }
 
 /// Grammar rules that have no words of their own on purpose: a syntax error never names them
 /// (pest reports the rule that starts at the place, and these are inside one that has words:
 /// the parts of a declaration, a statement or an expression, the tokens of an atomic rule), or
-/// they are named through a rule that contains them. A new rule of the grammar is either given
-/// words in [`rule_words`] or added here: the test `every_rule_has_words_or_is_listed` fails
-/// until it is, so that no rule is left without words by mistake.
+/// they are named through a rule that contains them. A new rule of the grammar (but a
+/// statement or a declaration, whose words are read from the grammar) is either given words
+/// in [`rule_words`] or added here: the test `every_rule_has_words_or_is_listed` fails until
+/// it is, so that no rule is left without words by mistake.
 #[cfg(test)]
 const NO_WORDS: &[Rule] = &[
     // between tokens, and the whole file

@@ -1,0 +1,370 @@
+//! What the grammar's text says about itself, read once from `grammar/ludic.pest` (the file
+//! pest compiled the parser from): the words that begin each statement and each declaration.
+//! Syntax errors name a statement by them ([`starting_words`]) and the nesting pre-scan closes
+//! an expression's levels at them ([`statement_starts`]), so a new statement or declaration
+//! needs no list of words written again: its rule among the alternatives of `stmt` or `item`
+//! is enough.
+
+use super::{LudicParser, Rule};
+use pest::Parser;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+const GRAMMAR: &str = include_str!("../../../grammar/ludic.pest");
+
+/// The rules whose alternatives are the statements and the declarations.
+const STARTS_OF: [&str; 2] = ["stmt", "item"];
+
+/// A piece of a rule's body, as far as the first words need: a string literal, a rule's name,
+/// a bracketed group (its alternatives), or anything else (an operator, a lookahead).
+#[derive(Debug)]
+enum Atom<'a> {
+    Literal(&'a str),
+    Name(&'a str),
+    Group(Vec<Vec<Atom<'a>>>),
+    /// a lookahead (`!x`, `&x`) or a repetition that may match nothing: no word of its own
+    Silent,
+}
+
+/// Each rule's body (the text between its braces), by name.
+fn bodies() -> &'static HashMap<&'static str, &'static str> {
+    static BODIES: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    BODIES.get_or_init(|| {
+        let mut map = HashMap::new();
+        let mut rest = GRAMMAR;
+        while let Some((name, body, after)) = next_rule(rest) {
+            map.insert(name, body);
+            rest = after;
+        }
+        map
+    })
+}
+
+/// The next rule definition of `text` (`name = _{ body }`, at the start of a line): its name,
+/// its body and the text after it.
+fn next_rule(text: &str) -> Option<(&str, &str, &str)> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let name_len = line
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(0);
+        if name_len == 0 || line.starts_with("//") {
+            continue;
+        }
+        let after_name = line[name_len..].trim_start();
+        let Some(def) = after_name.strip_prefix('=') else {
+            continue;
+        };
+        let open = start + line.len() - def.len() + def.find('{')?;
+        let close = matching_brace(text, open)?;
+        return Some((
+            &line[..name_len],
+            &text[open + 1..close],
+            &text[close + 1..],
+        ));
+    }
+    None
+}
+
+/// The index of the `}` that closes the `{` at `open`, skipping string and character literals.
+fn matching_brace(text: &str, open: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut depth, mut i) = (0usize, open);
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => i = literal_end(b, i),
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index of the quote that closes the literal opened at `b[i]` (escapes skipped).
+fn literal_end(b: &[u8], mut i: usize) -> usize {
+    let quote = b[i];
+    i += 1;
+    while i < b.len() && b[i] != quote {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i
+}
+
+/// The alternatives of a body, each a sequence of atoms.
+fn alternatives(body: &'static str) -> Vec<Vec<Atom<'static>>> {
+    let b = body.as_bytes();
+    let mut i = 0;
+    read_alternatives(body, b, &mut i)
+}
+
+fn read_alternatives<'a>(body: &'a str, b: &[u8], i: &mut usize) -> Vec<Vec<Atom<'a>>> {
+    let mut alts = vec![vec![]];
+    while *i < b.len() {
+        let c = b[*i];
+        match c {
+            b')' => {
+                *i += 1;
+                break;
+            }
+            b'|' => alts.push(vec![]),
+            b'(' => {
+                *i += 1;
+                let group = read_alternatives(body, b, i);
+                let atom = if optional_follows(b, *i) {
+                    Atom::Silent
+                } else {
+                    Atom::Group(group)
+                };
+                alts.last_mut().expect("one alternative").push(atom);
+                continue;
+            }
+            b'!' | b'&' => {
+                // a lookahead: skip the atom it looks at
+                *i += 1;
+                skip_atom(b, i);
+                alts.last_mut().expect("one alternative").push(Atom::Silent);
+                continue;
+            }
+            b'"' => {
+                let end = literal_end(b, *i);
+                let atom = if optional_follows(b, end + 1) {
+                    Atom::Silent
+                } else {
+                    Atom::Literal(&body[*i + 1..end])
+                };
+                alts.last_mut().expect("one alternative").push(atom);
+                *i = end + 1;
+                continue;
+            }
+            b'\'' => *i = literal_end(b, *i),
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = *i;
+                while *i < b.len() && (b[*i].is_ascii_alphanumeric() || b[*i] == b'_') {
+                    *i += 1;
+                }
+                let atom = if optional_follows(b, *i) {
+                    Atom::Silent
+                } else {
+                    Atom::Name(&body[start..*i])
+                };
+                alts.last_mut().expect("one alternative").push(atom);
+                continue;
+            }
+            _ => {}
+        }
+        *i += 1;
+    }
+    alts
+}
+
+/// Whether the atom that ended just before `i` may match nothing (`?` or `*` follows).
+fn optional_follows(b: &[u8], i: usize) -> bool {
+    b[i.min(b.len())..]
+        .iter()
+        .find(|c| !c.is_ascii_whitespace())
+        .is_some_and(|&c| c == b'?' || c == b'*')
+}
+
+/// Moves `i` past the atom that starts at (or after blanks from) `b[i]`.
+fn skip_atom(b: &[u8], i: &mut usize) {
+    while *i < b.len() && b[*i].is_ascii_whitespace() {
+        *i += 1;
+    }
+    match b.get(*i) {
+        Some(b'"' | b'\'') => *i = literal_end(b, *i) + 1,
+        Some(b'(') => {
+            let mut depth = 0;
+            while *i < b.len() {
+                match b[*i] {
+                    b'"' | b'\'' => *i = literal_end(b, *i),
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            *i += 1;
+                            return;
+                        }
+                    }
+                    _ => {}
+                }
+                *i += 1;
+            }
+        }
+        _ => {
+            while *i < b.len() && (b[*i].is_ascii_alphanumeric() || b[*i] == b'_') {
+                *i += 1;
+            }
+        }
+    }
+}
+
+/// The one word an atom stands for: a literal word, or a rule that is one literal word (and
+/// lookaheads), like `kw_turn = @{ "turn" ~ !ident_char }`.
+fn word_of(atom: &Atom<'static>) -> Option<&'static str> {
+    match atom {
+        Atom::Literal(w) => is_word(w).then_some(*w),
+        Atom::Name(n) => {
+            let body = bodies().get(n)?;
+            match alternatives(body).as_slice() {
+                [seq] => {
+                    let mut words = seq.iter().filter(|a| !matches!(a, Atom::Silent));
+                    match (words.next(), words.next()) {
+                        (Some(Atom::Literal(w)), None) if is_word(w) => Some(*w),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_word(w: &str) -> bool {
+    !w.is_empty() && w.bytes().all(|c| c.is_ascii_alphabetic())
+}
+
+/// Every word the atom may begin with (`move_word = @{ ("move" | "carry") ~ … }`: both).
+fn first_words(atom: &Atom<'static>, depth: usize, out: &mut Vec<&'static str>) {
+    if depth > 8 {
+        return;
+    }
+    if let Some(w) = word_of(atom) {
+        out.push(w);
+        return;
+    }
+    let alts = match atom {
+        Atom::Name(n) => match bodies().get(n) {
+            Some(body) => alternatives(body),
+            None => return,
+        },
+        Atom::Group(g) => {
+            for seq in g {
+                if let Some(a) = seq.iter().find(|a| !matches!(a, Atom::Silent)) {
+                    first_words(a, depth + 1, out);
+                }
+            }
+            return;
+        }
+        _ => return,
+    };
+    for seq in &alts {
+        if let Some(a) = seq.iter().find(|a| !matches!(a, Atom::Silent)) {
+            first_words(a, depth + 1, out);
+        }
+    }
+}
+
+/// The rules named as alternatives of `stmt` and `item`: the statements and declarations.
+fn statement_rules() -> Vec<&'static str> {
+    let mut names = vec![];
+    for of in STARTS_OF {
+        let Some(body) = bodies().get(of) else {
+            continue;
+        };
+        for seq in alternatives(body) {
+            if let [Atom::Name(n)] = seq.as_slice() {
+                names.push(*n);
+            }
+        }
+    }
+    names
+}
+
+/// A statement's or declaration's words for a syntax error: the words it begins with, up to
+/// the first part that is not a fixed word (`` `between rounds` ``, `` `players per side` ``,
+/// `` `sow` ``). None for a rule that is not a statement or a declaration.
+pub(super) fn starting_words(r: Rule) -> Option<&'static str> {
+    static WORDS: OnceLock<HashMap<String, String>> = OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        let mut map = HashMap::new();
+        for name in statement_rules() {
+            let Some(body) = bodies().get(name) else {
+                continue;
+            };
+            let lead: Vec<&str> = match alternatives(body).as_slice() {
+                [seq] => seq.iter().map_while(word_of).collect(),
+                _ => vec![],
+            };
+            if !lead.is_empty() {
+                map.insert(name.to_string(), format!("`{}`", lead.join(" ")));
+            }
+        }
+        map
+    });
+    words.get(&format!("{r:?}")).map(String::as_str)
+}
+
+/// The reserved words that begin a statement or a declaration. A word that is not reserved
+/// (`another`, `forget`) can be a name, and is not one of them.
+pub(super) fn statement_starts() -> &'static [&'static str] {
+    static STARTS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    STARTS.get_or_init(|| {
+        let mut words = vec![];
+        for name in statement_rules() {
+            first_words(&Atom::Name(name), 0, &mut words);
+        }
+        words.retain(|w| is_reserved(w));
+        words.sort_unstable();
+        words.dedup();
+        words
+    })
+}
+
+/// Whether the grammar's `keyword` rule matches the whole word.
+fn is_reserved(word: &str) -> bool {
+    LudicParser::parse(Rule::keyword, word)
+        .ok()
+        .and_then(|mut p| p.next())
+        .is_some_and(|p| p.as_str() == word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_statement_and_declaration_has_starting_words() {
+        let rules = statement_rules();
+        assert!(rules.len() >= 30, "{rules:?}");
+        let by_name: HashMap<String, Rule> = Rule::all_rules()
+            .iter()
+            .map(|r| (format!("{r:?}"), *r))
+            .collect();
+        for name in rules {
+            let r = by_name[name];
+            assert!(
+                starting_words(r).is_some() || super::super::errors::rule_words(r).is_some(),
+                "{name} has no words for syntax errors"
+            );
+        }
+    }
+
+    #[test]
+    fn words_are_read_from_the_grammar() {
+        let words = |r| starting_words(r).unwrap_or("none");
+        assert_eq!(words(Rule::let_stmt), "`let`");
+        assert_eq!(words(Rule::between_block), "`between rounds`");
+        assert_eq!(words(Rule::players_decl), "`players per side`");
+        assert_eq!(words(Rule::forget_stmt), "`forget positions`");
+        assert_eq!(words(Rule::again_stmt), "`again`");
+        assert_eq!(words(Rule::expr), "none");
+        let starts = statement_starts();
+        for w in ["let", "move", "carry", "def", "turn", "between", "tally"] {
+            assert!(starts.contains(&w), "{w} in {starts:?}");
+        }
+        // `forget`, `another` and `labels` are not reserved
+        for w in ["forget", "another", "labels"] {
+            assert!(!starts.contains(&w), "{w} in {starts:?}");
+        }
+    }
+}
