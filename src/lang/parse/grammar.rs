@@ -282,7 +282,8 @@ fn statement_rules() -> Vec<&'static str> {
 
 /// A statement's or declaration's words for a syntax error: the words it begins with, up to
 /// the first part that is not a fixed word (`` `between rounds` ``, `` `players per side` ``,
-/// `` `sow` ``). None for a rule that is not a statement or a declaration.
+/// `` `sow` ``); for a rule that is one word (`` `forget` ``), that word. None for any other
+/// rule.
 pub(super) fn starting_words(r: Rule) -> Option<&'static str> {
     static WORDS: OnceLock<HashMap<String, String>> = OnceLock::new();
     let words = WORDS.get_or_init(|| {
@@ -301,7 +302,19 @@ pub(super) fn starting_words(r: Rule) -> Option<&'static str> {
         }
         map
     });
-    words.get(&format!("{r:?}")).map(String::as_str)
+    let name = format!("{r:?}");
+    if let Some(w) = words.get(&name) {
+        return Some(w);
+    }
+    // a word that is not reserved but has a rule of its own (`add_kw = @{ "add" ~ … }`)
+    static SINGLE: OnceLock<HashMap<&'static str, String>> = OnceLock::new();
+    let single = SINGLE.get_or_init(|| {
+        bodies()
+            .keys()
+            .filter_map(|n| Some((*n, format!("`{}`", word_of(&Atom::Name(n))?))))
+            .collect()
+    });
+    single.get(name.as_str()).map(String::as_str)
 }
 
 /// The reserved words that begin a statement or a declaration. A word that is not reserved
@@ -357,6 +370,7 @@ mod tests {
         assert_eq!(words(Rule::players_decl), "`players per side`");
         assert_eq!(words(Rule::forget_stmt), "`forget positions`");
         assert_eq!(words(Rule::again_stmt), "`again`");
+        assert_eq!(words(Rule::positions_kw), "`positions`");
         assert_eq!(words(Rule::expr), "none");
         let starts = statement_starts();
         for w in ["let", "move", "carry", "def", "turn", "between", "tally"] {
