@@ -1,6 +1,7 @@
 //! pest's syntax errors in the language's words: what was expected, as a rule author would
 //! name it ("a number", "`track`"), never a generated rule name.
 
+use super::grammar::starts_a_statement;
 use super::*;
 
 pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
@@ -70,6 +71,12 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagno
                 .collect();
             if n_expr >= 3 {
                 words.push("an expression".into());
+            }
+            // where any statement may come: "a statement", rather than each by its words
+            let n_stmt = words.iter().filter(|w| starts_a_statement(w)).count();
+            if n_stmt >= 3 {
+                words.retain(|w| !starts_a_statement(w));
+                words.push("a statement".into());
             }
             words.sort();
             words.dedup();

@@ -266,18 +266,47 @@ fn first_words(atom: &Atom<'static>, depth: usize, out: &mut Vec<&'static str>) 
 
 /// The rules named as alternatives of `stmt` and `item`: the statements and declarations.
 fn statement_rules() -> Vec<&'static str> {
-    let mut names = vec![];
-    for of in STARTS_OF {
-        let Some(body) = bodies().get(of) else {
-            continue;
-        };
-        for seq in alternatives(body) {
-            if let [Atom::Name(n)] = seq.as_slice() {
-                names.push(*n);
+    STARTS_OF
+        .iter()
+        .flat_map(|of| alternatives_of(of))
+        .collect()
+}
+
+/// The rules named as the alternatives of the rule `of`.
+fn alternatives_of(of: &str) -> Vec<&'static str> {
+    let Some(body) = bodies().get(of) else {
+        return vec![];
+    };
+    alternatives(body)
+        .iter()
+        .filter_map(|seq| match seq.as_slice() {
+            [Atom::Name(n)] => Some(*n),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a syntax error's words (`` `let` ``, `` `another turn` ``) are those a statement
+/// begins with.
+pub(super) fn starts_a_statement(words: &str) -> bool {
+    static WORDS: OnceLock<Vec<String>> = OnceLock::new();
+    let all = WORDS.get_or_init(|| {
+        let mut all = vec![];
+        for name in alternatives_of("stmt") {
+            let mut first = vec![];
+            first_words(&Atom::Name(name), 0, &mut first);
+            all.extend(first.iter().map(|w| format!("`{w}`")));
+            let lead: Vec<&str> = match bodies().get(name).map(|b| alternatives(b)) {
+                Some(alts) if alts.len() == 1 => alts[0].iter().map_while(word_of).collect(),
+                _ => vec![],
+            };
+            if !lead.is_empty() {
+                all.push(format!("`{}`", lead.join(" ")));
             }
         }
-    }
-    names
+        all
+    });
+    all.iter().any(|w| w == words)
 }
 
 /// A statement's or declaration's words for a syntax error: the words it begins with, up to
@@ -372,6 +401,18 @@ mod tests {
         assert_eq!(words(Rule::again_stmt), "`again`");
         assert_eq!(words(Rule::positions_kw), "`positions`");
         assert_eq!(words(Rule::expr), "none");
+        for w in [
+            "`let`",
+            "`another turn`",
+            "`move`",
+            "`carry`",
+            "`forget positions`",
+        ] {
+            assert!(starts_a_statement(w), "{w}");
+        }
+        for w in ["`def`", "`else`", "`another`", "a name"] {
+            assert!(!starts_a_statement(w), "{w}");
+        }
         let starts = statement_starts();
         for w in ["let", "move", "carry", "def", "turn", "between", "tally"] {
             assert!(starts.contains(&w), "{w} in {starts:?}");
