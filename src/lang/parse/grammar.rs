@@ -410,7 +410,7 @@ mod tests {
         ] {
             assert!(starts_a_statement(w), "{w}");
         }
-        for w in ["`def`", "`else`", "`another`", "a name"] {
+        for w in ["`def`", "`else`", "`positions`", "a name"] {
             assert!(!starts_a_statement(w), "{w}");
         }
         let starts = statement_starts();
