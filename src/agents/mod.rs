@@ -10,9 +10,11 @@
 //! Agents are named by a spec (`random`, `mcts`, `mcts:time=5s`, `mcts:playouts=20000,c=1.4`),
 //! read by [`AgentSpec::parse`]; [`AGENT_HELP`] documents the syntax for the `--help` texts.
 
+pub mod game;
 pub mod mcts;
 pub mod random;
 
+pub use game::{AgentTally, Forfeited, GameEnd, GameSetup, Played, Seat, Watch, play_game};
 pub use mcts::{Budget, Mcts, MctsConfig};
 pub use random::RandomAgent;
 
@@ -50,6 +52,29 @@ pub struct Thought {
     pub estimate: Option<Estimate>,
 }
 
+/// An agent's failure to decide (an external program that answered an illegal decision,
+/// garbage or nothing in time, or that died): the game is lost by the side it decided for,
+/// with the reason in the result ([`GameEnd::Forfeit`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// why, in words that follow `North (agent) forfeits: `
+    pub reason: String,
+}
+
+impl Forfeit {
+    pub fn new(reason: impl Into<String>) -> Forfeit {
+        Forfeit {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
 /// How far a search is, reported now and then while it runs (for a spinner).
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
@@ -65,14 +90,25 @@ pub trait Agent: Send {
     /// randomness it needs, so that a game is determined by the caller's seed. `progress` is
     /// called now and then while the agent thinks. A search returns at once, with what it
     /// has, when the program is asked to stop ([`crate::interrupt`]): its caller then drops
-    /// the game (a decision of a search cut short is not the agent's play).
+    /// the game (a decision of a search cut short is not the agent's play). An agent that
+    /// cannot decide (an external program that failed) returns a [`Forfeit`]: the game is
+    /// lost by the side it decides for. A decision that is not legal is a forfeit too.
     fn decide(
         &mut self,
         g: &Game,
         st: &State,
         rng: &mut Xoshiro256PlusPlus,
         progress: &mut dyn FnMut(Progress),
-    ) -> Thought;
+    ) -> Result<Thought, Forfeit>;
+
+    /// Told once, before the first step of a game, which players it decides for and the
+    /// game's seed (an external program is started and told the game here); the default
+    /// does nothing.
+    fn begin(&mut self, _g: &Game, _seat: &Seat) {}
+
+    /// Told once, after the last step of a game, how it ended (an external program is told
+    /// and stopped here); the default does nothing.
+    fn end(&mut self, _g: &Game, _last: &State, _end: &GameEnd) {}
 
     /// Told of every step of the game, by every player and chance, with the state before it.
     /// Searching agents use it to keep the subtree of what was played; the default ignores it.
