@@ -93,6 +93,14 @@ impl CommandConfig {
         Ok(cfg)
     }
 
+    /// The folder of the logs of its standard error: [`CommandConfig::log_dir`], or a folder
+    /// `ludic-bots-PID` in the temporary folder.
+    pub fn log_dir(&self) -> PathBuf {
+        self.log_dir.clone().unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("ludic-bots-{}", std::process::id()))
+        })
+    }
+
     /// `cmd:python3 bot.py` (with its time when not the default).
     pub fn describe(&self) -> String {
         if self.time == DEFAULT_TIME {
@@ -241,9 +249,7 @@ impl CommandAgent {
 
     /// The log of the program's standard error for this game, made (its folder).
     fn log_path(&self, g: &Game, seat: &Seat) -> PathBuf {
-        let dir = self.cfg.log_dir.clone().unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("ludic-bots-{}", std::process::id()))
-        });
+        let dir = self.cfg.log_dir();
         let _ = std::fs::create_dir_all(&dir);
         let who: Vec<&str> = seat.players.iter().map(|&p| g.player_name(p)).collect();
         dir.join(format!(

@@ -161,7 +161,9 @@ impl AgentSpec {
         if spec.len() >= 3 && spec[..3].eq_ignore_ascii_case("cmd") {
             let rest = &spec[3..];
             if rest.starts_with(':') || rest.starts_with('[') {
-                return CommandConfig::parse(rest).map(AgentSpec::Command);
+                let cfg = CommandConfig::parse(rest)?;
+                cfg.check()?;
+                return Ok(AgentSpec::Command(cfg));
             }
         }
         let (name, settings) = match spec.split_once(':') {
