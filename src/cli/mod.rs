@@ -156,7 +156,10 @@ pub(crate) fn load_for_command(
         USAGE
     })?;
     match load_game(&source, &settings) {
-        Ok(g) => Ok((label, source, g)),
+        Ok(mut g) => {
+            g.set_origin(&label, &source);
+            Ok((label, source, g))
+        }
         Err(LoadError::File(d)) => {
             let _ = write!(io::stderr(), "{}", render(&label, &source, &d));
             Err(FAILED)
