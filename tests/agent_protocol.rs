@@ -288,7 +288,11 @@ fn a_bot_is_told_the_game_each_decision_every_step_and_the_end() {
                 assert!(l["state"]["sites"].is_object());
                 let legal = l["legal"].as_array().unwrap();
                 assert!(!legal.is_empty());
-                assert!(legal.iter().all(|a| a["id"].is_u64() && a["move"].is_string()));
+                assert!(
+                    legal
+                        .iter()
+                        .all(|a| a["id"].is_u64() && a["move"].is_string())
+                );
                 assert!(l["time_left_ms"].as_u64().unwrap() > 0);
             }
             other => panic!("unexpected message {other:?}"),
@@ -303,7 +307,11 @@ fn misbehaving_bots_lose_by_forfeit_with_the_reason_and_leave_nothing_behind() {
         return;
     }
     for (name, settings, says) in [
-        ("illegal", "", "answered `e9`, which is not a legal decision"),
+        (
+            "illegal",
+            "",
+            "answered `e9`, which is not a legal decision",
+        ),
         ("garbage", "", "which is not valid JSON"),
         ("bad_id", "", "which is not the id of a legal decision"),
         ("silent", "[time=300ms]", "answered nothing within 300ms"),
@@ -328,7 +336,10 @@ fn misbehaving_bots_lose_by_forfeit_with_the_reason_and_leave_nothing_behind() {
             "json",
         ]);
         let (o, e) = text(&out);
-        assert!(t0.elapsed() < Duration::from_secs(30), "{name} took too long");
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "{name} took too long"
+        );
         assert_eq!(out.status.code(), Some(0), "{name}: {o}\n{e}");
         let v: Value = serde_json::from_str(&o).expect("JSON");
         assert_eq!(v["games"], 2, "{name}");
@@ -340,7 +351,10 @@ fn misbehaving_bots_lose_by_forfeit_with_the_reason_and_leave_nothing_behind() {
         // A plays South in game 1 and North in game 2
         for (f, side) in forfeits.iter().zip(["South", "North"]) {
             let why = f["why"].as_str().unwrap();
-            assert!(why.starts_with(&format!("{side} ({spec}) forfeits: ")), "{why}");
+            assert!(
+                why.starts_with(&format!("{side} ({spec}) forfeits: ")),
+                "{why}"
+            );
             assert!(why.contains(says), "{name}: {why}");
         }
         none_left(&pids);
@@ -386,7 +400,10 @@ fn a_crash_keeps_the_bots_standard_error_and_the_record_says_forfeit_and_replays
     let r = ludic(&["replay", s(&path)]);
     let (ro, re) = text(&r);
     assert_eq!(r.status.code(), Some(0), "{ro}\n{re}");
-    assert!(ro.contains("The game ended by a forfeit: South (cmd:python3 "), "{ro}");
+    assert!(
+        ro.contains("The game ended by a forfeit: South (cmd:python3 "),
+        "{ro}"
+    );
     none_left(&pids);
 }
 

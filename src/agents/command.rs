@@ -86,7 +86,11 @@ impl CommandConfig {
             }
             match k.as_str() {
                 "time" => cfg.time = super::parse_duration(v)?,
-                _ => return Err(format!("unknown setting `{k}` of `cmd`: the setting is time")),
+                _ => {
+                    return Err(format!(
+                        "unknown setting `{k}` of `cmd`: the setting is time"
+                    ));
+                }
             }
             seen.push(k);
         }
@@ -117,18 +121,15 @@ impl CommandConfig {
         let found = if prog.contains('/') {
             Path::new(prog).is_file()
         } else {
-            std::env::var_os("PATH").is_some_and(|paths| {
-                std::env::split_paths(&paths).any(|d| d.join(prog).is_file())
-            })
+            std::env::var_os("PATH")
+                .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(prog).is_file()))
         };
         if found {
             Ok(())
         } else if prog.contains('/') {
             Err(format!("the agent's program `{prog}` is not a file"))
         } else {
-            Err(format!(
-                "the agent's program `{prog}` is not found on PATH"
-            ))
+            Err(format!("the agent's program `{prog}` is not found on PATH"))
         }
     }
 }
@@ -437,7 +438,13 @@ impl CommandAgent {
 /// A file name's part from a player's name.
 fn sanitize(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_alphanumeric() || c == '+' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '+' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -680,7 +687,15 @@ mod tests {
         let c = CommandConfig::parse("[time=2s]:./bot -v").unwrap();
         assert_eq!(c.time, Duration::from_secs(2));
         assert_eq!(c.describe(), "cmd[time=2s]:./bot -v");
-        for bad in [":", ": ", "[time=2s]", "[depth=2]:bot", "[time=0s]:bot", "x", "[time]:b"] {
+        for bad in [
+            ":",
+            ": ",
+            "[time=2s]",
+            "[depth=2]:bot",
+            "[time=0s]:bot",
+            "x",
+            "[time]:b",
+        ] {
             assert!(CommandConfig::parse(bad).is_err(), "{bad}");
         }
     }

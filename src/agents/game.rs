@@ -8,17 +8,27 @@
 //!
 //! Game `index` of a run with seed `seed` draws its chance events from a generator seeded by
 //! `stream_seed(seed, index, 0)`, and agent `k` draws from one seeded by
-//! `stream_seed(seed, index, 1 + k)` ([`crate::study::stream_seed`]): the game is the same
+//! `stream_seed(seed, index, 1 + k)` ([`stream_seed`]): the game is the same
 //! whichever thread plays it, and whenever.
 
 use super::{Agent, Event, Forfeit, Progress};
 use crate::record::Step;
-use crate::study::stream_seed;
 use crate::{Game, Outcome, Pending, Player, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
+
+/// A generator's seed for game `game`, stream `k` (chance, agent A, agent B, …), of a run with
+/// seed `seed`: splitmix64 of the three, so that neighbouring games and streams are unrelated.
+pub fn stream_seed(seed: u64, game: u64, k: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(k.wrapping_mul(0xd1b5_4a32_d192_ed03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// Which game of a run to play, and what to keep of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,6 +1,8 @@
 //! Computer players behind one trait, shared by `play`, `match` and `simulate`: [`random`]
-//! (a uniformly random legal decision) and [`mcts`] (Monte Carlo tree search, UCT, for any
-//! described game). Agents see the game only through the engine's public API.
+//! (a uniformly random legal decision), [`mcts`] (Monte Carlo tree search, UCT, for any
+//! described game) and [`command`] (an external program speaking the agent protocol of
+//! `src/agents/PROTOCOL.md`); [`game`] plays one game by agents. Agents see the game only
+//! through the engine's public API.
 //!
 //! An agent is asked for a decision only at a decision point (`Pending::Choice` or
 //! `Pending::Drop`) of any player; it is told every step of the game with [`Agent::observe`]
@@ -143,7 +145,8 @@ pub const AGENT_HELP: &str = "Agents:
   mcts:threads=2          ... with this number of threads (default: --threads in play and
                           match; one in simulate and compare)
   cmd:PROGRAM ARGS        an external program (any language) that speaks the agent protocol
-                          (JSON lines on its standard input and output; see the README):
+                          (JSON lines on its standard input and output; see
+                          src/agents/PROTOCOL.md):
                           cmd:python3 my_bot.py, cmd:./bot --depth 3 (split as a shell
                           would, quotes kept, no shell)
   cmd[time=2s]:PROGRAM    ... with this time a decision (default 10s); a program that
