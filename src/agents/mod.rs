@@ -161,8 +161,9 @@ impl AgentSpec {
     pub fn parse(spec: &str, threads: usize) -> Result<AgentSpec, String> {
         let spec = spec.trim();
         // an external program: its command may hold any character, `:` and `,` too
-        if spec.len() >= 3 && spec[..3].eq_ignore_ascii_case("cmd") {
-            let rest = &spec[3..];
+        if let (Some(name), Some(rest)) = (spec.get(..3), spec.get(3..))
+            && name.eq_ignore_ascii_case("cmd")
+        {
             if rest.starts_with(':') || rest.starts_with('[') {
                 let cfg = CommandConfig::parse(rest)?;
                 cfg.check()?;
@@ -321,6 +322,27 @@ mod tests {
         ] {
             assert!(AgentSpec::parse(bad, 1).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn command_specs_are_read_and_odd_text_does_not_panic() {
+        let AgentSpec::Command(c) = AgentSpec::parse(" CMD:sh -c 'exit 0' ", 1).unwrap() else {
+            panic!()
+        };
+        assert_eq!(c.argv, vec!["sh", "-c", "exit 0"]);
+        for odd in [
+            "cmé",
+            "cm\u{e9}:x",
+            "é",
+            "cmd",
+            "cmdx:y",
+            "cmd[",
+            "cmd[]:",
+            "cmd:\\",
+        ] {
+            let _ = AgentSpec::parse(odd, 1);
+        }
+        assert!(AgentSpec::parse("cmd:/no/such/program", 1).is_err());
     }
 
     #[test]
