@@ -1,6 +1,8 @@
 //! Computer players behind one trait, shared by `play`, `match` and `simulate`: [`random`]
-//! (a uniformly random legal decision) and [`mcts`] (Monte Carlo tree search, UCT, for any
-//! described game). Agents see the game only through the engine's public API.
+//! (a uniformly random legal decision), [`mcts`] (Monte Carlo tree search, UCT, for any
+//! described game) and [`command`] (an external program speaking the agent protocol of
+//! `src/agents/PROTOCOL.md`); [`game`] plays one game by agents. Agents see the game only
+//! through the engine's public API.
 //!
 //! An agent is asked for a decision only at a decision point (`Pending::Choice` or
 //! `Pending::Drop`) of any player; it is told every step of the game with [`Agent::observe`]
@@ -10,9 +12,13 @@
 //! Agents are named by a spec (`random`, `mcts`, `mcts:time=5s`, `mcts:playouts=20000,c=1.4`),
 //! read by [`AgentSpec::parse`]; [`AGENT_HELP`] documents the syntax for the `--help` texts.
 
+pub mod command;
+pub mod game;
 pub mod mcts;
 pub mod random;
 
+pub use command::{CommandAgent, CommandConfig};
+pub use game::{AgentTally, Forfeited, GameEnd, GameSetup, Played, Seat, Watch, play_game};
 pub use mcts::{Budget, Mcts, MctsConfig};
 pub use random::RandomAgent;
 
@@ -50,6 +56,29 @@ pub struct Thought {
     pub estimate: Option<Estimate>,
 }
 
+/// An agent's failure to decide (an external program that answered an illegal decision,
+/// garbage or nothing in time, or that died): the game is lost by the side it decided for,
+/// with the reason in the result ([`GameEnd::Forfeit`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// why, in words that follow `North (agent) forfeits: `
+    pub reason: String,
+}
+
+impl Forfeit {
+    pub fn new(reason: impl Into<String>) -> Forfeit {
+        Forfeit {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
 /// How far a search is, reported now and then while it runs (for a spinner).
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
@@ -65,14 +94,25 @@ pub trait Agent: Send {
     /// randomness it needs, so that a game is determined by the caller's seed. `progress` is
     /// called now and then while the agent thinks. A search returns at once, with what it
     /// has, when the program is asked to stop ([`crate::interrupt`]): its caller then drops
-    /// the game (a decision of a search cut short is not the agent's play).
+    /// the game (a decision of a search cut short is not the agent's play). An agent that
+    /// cannot decide (an external program that failed) returns a [`Forfeit`]: the game is
+    /// lost by the side it decides for. A decision that is not legal is a forfeit too.
     fn decide(
         &mut self,
         g: &Game,
         st: &State,
         rng: &mut Xoshiro256PlusPlus,
         progress: &mut dyn FnMut(Progress),
-    ) -> Thought;
+    ) -> Result<Thought, Forfeit>;
+
+    /// Told once, before the first step of a game, which players it decides for and the
+    /// game's seed (an external program is started and told the game here); the default
+    /// does nothing.
+    fn begin(&mut self, _g: &Game, _seat: &Seat) {}
+
+    /// Told once, after the last step of a game, how it ended (an external program is told
+    /// and stopped here); the default does nothing.
+    fn end(&mut self, _g: &Game, _last: &State, _end: &GameEnd) {}
 
     /// Told of every step of the game, by every player and chance, with the state before it.
     /// Searching agents use it to keep the subtree of what was played; the default ignores it.
@@ -89,6 +129,8 @@ pub enum AgentSpec {
     Human,
     Random,
     Mcts(MctsConfig),
+    /// an external program, spoken to in JSON lines (`cmd:python3 bot.py`)
+    Command(CommandConfig),
 }
 
 /// The agent syntax, for the `--help` texts.
@@ -102,6 +144,15 @@ pub const AGENT_HELP: &str = "Agents:
   mcts:c=1.4              ... with this exploration constant (default 1.0)
   mcts:threads=2          ... with this number of threads (default: --threads in play and
                           match; one in simulate and compare)
+  cmd:PROGRAM ARGS        an external program (any language) that speaks the agent protocol
+                          (JSON lines on its standard input and output; see
+                          src/agents/PROTOCOL.md):
+                          cmd:python3 my_bot.py, cmd:./bot --depth 3 (split as a shell
+                          would, quotes kept, no shell)
+  cmd[time=2s]:PROGRAM    ... with this time a decision (default 10s); a program that
+                          answers an illegal decision, garbage or nothing in time, or dies,
+                          loses the game by forfeit; its standard error goes to a log file
+                          (in --record-dir with match, else in the temporary folder)
 Settings combine with commas: mcts:playouts=5000,c=0.7";
 
 impl AgentSpec {
@@ -109,6 +160,15 @@ impl AgentSpec {
     /// threads a searching agent uses unless its spec says otherwise.
     pub fn parse(spec: &str, threads: usize) -> Result<AgentSpec, String> {
         let spec = spec.trim();
+        // an external program: its command may hold any character, `:` and `,` too
+        if let (Some(name), Some(rest)) = (spec.get(..3), spec.get(3..))
+            && name.eq_ignore_ascii_case("cmd")
+            && (rest.starts_with(':') || rest.starts_with('['))
+        {
+            let cfg = CommandConfig::parse(rest)?;
+            cfg.check()?;
+            return Ok(AgentSpec::Command(cfg));
+        }
         let (name, settings) = match spec.split_once(':') {
             Some((n, s)) => (n.trim(), Some(s)),
             None => (spec, None),
@@ -150,7 +210,7 @@ impl AgentSpec {
                 Ok(AgentSpec::Mcts(cfg))
             }
             (other, _) => Err(format!(
-                "unknown agent `{other}`: use human, random or mcts (see --help)"
+                "unknown agent `{other}`: use human, random, mcts or cmd:PROGRAM (see --help)"
             )),
         }
     }
@@ -161,6 +221,7 @@ impl AgentSpec {
             AgentSpec::Human => None,
             AgentSpec::Random => Some(Box::new(RandomAgent)),
             AgentSpec::Mcts(cfg) => Some(Box::new(Mcts::new(cfg.clone()))),
+            AgentSpec::Command(cfg) => Some(Box::new(CommandAgent::new(cfg.clone()))),
         }
     }
 
@@ -170,6 +231,7 @@ impl AgentSpec {
             AgentSpec::Human => "human".into(),
             AgentSpec::Random => "random".into(),
             AgentSpec::Mcts(cfg) => cfg.describe(),
+            AgentSpec::Command(cfg) => cfg.describe(),
         }
     }
 }
@@ -259,6 +321,27 @@ mod tests {
         ] {
             assert!(AgentSpec::parse(bad, 1).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn command_specs_are_read_and_odd_text_does_not_panic() {
+        let AgentSpec::Command(c) = AgentSpec::parse(" CMD:sh -c 'exit 0' ", 1).unwrap() else {
+            panic!()
+        };
+        assert_eq!(c.argv, vec!["sh", "-c", "exit 0"]);
+        for odd in [
+            "cmé",
+            "cm\u{e9}:x",
+            "é",
+            "cmd",
+            "cmdx:y",
+            "cmd[",
+            "cmd[]:",
+            "cmd:\\",
+        ] {
+            let _ = AgentSpec::parse(odd, 1);
+        }
+        assert!(AgentSpec::parse("cmd:/no/such/program", 1).is_err());
     }
 
     #[test]
