@@ -22,7 +22,9 @@ fn mcts(playouts: u64, threads: usize) -> Mcts {
 /// The agent's decision at `st`, in notation.
 fn choice(g: &Game, st: &State, agent: &mut dyn Agent, seed: u64) -> String {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let t = agent.decide(g, st, &mut rng, &mut |_| {});
+    let t = agent
+        .decide(g, st, &mut rng, &mut |_| {})
+        .expect("a built-in agent never forfeits");
     g.notation_of(st, t.decision)
 }
 
@@ -172,7 +174,9 @@ fn tuknanavuhpi_the_hop_chain_that_wins() {
         let mut played = vec![];
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
         while !st.is_over() && st.turn() == turn {
-            let t = agent.decide(&g, &st, &mut rng, &mut |_| {});
+            let t = agent
+                .decide(&g, &st, &mut rng, &mut |_| {})
+                .expect("a built-in agent never forfeits");
             played.push(g.notation_of(&st, t.decision));
             agent.observe(&g, &st, Event::Decision(t.decision));
             g.play(&mut st, t.decision).unwrap();
@@ -231,7 +235,10 @@ fn whole_game(g: &Game, agents: &mut [Box<dyn Agent>; 2], seed: u64) -> Vec<Stri
             g.play_chance(&mut st, o).unwrap();
         } else {
             let k = g.side_of(st.mover()).0 as usize;
-            let d = agents[k].decide(g, &st, &mut rng, &mut |_| {}).decision;
+            let d = agents[k]
+                .decide(g, &st, &mut rng, &mut |_| {})
+                .expect("a built-in agent never forfeits")
+                .decision;
             steps.push(g.notation_of(&st, d));
             for a in agents.iter_mut() {
                 a.observe(g, &st, Event::Decision(d));

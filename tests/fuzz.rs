@@ -1260,7 +1260,9 @@ fn run_agent_input(bytes: &[u8], seed: u64) -> Result<&'static str, String> {
             return;
         }
         let mut r = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
-        let thought = agent.decide(&g, &st, &mut r, &mut |_| {});
+        let thought = agent
+            .decide(&g, &st, &mut r, &mut |_| {})
+            .expect("a built-in agent never forfeits");
         assert!(
             st.moves().contains(&thought.decision),
             "the agent chose a decision that is not legal"

@@ -33,7 +33,7 @@
 //!   program's stop request ([`crate::interrupt`], one relaxed load): a search of any budget
 //!   ends within a batch of a signal.
 
-use super::{Agent, Estimate, Event, Progress, Thought, parse_duration};
+use super::{Agent, Estimate, Event, Forfeit, Progress, Thought, parse_duration};
 use crate::{Game, Outcome, Pending, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
@@ -583,13 +583,13 @@ impl Agent for Mcts {
         st: &State,
         rng: &mut Xoshiro256PlusPlus,
         progress: &mut dyn FnMut(Progress),
-    ) -> Thought {
+    ) -> Result<Thought, Forfeit> {
         let moves = st.moves();
         if moves.len() == 1 {
-            return Thought {
+            return Ok(Thought {
                 decision: moves[0],
                 estimate: None,
-            };
+            });
         }
         let t0 = Instant::now();
         let seed = rng.next_u64();
@@ -602,7 +602,7 @@ impl Agent for Mcts {
                 .then(mean(a).total_cmp(&mean(b)))
                 .then(b.cmp(&a))
         });
-        match best {
+        Ok(match best {
             Some(i) if stats.visits[i] > 0 => Thought {
                 decision: moves[i],
                 estimate: Some(Estimate {
@@ -617,7 +617,7 @@ impl Agent for Mcts {
                 decision: moves[rng.random_range(0..moves.len())],
                 estimate: None,
             },
-        }
+        })
     }
 
     fn observe(&mut self, g: &Game, before: &State, event: Event) {

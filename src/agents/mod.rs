@@ -10,9 +10,13 @@
 //! Agents are named by a spec (`random`, `mcts`, `mcts:time=5s`, `mcts:playouts=20000,c=1.4`),
 //! read by [`AgentSpec::parse`]; [`AGENT_HELP`] documents the syntax for the `--help` texts.
 
+pub mod command;
+pub mod game;
 pub mod mcts;
 pub mod random;
 
+pub use command::{CommandAgent, CommandConfig};
+pub use game::{AgentTally, Forfeited, GameEnd, GameSetup, Played, Seat, Watch, play_game};
 pub use mcts::{Budget, Mcts, MctsConfig};
 pub use random::RandomAgent;
 
@@ -50,6 +54,29 @@ pub struct Thought {
     pub estimate: Option<Estimate>,
 }
 
+/// An agent's failure to decide (an external program that answered an illegal decision,
+/// garbage or nothing in time, or that died): the game is lost by the side it decided for,
+/// with the reason in the result ([`GameEnd::Forfeit`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// why, in words that follow `North (agent) forfeits: `
+    pub reason: String,
+}
+
+impl Forfeit {
+    pub fn new(reason: impl Into<String>) -> Forfeit {
+        Forfeit {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
 /// How far a search is, reported now and then while it runs (for a spinner).
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
@@ -65,14 +92,25 @@ pub trait Agent: Send {
     /// randomness it needs, so that a game is determined by the caller's seed. `progress` is
     /// called now and then while the agent thinks. A search returns at once, with what it
     /// has, when the program is asked to stop ([`crate::interrupt`]): its caller then drops
-    /// the game (a decision of a search cut short is not the agent's play).
+    /// the game (a decision of a search cut short is not the agent's play). An agent that
+    /// cannot decide (an external program that failed) returns a [`Forfeit`]: the game is
+    /// lost by the side it decides for. A decision that is not legal is a forfeit too.
     fn decide(
         &mut self,
         g: &Game,
         st: &State,
         rng: &mut Xoshiro256PlusPlus,
         progress: &mut dyn FnMut(Progress),
-    ) -> Thought;
+    ) -> Result<Thought, Forfeit>;
+
+    /// Told once, before the first step of a game, which players it decides for and the
+    /// game's seed (an external program is started and told the game here); the default
+    /// does nothing.
+    fn begin(&mut self, _g: &Game, _seat: &Seat) {}
+
+    /// Told once, after the last step of a game, how it ended (an external program is told
+    /// and stopped here); the default does nothing.
+    fn end(&mut self, _g: &Game, _last: &State, _end: &GameEnd) {}
 
     /// Told of every step of the game, by every player and chance, with the state before it.
     /// Searching agents use it to keep the subtree of what was played; the default ignores it.
@@ -89,6 +127,8 @@ pub enum AgentSpec {
     Human,
     Random,
     Mcts(MctsConfig),
+    /// an external program, spoken to in JSON lines (`cmd:python3 bot.py`)
+    Command(CommandConfig),
 }
 
 /// The agent syntax, for the `--help` texts.
@@ -102,6 +142,14 @@ pub const AGENT_HELP: &str = "Agents:
   mcts:c=1.4              ... with this exploration constant (default 1.0)
   mcts:threads=2          ... with this number of threads (default: --threads in play and
                           match; one in simulate and compare)
+  cmd:PROGRAM ARGS        an external program (any language) that speaks the agent protocol
+                          (JSON lines on its standard input and output; see the README):
+                          cmd:python3 my_bot.py, cmd:./bot --depth 3 (split as a shell
+                          would, quotes kept, no shell)
+  cmd[time=2s]:PROGRAM    ... with this time a decision (default 10s); a program that
+                          answers an illegal decision, garbage or nothing in time, or dies,
+                          loses the game by forfeit; its standard error goes to a log file
+                          (in --record-dir with match, else in the temporary folder)
 Settings combine with commas: mcts:playouts=5000,c=0.7";
 
 impl AgentSpec {
@@ -109,6 +157,13 @@ impl AgentSpec {
     /// threads a searching agent uses unless its spec says otherwise.
     pub fn parse(spec: &str, threads: usize) -> Result<AgentSpec, String> {
         let spec = spec.trim();
+        // an external program: its command may hold any character, `:` and `,` too
+        if spec.len() >= 3 && spec[..3].eq_ignore_ascii_case("cmd") {
+            let rest = &spec[3..];
+            if rest.starts_with(':') || rest.starts_with('[') {
+                return CommandConfig::parse(rest).map(AgentSpec::Command);
+            }
+        }
         let (name, settings) = match spec.split_once(':') {
             Some((n, s)) => (n.trim(), Some(s)),
             None => (spec, None),
@@ -150,7 +205,7 @@ impl AgentSpec {
                 Ok(AgentSpec::Mcts(cfg))
             }
             (other, _) => Err(format!(
-                "unknown agent `{other}`: use human, random or mcts (see --help)"
+                "unknown agent `{other}`: use human, random, mcts or cmd:PROGRAM (see --help)"
             )),
         }
     }
@@ -161,6 +216,7 @@ impl AgentSpec {
             AgentSpec::Human => None,
             AgentSpec::Random => Some(Box::new(RandomAgent)),
             AgentSpec::Mcts(cfg) => Some(Box::new(Mcts::new(cfg.clone()))),
+            AgentSpec::Command(cfg) => Some(Box::new(CommandAgent::new(cfg.clone()))),
         }
     }
 
@@ -170,6 +226,7 @@ impl AgentSpec {
             AgentSpec::Human => "human".into(),
             AgentSpec::Random => "random".into(),
             AgentSpec::Mcts(cfg) => cfg.describe(),
+            AgentSpec::Command(cfg) => cfg.describe(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The random agent: a uniformly random legal decision.
 
-use super::{Agent, Progress, Thought};
+use super::{Agent, Forfeit, Progress, Thought};
 use crate::{Game, State};
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -17,12 +17,12 @@ impl Agent for RandomAgent {
         st: &State,
         rng: &mut Xoshiro256PlusPlus,
         _progress: &mut dyn FnMut(Progress),
-    ) -> Thought {
+    ) -> Result<Thought, Forfeit> {
         let moves = st.moves();
-        Thought {
+        Ok(Thought {
             decision: moves[rng.random_range(0..moves.len())],
             estimate: None,
-        }
+        })
     }
 
     fn describe(&self) -> String {

@@ -15,17 +15,17 @@ use super::{
 use crate::cli::output::{Named, check_outputs};
 use ludic::Player;
 use ludic::agents::mcts::thousands;
-use ludic::agents::{Agent, AgentSpec, Event, default_threads};
+use ludic::agents::{
+    Agent, AgentSpec, AgentTally, GameEnd, GameSetup, Watch, default_threads, play_game,
+};
 
+use ludic::Game;
 use ludic::output::{error_text, write_whole};
 use ludic::record::{FinalPosition, Record, Step};
-use ludic::render::{final_position, outcome_json};
+use ludic::render::final_position;
 use ludic::source_hash;
 pub use ludic::study::stats::wilson;
-use ludic::study::{Control, run_games, stream_seed};
-use ludic::{EndReason, Game, Pending};
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use ludic::study::{Control, run_games};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -162,8 +162,12 @@ fn elo_json(e: f64) -> Value {
 struct Played {
     /// the side agent A played
     a_side: Player,
-    winner: Option<Player>,
-    reason: EndReason,
+    /// A's reward: 1 a win, ½ a draw, 0 a loss
+    a_reward: f64,
+    /// how the game ended (`rules`, `turn_limit`, ..., `forfeit`)
+    reason: &'static str,
+    /// the sentence of a forfeit
+    forfeit: Option<String>,
     decisions: u64,
     steps: Vec<Step>,
     result: Option<Value>,
@@ -175,12 +179,12 @@ struct Played {
     length: Duration,
 }
 
-/// Plays game `i` of the match: agent A on side `i mod sides`, agent B on every other side.
-/// Its chance events and each agent's decisions draw from generators seeded by (`seed`, `i`)
-/// only, so that the game is the same whichever thread plays it and whenever. The playouts of
-/// the searches are added to `playouts` as they run (for the progress). None when the program
-/// is asked to stop during the game ([`ludic::interrupt`]): a search cut short is not the
-/// agent's play, and the game is dropped.
+/// Plays game `i` of the match: agent A on side `i mod sides`, agent B on every other side,
+/// by the library's game loop ([`ludic::agents::play_game`]: its chance events and each
+/// agent's decisions draw from generators seeded by (`seed`, `i`) only, so that the game is
+/// the same whichever thread plays it and whenever). The playouts of the searches are added
+/// to `playouts` as they run (for the progress). None when the program is asked to stop
+/// during the game.
 fn play_one(
     g: &Game,
     specs: &[AgentSpec; 2],
@@ -189,7 +193,6 @@ fn play_one(
     record: bool,
     playouts: &AtomicU64,
 ) -> Option<Played> {
-    let t0 = Instant::now();
     let a_side = Player((i % g.sides().len().max(1) as u64) as u8);
     let mut agents: Vec<Box<dyn Agent>> = specs
         .iter()
@@ -198,74 +201,47 @@ fn play_one(
                 .unwrap_or_else(|| Box::new(ludic::agents::RandomAgent))
         })
         .collect();
-    let mut chance_rng = Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 0));
-    let mut rngs = [
-        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 1)),
-        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 2)),
-    ];
-    let mut tallies: [Tally; 2] = Default::default();
-    let mut st = g.start();
-    let mut steps = vec![];
-    let mut decisions = 0;
-    let outcome = loop {
-        match st.pending() {
-            Pending::Over(o) => break o,
-            Pending::ChanceFirst | Pending::Throw(_) => {
-                let o = g.draw_chance(&st, chance_rng.random());
-                if record {
-                    steps.push(Step::Chance {
-                        outcome: g.outcome_name(&st, o),
-                    });
-                }
-                for a in agents.iter_mut() {
-                    a.observe(g, &st, Event::Chance(o));
-                }
-                let _ = g.play_chance(&mut st, o);
-            }
-            Pending::Choice(_) | Pending::Drop(_) => {
-                let mover = st.mover();
-                let k = usize::from(g.side_of(mover) != a_side);
-                let mut seen = 0u64;
-                let t = agents[k].decide(g, &st, &mut rngs[k], &mut |p| {
-                    playouts.fetch_add(p.playouts.saturating_sub(seen), Ordering::Relaxed);
-                    seen = seen.max(p.playouts);
-                });
-                if ludic::interrupt::requested() {
-                    return None;
-                }
-                let tally = &mut tallies[k];
-                tally.decisions += 1;
-                tally.choices += u64::from(st.moves().len() > 1);
-                if let Some(e) = t.estimate {
-                    playouts.fetch_add(e.playouts.saturating_sub(seen), Ordering::Relaxed);
-                    tally.playouts += e.playouts;
-                    tally.searched += 1;
-                    tally.thinking += e.elapsed;
-                }
-                if record {
-                    steps.push(Step::Decision {
-                        player: g.player_name(mover).to_string(),
-                        notation: g.notation_of(&st, t.decision),
-                    });
-                }
-                for a in agents.iter_mut() {
-                    a.observe(g, &st, Event::Decision(t.decision));
-                }
-                g.play_unchecked(&mut st, t.decision);
-                decisions += 1;
-            }
+    struct Count<'a>(&'a AtomicU64);
+    impl Watch for Count<'_> {
+        fn playouts(&mut self, n: u64) {
+            self.0.fetch_add(n, Ordering::Relaxed);
         }
+    }
+    let seat = |p: Player| usize::from(g.side_of(p) != a_side);
+    let setup = GameSetup {
+        seed,
+        index: i,
+        record,
+    };
+    let p = play_game(g, &mut agents, &seat, &setup, &mut Count(playouts))?;
+    let tally = |t: &AgentTally| Tally {
+        total: Wdl::default(),
+        by_side: vec![],
+        decisions: t.decisions,
+        choices: t.choices,
+        playouts: t.playouts,
+        searched: t.searched,
+        thinking: t.thinking,
+    };
+    // A's reward: 1 when its side wins, 0 when another does or it forfeits, ½ for a draw
+    // (B plays every other side: its forfeit is A's win, with any number of sides)
+    let a_reward = match (&p.end, p.end.winner(g)) {
+        (GameEnd::Forfeit(f), _) => f64::from(u8::from(f.agent != 0)),
+        (_, Some(w)) if w == a_side => 1.0,
+        (_, Some(_)) => 0.0,
+        (_, None) => 0.5,
     };
     Some(Played {
         a_side,
-        winner: outcome.winner,
-        reason: outcome.reason,
-        decisions,
-        steps,
-        result: Some(outcome_json(g, outcome)),
-        last: record.then(|| final_position(g, &st)),
-        tallies,
-        length: t0.elapsed(),
+        a_reward,
+        reason: p.end.code(),
+        decisions: p.decisions,
+        result: Some(p.end.json(g)),
+        last: record.then(|| final_position(g, &p.state)),
+        steps: p.steps,
+        tallies: [tally(&p.tallies[0]), tally(&p.tallies[1])],
+        length: p.length,
+        forfeit: p.end.forfeit().map(|f| f.text(g)),
     })
 }
 
@@ -483,6 +459,8 @@ struct Results {
     reasons: BTreeMap<&'static str, u64>,
     decisions: u64,
     seconds: f64,
+    /// the games lost by a forfeit: their number (from 0) and the forfeit in words
+    forfeits: Vec<(u64, String)>,
 }
 
 impl Results {
@@ -496,16 +474,17 @@ impl Results {
             reasons: BTreeMap::new(),
             decisions: 0,
             seconds: 0.0,
+            forfeits: vec![],
         }
     }
 
-    /// Counts a game; A's reward (1 when its side wins, 0 when another does, ½ for a draw).
-    fn add(&mut self, p: &Played) -> f64 {
-        let ra = match p.winner {
-            Some(w) if w == p.a_side => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
+    /// Counts game `i`; A's reward (1 when its side wins, 0 when another does or it
+    /// forfeits, ½ for a draw).
+    fn add(&mut self, i: u64, p: &Played) -> f64 {
+        if let Some(f) = &p.forfeit {
+            self.forfeits.push((i, f.clone()));
+        }
+        let ra = p.a_reward;
         let tallies = &mut self.tallies;
         tallies[0].total.add(ra);
         tallies[0].by_side[p.a_side.0 as usize].add(ra);
@@ -517,7 +496,7 @@ impl Results {
         for (t, game) in tallies.iter_mut().zip(&p.tallies) {
             t.absorb(game);
         }
-        *self.reasons.entry(p.reason.code()).or_default() += 1;
+        *self.reasons.entry(p.reason).or_default() += 1;
         self.decisions += p.decisions;
         ra
     }
@@ -561,7 +540,7 @@ fn play_match(
             p
         },
         |i, p| {
-            let ra = results.add(&p);
+            let ra = results.add(i, &p);
             progress.borrow_mut().game_done(ra, p.length);
             if let Some(dir) = &args.record_dir
                 && write_error.is_none()
@@ -580,6 +559,9 @@ fn play_match(
     results.seconds = t0.elapsed().as_secs_f64();
     (results, ctl, write_error)
 }
+
+/// The forfeits the text of a match lists (the first ones by game).
+const SHOWN_FORFEITS: usize = 5;
 
 /// The table of a match, for printing.
 struct Summary<'a> {
@@ -642,7 +624,7 @@ impl Summary<'_> {
                 })
             })
             .collect();
-        let v = json!({
+        let mut v = json!({
             "game": g.title(),
             "options": g.option_values(),
             "seed": args.seed,
@@ -659,6 +641,14 @@ impl Summary<'_> {
             "jobs": jobs,
             "seconds": secs,
         });
+        if !results.forfeits.is_empty() {
+            let mut f = results.forfeits.clone();
+            f.sort();
+            v["forfeits"] = f
+                .iter()
+                .map(|(i, why)| json!({"game": i + 1, "why": why}))
+                .collect();
+        }
         super::write_json(out, &v)
     }
 
@@ -765,6 +755,18 @@ impl Summary<'_> {
             decisions_total as f64 / n.max(1) as f64,
             if jobs == 1 { "" } else { "s" }
         )?;
+        let mut forfeits = results.forfeits.clone();
+        forfeits.sort();
+        for (i, why) in forfeits.iter().take(SHOWN_FORFEITS) {
+            writeln!(out, "  game {}: {why}", i + 1)?;
+        }
+        if forfeits.len() > SHOWN_FORFEITS {
+            writeln!(
+                out,
+                "  ... and {} more forfeits (all in --format json)",
+                forfeits.len() - SHOWN_FORFEITS
+            )?;
+        }
         Ok(())
     }
 }
@@ -772,6 +774,7 @@ impl Summary<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ludic::study::stream_seed;
 
     #[test]
     fn wilson_interval_and_elo() {

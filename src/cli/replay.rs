@@ -74,7 +74,21 @@ pub fn replay(args: &ReplayArgs) -> u8 {
             return FAILED;
         }
     }
-    if rec.result.is_some() && result != rec.result {
+    // a game lost by a forfeit (an agent that could not decide) ends before the rules end
+    // it: its steps lead to a position where the game goes on, the forfeiting player to decide
+    let forfeit = forfeit_of(rec.result.as_ref());
+    if let Some(why) = &forfeit {
+        let mover = g.player_name(last.mover());
+        let decides = matches!(last.pending(), Pending::Choice(_) | Pending::Drop(_));
+        let player = rec.result.as_ref().and_then(|r| r["forfeit"]["player"].as_str());
+        if last.is_over() || !decides || player.is_some_and(|p| p != mover) {
+            to_stderr!(
+                "error: {path}: the record ends by a forfeit ({}), but its steps do not end at a decision of the player who forfeited",
+                shorten(why, 200)
+            );
+            return FAILED;
+        }
+    } else if rec.result.is_some() && result != rec.result {
         to_stderr!("error: {path}: the replayed result differs from the recorded one");
         return FAILED;
     }
@@ -110,11 +124,25 @@ pub fn replay(args: &ReplayArgs) -> u8 {
                     timeline.len()
                 )?;
                 writeln!(out, "{}", board_text(&g, &last))?;
-                writeln!(out, "{}", what_next(&g, &last))
+                match &forfeit {
+                    Some(why) => writeln!(out, "The game ended by a forfeit: {why}"),
+                    None => writeln!(out, "{}", what_next(&g, &last)),
+                }
             }
         }
     })();
     super::finish(written.map(|()| OK))
+}
+
+/// The sentence of a record's result that is a forfeit (`"reason": "forfeit"`).
+fn forfeit_of(result: Option<&serde_json::Value>) -> Option<String> {
+    let r = result?;
+    (r["reason"] == "forfeit").then(|| {
+        r["why"]
+            .as_str()
+            .unwrap_or("an agent could not decide")
+            .to_string()
+    })
 }
 
 /// Reads a record and loads the game it was made with (or `game`, a description to use

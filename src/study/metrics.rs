@@ -8,7 +8,7 @@
 
 use super::stats::{FIXED_ONE, Histogram, Moments, mean_interval, to_fixed, wilson};
 use crate::Player;
-use crate::{EndReason, Game, State};
+use crate::{EndReason, Game, Outcome, State};
 use serde::{Deserialize, Serialize};
 
 /// Tenths of a game, for the branching factor over the game's course.
@@ -96,6 +96,14 @@ pub struct Stats {
     pub score: Option<ScoreStats>,
     /// with two agents: agent A's and agent B's results
     pub agents: Option<[Wdl; 2]>,
+    /// games that ended because an agent could not decide (counted as lost by its side;
+    /// absent when none, and from the results of older versions)
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub forfeits: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Stats {
@@ -117,6 +125,7 @@ impl Stats {
             cycles_cut: 0,
             score: full.then(ScoreStats::default),
             agents: two_agents.then(Default::default),
+            forfeits: 0,
         }
     }
 
@@ -130,6 +139,7 @@ impl Stats {
         self.turn_limit += o.turn_limit;
         self.other_limit += o.other_limit;
         self.faults += o.faults;
+        self.forfeits += o.forfeits;
         self.first.merge(&o.first);
         self.turns.merge(&o.turns);
         self.decisions.merge(&o.decisions);
@@ -180,6 +190,7 @@ impl Stats {
         add(&mut t.turn_limit, o.turn_limit, "turn_limit")?;
         add(&mut t.other_limit, o.other_limit, "other_limit")?;
         add(&mut t.faults, o.faults, "faults")?;
+        add(&mut t.forfeits, o.forfeits, "forfeits")?;
         wdl(&mut t.first, &o.first, "first")?;
         moments(&mut t.choices, &o.choices, "choices")?;
         moments(&mut t.turn_choices, &o.turn_choices, "turn_choices")?;
@@ -406,6 +417,21 @@ impl<const FULL: bool> Observer<FULL> {
     /// agents).
     pub fn end(&mut self, g: &Game, st: &State, s: &mut Stats, a_side: Option<Player>) {
         let Some(o) = st.outcome() else { return };
+        self.end_as(g, st, s, a_side, o, None);
+    }
+
+    /// At the end of a game that ended with outcome `o` (the state's, or after a forfeit
+    /// the one it gives): adds it to `s`. `a_won` overrides agent A's result (after a
+    /// forfeit: whether A is the agent that did not forfeit).
+    pub fn end_as(
+        &mut self,
+        g: &Game,
+        st: &State,
+        s: &mut Stats,
+        a_side: Option<Player>,
+        o: Outcome,
+        a_won: Option<bool>,
+    ) {
         s.games += 1;
         match o.winner {
             Some(p) => s.wins[p.0 as usize] += 1,
@@ -427,7 +453,12 @@ impl<const FULL: bool> Observer<FULL> {
             }
         }
         if let (Some(a), Some(agents)) = (a_side, &mut s.agents) {
-            match o.winner {
+            let winner = match a_won {
+                Some(true) => Some(a),
+                Some(false) => Some(Player(u8::from(a.0 == 0))),
+                None => o.winner,
+            };
+            match winner {
                 Some(w) if w == a => {
                     agents[0].wins += 1;
                     agents[1].losses += 1;

@@ -4,13 +4,13 @@
 
 use super::metrics::{Observer, Stats};
 use crate::Player;
-use crate::agents::{Agent, AgentSpec, Event, RandomAgent};
-use crate::{Game, Pending, State};
+use crate::agents::{Agent, AgentSpec, GameEnd, GameSetup, RandomAgent, Watch, play_game};
+use crate::{Game, Outcome, Pending, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// A generator's seed for game `game`, stream `k` (chance, agent A, agent B), of a run with
@@ -83,10 +83,12 @@ pub fn observed_playout<const FULL: bool>(
     obs.end(g, st, stats, None);
 }
 
-/// Game `i` played by agents: with one spec, it decides for every side; with two, agent A
-/// plays side `i mod sides` and agent B every other side (as in `ludic match`). False, and
-/// nothing added to `stats`, when a stop was requested ([`crate::interrupt`]) during the
-/// game: a search cut short is not the agent's play, so the game is dropped.
+/// Game `i` played by agents ([`crate::agents::play_game`]): with one spec, it decides for
+/// every side; with two, agent A plays side `i mod sides` and agent B every other side (as
+/// in `ludic match`). False, and nothing added to `stats`, when a stop was requested
+/// ([`crate::interrupt`]) during the game: a search cut short is not the agent's play, so
+/// the game is dropped. A game an agent forfeits counts as lost by its side (with two
+/// agents, by the agent), in [`Stats::forfeits`] too; `ctl` keeps the first one's sentence.
 fn agent_game(
     g: &Game,
     specs: &[AgentSpec],
@@ -94,6 +96,7 @@ fn agent_game(
     seed: u64,
     obs: &mut Observer<true>,
     stats: &mut Stats,
+    ctl: &Control,
 ) -> bool {
     let sides = g.sides.len().max(1) as u64;
     let a_side = Player((i % sides) as u8);
@@ -101,38 +104,41 @@ fn agent_game(
         .iter()
         .map(|s| s.build().unwrap_or_else(|| Box::new(RandomAgent)))
         .collect();
-    let mut chance = Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 0));
-    let mut rngs = [
-        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 1)),
-        Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, i, 2)),
-    ];
-    let mut st = g.start();
+    struct Watcher<'a>(&'a mut Observer<true>);
+    impl Watch for Watcher<'_> {
+        fn decision(&mut self, g: &Game, st: &State) {
+            self.0.decision(g, st, st.moves().len());
+        }
+    }
     obs.reset();
-    loop {
-        match st.pending() {
-            Pending::Over(_) => break,
-            Pending::ChanceFirst | Pending::Throw(_) => {
-                let o = g.draw_chance(&st, chance.random());
-                for a in agents.iter_mut() {
-                    a.observe(g, &st, Event::Chance(o));
-                }
-                let _ = g.play_chance(&mut st, o);
-            }
-            _ => {
-                obs.decision(g, &st, st.moves().len());
-                let k = usize::from(specs.len() == 2 && g.side_of(st.mover()) != a_side);
-                let d = agents[k].decide(g, &st, &mut rngs[k], &mut |_| {}).decision;
-                if crate::interrupt::requested() {
-                    return false;
-                }
-                for a in agents.iter_mut() {
-                    a.observe(g, &st, Event::Decision(d));
-                }
-                g.play_unchecked(&mut st, d);
+    let two = specs.len() == 2;
+    let seat = |p: Player| usize::from(two && g.side_of(p) != a_side);
+    let setup = GameSetup {
+        seed,
+        index: i,
+        record: false,
+    };
+    let Some(p) = play_game(g, &mut agents, &seat, &setup, &mut Watcher(obs)) else {
+        return false;
+    };
+    let a = two.then_some(a_side);
+    match &p.end {
+        GameEnd::Over(_) => obs.end(g, &p.state, stats, a),
+        GameEnd::Forfeit(f) => {
+            let o = Outcome {
+                winner: p.end.winner(g),
+                reason: crate::EndReason::Rules,
+                said: None,
+            };
+            obs.end_as(g, &p.state, stats, a, o, Some(f.agent != 0));
+            stats.forfeits += 1;
+            if let Ok(mut first) = ctl.forfeit.lock()
+                && first.as_ref().is_none_or(|(j, _)| i < *j)
+            {
+                *first = Some((i, f.text(g)));
             }
         }
     }
-    obs.end(g, &st, stats, (specs.len() == 2).then_some(a_side));
     true
 }
 
@@ -155,6 +161,8 @@ pub struct Control {
     pub stop: AtomicBool,
     pub done: AtomicU64,
     pub dropped: AtomicU64,
+    /// the first game (by number) an agent forfeited, and the forfeit in words
+    pub forfeit: Mutex<Option<(u64, String)>>,
 }
 
 impl Control {
@@ -196,7 +204,7 @@ pub fn run(g: &Game, plan: &Plan, ctl: &Control, sides: usize, tick: impl FnMut(
         },
         |w, i| {
             if !random {
-                if !agent_game(g, plan.agents, i, plan.seed, &mut w.full, &mut w.stats) {
+                if !agent_game(g, plan.agents, i, plan.seed, &mut w.full, &mut w.stats, ctl) {
                     ctl.dropped.fetch_add(1, Ordering::Relaxed);
                 }
             } else {

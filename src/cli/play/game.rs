@@ -10,7 +10,7 @@
 use super::*;
 use crate::cli::{Format, Spinner, fmt_options, sample};
 use ludic::Player;
-use ludic::agents::{AgentSpec, Thought};
+use ludic::agents::{AgentSpec, Forfeit, Forfeited, Thought};
 use ludic::limits::MAX_LINE_BYTES;
 use ludic::render::svg::LivePicture;
 use ludic::render::svg::event_sites;
@@ -130,6 +130,9 @@ impl<'s, 'g> Table<'s, 'g> {
         self.s.sync_record()?;
         self.update_picture()?;
         self.say_rounds(out)?;
+        if self.s.forfeit.is_some() {
+            return Ok(Next::Over);
+        }
         Ok(match self.s.st.pending() {
             Pending::Over(_) => Next::Over,
             Pending::Throw(_) | Pending::ChanceFirst => Next::Chance,
@@ -259,14 +262,44 @@ impl<'s, 'g> Table<'s, 'g> {
         Ok(())
     }
 
-    /// Plays a computer's decision; the decisions of one turn are told once it ends.
+    /// The mover's computer forfeits: the game ends, lost by its side.
+    fn forfeit(&mut self, f: Forfeit) {
+        let mover = self.s.st.mover();
+        let by = self.s.computers[mover.0 as usize]
+            .as_ref()
+            .map_or_else(|| "computer".to_string(), |a| a.describe());
+        self.s.forfeit = Some(Forfeited {
+            player: mover,
+            side: self.s.g.side_of(mover),
+            agent: mover.0 as usize,
+            by,
+            reason: f.reason,
+        });
+    }
+
+    /// Plays a computer's decision; the decisions of one turn are told once it ends. A
+    /// computer that could not decide, or decided what is not legal, forfeits: the game ends.
     pub(super) fn computer_decided(
         &mut self,
         out: &mut dyn Write,
-        thought: Thought,
+        thought: Result<Thought, Forfeit>,
     ) -> Result<(), Stop> {
         let g = self.s.g;
         let mover = self.s.st.mover();
+        let thought = match thought {
+            Ok(t) if self.s.st.moves().contains(&t.decision) => t,
+            Ok(t) => {
+                let n = g.notation_of(&self.s.st, t.decision);
+                self.forfeit(Forfeit::new(format!(
+                    "decided `{n}`, which is not a legal decision"
+                )));
+                return Ok(());
+            }
+            Err(f) => {
+                self.forfeit(f);
+                return Ok(());
+            }
+        };
         let turn = self.s.st.turn();
         let (before, mut done, mut parts) = self.chain.take().unwrap_or_else(|| {
             let estimate = thought.estimate.iter().map(estimate_text).collect();

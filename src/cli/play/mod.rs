@@ -4,13 +4,13 @@ use super::{FAILED, Format, OK, OptionArgs, USAGE, deprecated, load_for_command,
 use crate::cli::output::{Named, check_outputs};
 use ludic::Game;
 use ludic::Player;
-use ludic::agents::{AgentSpec, default_threads};
+use ludic::agents::{AgentSpec, GameEnd, default_threads};
 
 use ludic::limits::shorten;
 use ludic::output::error_text;
 use ludic::record::{FORMAT, Record, RecordFile};
 use ludic::render::narrate::end_text;
-use ludic::render::{board_text, final_position, outcome_json, state_json};
+use ludic::render::{board_text, final_position, state_json};
 use ludic::source_hash;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -210,8 +210,10 @@ pub fn play(args: &PlayArgs, colour: bool) -> u8 {
         },
     };
     let mut s = Session::new(&g, &agents, record);
+    s.begin(seed);
     let out = &mut io::stdout().lock();
     let stopped = run(&mut s, args, colour, seed, &agents, out);
+    s.tell_end();
     let stopped = finish_record(&mut s, stopped);
     let script_error = match stopped {
         Ok(()) => None,
@@ -277,7 +279,7 @@ fn create_record(
 /// game. A record that could not be written is said first: it is what would be lost.
 fn finish_record(s: &mut Session, stopped: Result<(), Stop>) -> Result<(), Stop> {
     let g = s.g;
-    let result = s.st.outcome().map(|o| outcome_json(g, o));
+    let result = s.end().map(|e| e.json(g));
     let last = final_position(g, &s.st);
     let recorded = match s.sync_record() {
         Ok(()) => match &mut s.record {
@@ -357,11 +359,19 @@ fn say_end(
     if let Some(path) = &args.record {
         say(out, text, &format!("record written to {path}"))?;
     }
-    match args.format {
-        Format::Json => write_json(out, &state_json(g, &s.st))?,
-        Format::Text => {
+    match (args.format, &s.forfeit) {
+        (Format::Json, None) => write_json(out, &state_json(g, &s.st))?,
+        (Format::Json, Some(f)) => {
+            // the position the computer did not decide in, with the forfeit as its result
+            let mut v = state_json(g, &s.st);
+            v["result"] = GameEnd::Forfeit(f.clone()).json(g);
+            write_json(out, &v)?
+        }
+        (Format::Text, forfeit) => {
             writeln!(out, "\n{}", board_text(g, &s.st))?;
-            if let Some(end) = end_text(g, &s.st) {
+            if let Some(f) = forfeit {
+                writeln!(out, "{}", forfeit_text(g, f))?;
+            } else if let Some(end) = end_text(g, &s.st) {
                 writeln!(out, "{end}")?;
             }
         }
@@ -372,6 +382,15 @@ fn say_end(
         return Ok(FAILED);
     }
     Ok(OK)
+}
+
+/// The end of a game by a forfeit, in words: `North (cmd:bot) forfeits: ...; South wins`.
+fn forfeit_text(g: &Game, f: &ludic::agents::Forfeited) -> String {
+    let end = GameEnd::Forfeit(f.clone());
+    match end.winner(g) {
+        Some(w) => format!("{}; {} wins", f.text(g), g.side_name(w)),
+        None => format!("{}; {} loses", f.text(g), g.side_name(f.side)),
+    }
 }
 
 /// A message of the game: on standard output in text, on standard error with `--format json`

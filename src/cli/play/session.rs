@@ -2,7 +2,8 @@
 
 use super::*;
 use ludic::Game;
-use ludic::agents::{Agent, AgentSpec, Event};
+use ludic::Player;
+use ludic::agents::{Agent, AgentSpec, Event, Forfeited, GameEnd, Seat};
 use ludic::limits::shorten;
 use ludic::record::{RecordFile, Step};
 use ludic::render::narrate::narrate;
@@ -26,6 +27,8 @@ pub(super) struct Session<'a> {
     /// the decisions of one player not yet told (a chain of hops, a sowing and its
     /// direction): the position before the first and their events, told as one move
     pub(super) chain: Option<(State, Vec<ludic::Event>)>,
+    /// the computer that forfeited the game (it could not decide): the game is over
+    pub(super) forfeit: Option<Forfeited>,
 }
 
 impl<'a> Session<'a> {
@@ -42,6 +45,38 @@ impl<'a> Session<'a> {
             chain: None,
             recorded: 0,
             record,
+            forfeit: None,
+        }
+    }
+
+    /// Tells each computer player which player it plays (before the first step).
+    pub(super) fn begin(&mut self, seed: u64) {
+        for (p, c) in self.computers.iter_mut().enumerate() {
+            if let Some(c) = c {
+                let seat = Seat {
+                    players: vec![Player(p as u8)],
+                    seed,
+                    index: 0,
+                };
+                c.begin(self.g, &seat);
+            }
+        }
+    }
+
+    /// How the game ended: by its rules or by a computer's forfeit (`None` while it goes on).
+    pub(super) fn end(&self) -> Option<GameEnd> {
+        match &self.forfeit {
+            Some(f) => Some(GameEnd::Forfeit(f.clone())),
+            None => self.st.outcome().map(GameEnd::Over),
+        }
+    }
+
+    /// Tells each computer player how the game ended (when it did).
+    pub(super) fn tell_end(&mut self) {
+        if let Some(end) = self.end() {
+            for c in self.computers.iter_mut().flatten() {
+                c.end(self.g, &self.st, &end);
+            }
         }
     }
 
