@@ -35,6 +35,7 @@ from ._ludic import (
     load_game,
     load_record,
     mcts_bot,
+    play_match,
     random_bot,
 )
 
@@ -50,6 +51,7 @@ __all__ = [
     "load_game",
     "load_record",
     "mcts_bot",
+    "play_match",
     "random_bot",
     "bot",
 ]

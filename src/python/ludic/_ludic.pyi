@@ -104,3 +104,10 @@ def mcts_bot(
     threads: int = 1,
 ) -> Bot: ...
 def random_bot(game: Game, seed: int = 0) -> Bot: ...
+def play_match(
+    game: Game,
+    agents: Sequence[Any],
+    games: int = 1,
+    seed: int = 0,
+    record: bool = False,
+) -> Dict[str, Any]: ...

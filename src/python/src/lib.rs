@@ -115,5 +115,6 @@ fn _ludic(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(builtin_games, m)?)?;
     m.add_function(wrap_pyfunction!(agents::mcts_bot, m)?)?;
     m.add_function(wrap_pyfunction!(agents::random_bot, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::play_match, m)?)?;
     Ok(())
 }
