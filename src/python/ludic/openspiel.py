@@ -9,7 +9,8 @@ Each game is registered with pyspiel as a Python game, named `ludic_` and its fi
 built-in game (`ludic_my-game`; `pyspiel.load_game("ludic_my-game(holes=7)")` works once
 `ludic.openspiel.register_builtin_games()` ran), or `ludic_` and its source hash for a path or
 a text. Its parameters are the game's options (typed as OpenSpiel wants them: ints, bools for
-`on`/`off`, strings for words) and `variant`. OpenSpiel's algorithms (MCTSBot,
+`on`/`off`, strings for words) and `variant` (an option left at its default does not undo what the variant sets). OpenSpiel's
+algorithms (MCTSBot,
 `evaluate_bots`, CFR on small games...) then run on it unchanged.
 
 The state wraps a `ludic.State` (`.ludic_state`): the action ids, the chance outcomes' numbers
@@ -64,9 +65,11 @@ def _spec_of(core: ludic.Game) -> Dict[str, Any]:
     return spec
 
 
-def _core_game(source: str, params: Dict[str, Any]) -> ludic.Game:
-    """The ludic game of an OpenSpiel game's source and parameters."""
-    opts = {k: v for k, v in params.items() if k != "variant"}
+def _core_game(source: str, params: Dict[str, Any], spec: Dict[str, Any]) -> ludic.Game:
+    """The ludic game of an OpenSpiel game's source and parameters. pyspiel gives every
+    parameter, at its default when not set: an option at its default value is left out, so
+    that it does not undo what the variant sets."""
+    opts = {k: v for k, v in params.items() if k != "variant" and spec.get(k) != v}
     variant = params.get("variant") or None
     return ludic.load_game(source, opts, variant)
 
@@ -148,7 +151,7 @@ class LudicGame(pyspiel.Game):
     def __init__(self, params: Optional[Dict[str, Any]] = None):
         source, game_type = _REGISTERED[self._short]
         given = dict(params or {})
-        core = _core_game(source, given)
+        core = _core_game(source, given, game_type.parameter_specification)
         self.ludic_game = core
         info = pyspiel.GameInfo(
             num_distinct_actions=core.num_distinct_actions(),
