@@ -57,8 +57,10 @@ fn venv(dir: &Path) -> Result<PathBuf, String> {
     }
     let _ = std::fs::remove_dir_all(dir.join("venv"));
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    run(Command::new("python3").args(["-m", "venv"]).arg(dir.join("venv")))
-        .map_err(|e| format!("python3 with venv is needed: {e}"))?;
+    run(Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(dir.join("venv")))
+    .map_err(|e| format!("python3 with venv is needed: {e}"))?;
     run(Command::new(&python).args(["-m", "pip", "install", "-q", "--upgrade", "pip"]))?;
     run(Command::new(&python)
         .args(["-m", "pip", "install", "-q"])
@@ -83,7 +85,14 @@ fn install(python: &Path, dir: &Path) -> Result<(), String> {
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
         .ok_or("maturin built no wheel")?;
     run(Command::new(python)
-        .args(["-m", "pip", "install", "-q", "--no-deps", "--force-reinstall"])
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--force-reinstall",
+        ])
         .arg(&wheel))?;
     Ok(())
 }

@@ -125,7 +125,10 @@ impl Bot {
         let event = if player < 0 {
             Event::Chance(action)
         } else {
-            let Some(d) = u32::try_from(action).ok().and_then(|a| g.decision_of(&s.s(), a)) else {
+            let Some(d) = u32::try_from(action)
+                .ok()
+                .and_then(|a| g.decision_of(&s.s(), a))
+            else {
                 return Ok(());
             };
             Event::Decision(d)
@@ -137,7 +140,11 @@ impl Bot {
 
     /// Starts again: a new agent with its generator seeded as at the start.
     fn restart(&self) -> PyResult<()> {
-        let fresh = Bot::make(Python::attach(|py| self.game.clone_ref(py)), &self.spec, self.seed)?;
+        let fresh = Bot::make(
+            Python::attach(|py| self.game.clone_ref(py)),
+            &self.spec,
+            self.seed,
+        )?;
         let inner = fresh.agent.into_inner().unwrap_or_else(|e| e.into_inner());
         *self.agent.lock().unwrap_or_else(|e| e.into_inner()) = inner;
         Ok(())
@@ -184,11 +191,8 @@ impl Agent for PyAgent {
         _progress: &mut dyn FnMut(ludic::agents::Progress),
     ) -> Result<ludic::agents::Thought, Forfeit> {
         Python::attach(|py| {
-            let state = crate::state::State::new(
-                self.game.clone_ref(py),
-                st.clone(),
-                self.history.clone(),
-            );
+            let state =
+                crate::state::State::new(self.game.clone_ref(py), st.clone(), self.history.clone());
             let answer = self
                 .obj
                 .call_method1(py, "step", (state,))
@@ -196,7 +200,11 @@ impl Agent for PyAgent {
             let a: i64 = answer.extract(py).map_err(|_| {
                 Forfeit::new(format!(
                     "answered `{}`, which is not an action id",
-                    answer.bind(py).repr().map(|r| r.to_string()).unwrap_or_default()
+                    answer
+                        .bind(py)
+                        .repr()
+                        .map(|r| r.to_string())
+                        .unwrap_or_default()
                 ))
             })?;
             let d = u32::try_from(a)
@@ -298,11 +306,19 @@ pub fn play_match(
                     index: i,
                     record,
                 };
-                Ok(ludic::agents::play_game(&g2, &mut boxed, &seat, &setup, &mut ()))
+                Ok(ludic::agents::play_game(
+                    &g2,
+                    &mut boxed,
+                    &seat,
+                    &setup,
+                    &mut (),
+                ))
             })
         })?;
         let Some(p) = played else {
-            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("the match was stopped"));
+            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+                "the match was stopped",
+            ));
         };
         let winner = p.end.winner(&g);
         let a_score = match winner {

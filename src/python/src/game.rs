@@ -23,11 +23,7 @@ pub struct Game {
 
 impl Game {
     /// Loads a game (the same loading as the command line's).
-    pub(crate) fn load(
-        py: Python<'_>,
-        source: &str,
-        settings: ludic::Settings,
-    ) -> PyResult<Game> {
+    pub(crate) fn load(py: Python<'_>, source: &str, settings: ludic::Settings) -> PyResult<Game> {
         let src = Source::infer(source);
         let loaded = guard(|| Ok(ludic::load(&src, &settings)))?;
         match loaded {

@@ -40,7 +40,10 @@ impl State {
 }
 
 /// `f(action)` or `f(player, action)`: pyspiel's two signatures, the action picked out.
-fn last_of<'py, T: FromPyObject<'py>>(a: &Bound<'py, PyAny>, b: Option<&Bound<'py, PyAny>>) -> PyResult<T> {
+fn last_of<'py, T: FromPyObject<'py>>(
+    a: &Bound<'py, PyAny>,
+    b: Option<&Bound<'py, PyAny>>,
+) -> PyResult<T> {
     b.unwrap_or(a).extract()
 }
 
@@ -122,8 +125,9 @@ impl State {
     /// `ValueError` (with the command line's words) when it is not legal; the state is then
     /// unchanged.
     fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        let a = Action::try_from(action)
-            .map_err(|_| PyValueError::new_err(format!("`action {action}` is not a legal decision here")))?;
+        let a = Action::try_from(action).map_err(|_| {
+            PyValueError::new_err(format!("`action {action}` is not a legal decision here"))
+        })?;
         let g = &self.game.get().g;
         let st = self.st.get_mut().unwrap_or_else(|e| e.into_inner());
         guard(|| {
@@ -148,7 +152,11 @@ impl State {
     /// Called as pyspiel does: `action_to_string(action)` or `action_to_string(player,
     /// action)`.
     #[pyo3(signature = (player_or_action, action=None))]
-    fn action_to_string(&self, player_or_action: &Bound<'_, PyAny>, action: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    fn action_to_string(
+        &self,
+        player_or_action: &Bound<'_, PyAny>,
+        action: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
         let a: i64 = last_of(player_or_action, action)?;
         let g = self.g();
         let Ok(a) = Action::try_from(a) else {
@@ -169,7 +177,11 @@ impl State {
     /// the outcome named); `string_to_action(text)` or `string_to_action(player, text)`.
     /// Raises `ValueError` with the command line's message when it names no legal decision.
     #[pyo3(signature = (player_or_text, text=None))]
-    fn string_to_action(&self, player_or_text: &Bound<'_, PyAny>, text: Option<&Bound<'_, PyAny>>) -> PyResult<Action> {
+    fn string_to_action(
+        &self,
+        player_or_text: &Bound<'_, PyAny>,
+        text: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Action> {
         let t: String = last_of(player_or_text, text)?;
         self.string_to_action_of(&t)
     }
@@ -283,7 +295,11 @@ impl State {
     /// replays it, `ludic.load_record` reads it back. `seed` and `agents` (a dict of player
     /// name to who played him) are written into it.
     #[pyo3(signature = (seed=None, agents=None))]
-    fn to_record(&self, seed: Option<u64>, agents: Option<BTreeMap<String, String>>) -> PyResult<String> {
+    fn to_record(
+        &self,
+        seed: Option<u64>,
+        agents: Option<BTreeMap<String, String>>,
+    ) -> PyResult<String> {
         let g = self.g();
         let rec = guard(|| {
             ludic::record::record_of_history(g, &self.history, seed, agents.unwrap_or_default())
@@ -363,5 +379,7 @@ pub(crate) fn state_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Stat
     {
         return Ok(s.clone());
     }
-    Err(PyTypeError::new_err("expected a ludic.State (or a state wrapping one as `.ludic_state`)"))
+    Err(PyTypeError::new_err(
+        "expected a ludic.State (or a state wrapping one as `.ludic_state`)",
+    ))
 }
