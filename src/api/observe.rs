@@ -17,6 +17,11 @@ const SITE_KINDS: [SiteKind; 5] = [
     SiteKind::Void,
 ];
 
+/// The names of the parts of the observation tensor, in order.
+const PARTS: [&str; 7] = [
+    "sites", "areas", "captured", "tallies", "turn", "throw", "round",
+];
+
 impl Game {
     /// The parts of the observation tensor, in order: each part's name and how many numbers it
     /// has. With S sites, K piece kinds, P players, A areas off the board:
@@ -48,6 +53,11 @@ impl Game {
     /// assert_eq!(g.observation_tensor(&g.start()).len(), total);
     /// ```
     pub fn observation_layout(&self) -> Vec<(&'static str, usize)> {
+        PARTS.into_iter().zip(self.part_sizes()).collect()
+    }
+
+    /// The length of each part of the tensor, in the order of [`PARTS`] (nothing allocated).
+    fn part_sizes(&self) -> [usize; 7] {
         let (s, k, p) = (self.sites.len(), self.pieces.len(), self.players.len());
         let tallies: usize = self
             .tallies
@@ -58,14 +68,14 @@ impl Game {
                 _ => 1,
             })
             .sum();
-        vec![
-            ("sites", s * self.site_features()),
-            ("areas", self.areas.len() * p),
-            ("captured", p * k),
-            ("tallies", tallies),
-            ("turn", p + 2),
-            ("throw", self.dice.iter().map(|d| d.outcomes.len()).sum()),
-            ("round", 1),
+        [
+            s * self.site_features(),
+            self.areas.len() * p,
+            p * k,
+            tallies,
+            p + 2,
+            self.dice.iter().map(|d| d.outcomes.len()).sum(),
+            1,
         ]
     }
 
@@ -77,7 +87,7 @@ impl Game {
 
     /// The length of [`Game::observation_tensor`].
     pub fn observation_tensor_size(&self) -> usize {
-        self.observation_layout().iter().map(|p| p.1).sum()
+        self.part_sizes().iter().sum()
     }
 
     /// The observation tensor of a position (see [`Game::observation_layout`] for what each
