@@ -117,8 +117,8 @@ impl Game {
                 b[i] = 1.0;
             }
             let b = &mut b[SITE_KINDS.len()..];
-            for k in 0..nk {
-                b[k] = st.count(self, site, PieceKind(k as u8)) as f32;
+            for (k, x) in b[..nk].iter_mut().enumerate() {
+                *x = st.count(self, site, PieceKind(k as u8)) as f32;
             }
             if let Some(p) = st.site_owner(site).filter(|p| (p.0 as usize) < np) {
                 b[nk + p.0 as usize] = 1.0;
