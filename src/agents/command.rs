@@ -86,11 +86,23 @@ impl CommandConfig {
             }
             match k.as_str() {
                 "time" => cfg.time = super::parse_duration(v)?,
-                _ => return Err(format!("unknown setting `{k}` of `cmd`: the setting is time")),
+                _ => {
+                    return Err(format!(
+                        "unknown setting `{k}` of `cmd`: the setting is time"
+                    ));
+                }
             }
             seen.push(k);
         }
         Ok(cfg)
+    }
+
+    /// The folder of the logs of its standard error: [`CommandConfig::log_dir`], or a folder
+    /// `ludic-bots-PID` in the temporary folder.
+    pub fn log_dir(&self) -> PathBuf {
+        self.log_dir.clone().unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("ludic-bots-{}", std::process::id()))
+        })
     }
 
     /// `cmd:python3 bot.py` (with its time when not the default).
@@ -109,25 +121,22 @@ impl CommandConfig {
         let found = if prog.contains('/') {
             Path::new(prog).is_file()
         } else {
-            std::env::var_os("PATH").is_some_and(|paths| {
-                std::env::split_paths(&paths).any(|d| d.join(prog).is_file())
-            })
+            std::env::var_os("PATH")
+                .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(prog).is_file()))
         };
         if found {
             Ok(())
         } else if prog.contains('/') {
             Err(format!("the agent's program `{prog}` is not a file"))
         } else {
-            Err(format!(
-                "the agent's program `{prog}` is not found on PATH"
-            ))
+            Err(format!("the agent's program `{prog}` is not found on PATH"))
         }
     }
 }
 
 fn duration_text(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{ms}ms")
@@ -241,9 +250,7 @@ impl CommandAgent {
 
     /// The log of the program's standard error for this game, made (its folder).
     fn log_path(&self, g: &Game, seat: &Seat) -> PathBuf {
-        let dir = self.cfg.log_dir.clone().unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("ludic-bots-{}", std::process::id()))
-        });
+        let dir = self.cfg.log_dir();
         let _ = std::fs::create_dir_all(&dir);
         let who: Vec<&str> = seat.players.iter().map(|&p| g.player_name(p)).collect();
         dir.join(format!(
@@ -431,7 +438,13 @@ impl CommandAgent {
 /// A file name's part from a player's name.
 fn sanitize(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_alphanumeric() || c == '+' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '+' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -674,7 +687,15 @@ mod tests {
         let c = CommandConfig::parse("[time=2s]:./bot -v").unwrap();
         assert_eq!(c.time, Duration::from_secs(2));
         assert_eq!(c.describe(), "cmd[time=2s]:./bot -v");
-        for bad in [":", ": ", "[time=2s]", "[depth=2]:bot", "[time=0s]:bot", "x", "[time]:b"] {
+        for bad in [
+            ":",
+            ": ",
+            "[time=2s]",
+            "[depth=2]:bot",
+            "[time=0s]:bot",
+            "x",
+            "[time]:b",
+        ] {
             assert!(CommandConfig::parse(bad).is_err(), "{bad}");
         }
     }

@@ -8,17 +8,27 @@
 //!
 //! Game `index` of a run with seed `seed` draws its chance events from a generator seeded by
 //! `stream_seed(seed, index, 0)`, and agent `k` draws from one seeded by
-//! `stream_seed(seed, index, 1 + k)` ([`crate::study::stream_seed`]): the game is the same
+//! `stream_seed(seed, index, 1 + k)` ([`stream_seed`]): the game is the same
 //! whichever thread plays it, and whenever.
 
 use super::{Agent, Event, Forfeit, Progress};
 use crate::record::Step;
-use crate::study::stream_seed;
 use crate::{Game, Outcome, Pending, Player, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
+
+/// A generator's seed for game `game`, stream `k` (chance, agent A, agent B, …), of a run with
+/// seed `seed`: splitmix64 of the three, so that neighbouring games and streams are unrelated.
+pub fn stream_seed(seed: u64, game: u64, k: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(k.wrapping_mul(0xd1b5_4a32_d192_ed03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// Which game of a run to play, and what to keep of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -324,4 +334,67 @@ fn forfeit(g: &Game, st: &State, k: usize, agent: &dyn Agent, f: Forfeit) -> Gam
         by: agent.describe(),
         reason: f.reason,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{RandomAgent, Thought};
+
+    /// Plays at random for its first `n` decisions, then forfeits.
+    struct GivesUp(u32);
+
+    impl Agent for GivesUp {
+        fn decide(
+            &mut self,
+            g: &Game,
+            st: &State,
+            rng: &mut Xoshiro256PlusPlus,
+            p: &mut dyn FnMut(Progress),
+        ) -> Result<Thought, Forfeit> {
+            if self.0 == 0 {
+                return Err(Forfeit::new("gave up"));
+            }
+            self.0 -= 1;
+            RandomAgent.decide(g, st, rng, p)
+        }
+        fn describe(&self) -> String {
+            "gives-up".into()
+        }
+    }
+
+    #[test]
+    fn a_forfeit_ends_the_game_lost_by_the_forfeiting_side() {
+        let (name, _) = crate::builtin::GAMES[0];
+        let g = crate::load(&crate::Source::infer(name), &Default::default()).unwrap();
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(GivesUp(2))];
+        let seat = |p: Player| usize::from(g.side_of(p).0 != 0);
+        let setup = GameSetup {
+            seed: 1,
+            index: 0,
+            record: true,
+        };
+        let p = play_game(&g, &mut agents, &seat, &setup, &mut ()).unwrap();
+        let GameEnd::Forfeit(f) = &p.end else {
+            panic!("{:?}", p.end)
+        };
+        assert_eq!((f.agent, f.side, f.by.as_str()), (1, Player(1), "gives-up"));
+        assert_eq!(p.state.mover(), f.player);
+        assert!(!p.state.is_over());
+        assert_eq!(p.tallies[1].decisions, 2);
+        assert_eq!(p.end.winner(&g), Some(Player(0)));
+        assert_eq!(p.end.code(), "forfeit");
+        let v = p.end.json(&g);
+        assert_eq!(v["reason"], "forfeit");
+        assert_eq!(v["forfeit"]["reason"], "gave up");
+        assert!(
+            v["why"]
+                .as_str()
+                .unwrap()
+                .ends_with("(gives-up) forfeits: gave up")
+        );
+        // the steps replay to the position of the forfeit
+        let st = crate::record::replay(&g, &p.steps).unwrap();
+        assert_eq!(st, p.state);
+    }
 }

@@ -1,6 +1,8 @@
 //! Computer players behind one trait, shared by `play`, `match` and `simulate`: [`random`]
-//! (a uniformly random legal decision) and [`mcts`] (Monte Carlo tree search, UCT, for any
-//! described game). Agents see the game only through the engine's public API.
+//! (a uniformly random legal decision), [`mcts`] (Monte Carlo tree search, UCT, for any
+//! described game) and [`command`] (an external program speaking the agent protocol of
+//! `src/agents/PROTOCOL.md`); [`game`] plays one game by agents. Agents see the game only
+//! through the engine's public API.
 //!
 //! An agent is asked for a decision only at a decision point (`Pending::Choice` or
 //! `Pending::Drop`) of any player; it is told every step of the game with [`Agent::observe`]
@@ -143,7 +145,8 @@ pub const AGENT_HELP: &str = "Agents:
   mcts:threads=2          ... with this number of threads (default: --threads in play and
                           match; one in simulate and compare)
   cmd:PROGRAM ARGS        an external program (any language) that speaks the agent protocol
-                          (JSON lines on its standard input and output; see the README):
+                          (JSON lines on its standard input and output; see
+                          src/agents/PROTOCOL.md):
                           cmd:python3 my_bot.py, cmd:./bot --depth 3 (split as a shell
                           would, quotes kept, no shell)
   cmd[time=2s]:PROGRAM    ... with this time a decision (default 10s); a program that
@@ -158,10 +161,13 @@ impl AgentSpec {
     pub fn parse(spec: &str, threads: usize) -> Result<AgentSpec, String> {
         let spec = spec.trim();
         // an external program: its command may hold any character, `:` and `,` too
-        if spec.len() >= 3 && spec[..3].eq_ignore_ascii_case("cmd") {
-            let rest = &spec[3..];
+        if let (Some(name), Some(rest)) = (spec.get(..3), spec.get(3..))
+            && name.eq_ignore_ascii_case("cmd")
+        {
             if rest.starts_with(':') || rest.starts_with('[') {
-                return CommandConfig::parse(rest).map(AgentSpec::Command);
+                let cfg = CommandConfig::parse(rest)?;
+                cfg.check()?;
+                return Ok(AgentSpec::Command(cfg));
             }
         }
         let (name, settings) = match spec.split_once(':') {
@@ -316,6 +322,27 @@ mod tests {
         ] {
             assert!(AgentSpec::parse(bad, 1).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn command_specs_are_read_and_odd_text_does_not_panic() {
+        let AgentSpec::Command(c) = AgentSpec::parse(" CMD:sh -c 'exit 0' ", 1).unwrap() else {
+            panic!()
+        };
+        assert_eq!(c.argv, vec!["sh", "-c", "exit 0"]);
+        for odd in [
+            "cmé",
+            "cm\u{e9}:x",
+            "é",
+            "cmd",
+            "cmdx:y",
+            "cmd[",
+            "cmd[]:",
+            "cmd:\\",
+        ] {
+            let _ = AgentSpec::parse(odd, 1);
+        }
+        assert!(AgentSpec::parse("cmd:/no/such/program", 1).is_err());
     }
 
     #[test]

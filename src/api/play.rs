@@ -32,6 +32,12 @@ impl Game {
         &self.origin.1
     }
 
+    /// Names the game's origin: the name it was loaded by and its source text (hashed), as
+    /// [`crate::load`] does, for a game loaded otherwise ([`crate::load_game`]).
+    pub fn set_origin(&mut self, name: &str, source: &str) {
+        self.origin = std::sync::Arc::new((name.to_string(), crate::source_hash(source)));
+    }
+
     /// How many action ids the game has: every decision of every position has an id below
     /// it. It depends only on the game's file and settings. A game whose sower orders the
     /// drops of a lap has

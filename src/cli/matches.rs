@@ -288,10 +288,16 @@ pub fn run_match(args: &MatchArgs) -> u8 {
             Ok(x) => x,
             Err(code) => return code,
         };
-    let specs = match match_agents(args) {
+    let mut specs = match match_agents(args) {
         Ok(s) => s,
         Err(code) => return code,
     };
+    // the standard error of external programs goes next to the records
+    for s in specs.iter_mut() {
+        if let (AgentSpec::Command(c), Some(dir)) = (s, &args.record_dir) {
+            c.log_dir = Some(dir.into());
+        }
+    }
     if args.n == 0 {
         to_stderr!("error: -n must be at least 1");
         return USAGE;
@@ -317,6 +323,7 @@ pub fn run_match(args: &MatchArgs) -> u8 {
         seed: args.seed,
     };
     let (results, ctl, write_error) = play_match(args, &head, jobs, width);
+    super::note_agent_logs(&specs);
     if let Some(e) = write_error {
         to_stderr!("error: {e}");
         return FAILED;

@@ -63,6 +63,35 @@ pub struct OptionArgs {
     pub variant: Option<String>,
 }
 
+/// After games with `cmd:` agents: where the standard error of their programs is kept (said
+/// on standard error), or their empty folder removed.
+pub(crate) fn note_agent_logs(specs: &[ludic::agents::AgentSpec]) {
+    let mut dirs: Vec<std::path::PathBuf> = specs
+        .iter()
+        .filter_map(|s| match s {
+            ludic::agents::AgentSpec::Command(c) => Some(c.log_dir()),
+            _ => None,
+        })
+        .collect();
+    dirs.dedup();
+    for dir in dirs {
+        // (only a folder of our own is removed when empty; --record-dir is the user's)
+        let ours = dir.starts_with(std::env::temp_dir());
+        let kept = std::fs::read_dir(&dir).is_ok_and(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().ends_with(".stderr.log"))
+        });
+        if kept {
+            to_stderr!(
+                "note: the standard error of the cmd: agents is kept in {}",
+                dir.display()
+            );
+        } else if ours {
+            let _ = std::fs::remove_dir(&dir);
+        }
+    }
+}
+
 /// A one-line note on standard error about an old spelling that still works.
 pub(crate) fn deprecated(note: &str) {
     to_stderr!("note: {note}");
@@ -127,7 +156,10 @@ pub(crate) fn load_for_command(
         USAGE
     })?;
     match load_game(&source, &settings) {
-        Ok(g) => Ok((label, source, g)),
+        Ok(mut g) => {
+            g.set_origin(&label, &source);
+            Ok((label, source, g))
+        }
         Err(LoadError::File(d)) => {
             let _ = write!(io::stderr(), "{}", render(&label, &source, &d));
             Err(FAILED)

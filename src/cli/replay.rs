@@ -80,7 +80,10 @@ pub fn replay(args: &ReplayArgs) -> u8 {
     if let Some(why) = &forfeit {
         let mover = g.player_name(last.mover());
         let decides = matches!(last.pending(), Pending::Choice(_) | Pending::Drop(_));
-        let player = rec.result.as_ref().and_then(|r| r["forfeit"]["player"].as_str());
+        let player = rec
+            .result
+            .as_ref()
+            .and_then(|r| r["forfeit"]["player"].as_str());
         if last.is_over() || !decides || player.is_some_and(|p| p != mover) {
             to_stderr!(
                 "error: {path}: the record ends by a forfeit ({}), but its steps do not end at a decision of the player who forfeited",

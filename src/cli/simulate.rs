@@ -183,6 +183,20 @@ pub(crate) fn play_study(
         bar.set_position(done);
     });
     bar.finish_and_clear();
+    if stats.forfeits > 0 {
+        let first = ctl
+            .forfeit
+            .lock()
+            .ok()
+            .and_then(|f| f.clone())
+            .map(|(i, why)| format!("; the first, game {}: {why}", i + 1))
+            .unwrap_or_default();
+        to_stderr!(
+            "warning: {label}: {} of the games ended by a forfeit (an agent could not decide), counted as lost by its side{first}",
+            stats.forfeits
+        );
+    }
+    super::note_agent_logs(specs);
     let partial = stats.games < total;
     if partial {
         to_stderr!(

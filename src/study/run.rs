@@ -13,16 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-/// A generator's seed for game `game`, stream `k` (chance, agent A, agent B), of a run with
-/// seed `seed`: splitmix64 of the three, so that neighbouring games and streams are unrelated.
-pub fn stream_seed(seed: u64, game: u64, k: u64) -> u64 {
-    let mut z = seed
-        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-        .wrapping_add(k.wrapping_mul(0xd1b5_4a32_d192_ed03));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+pub use crate::agents::game::stream_seed;
 
 /// One random playout from `start` into `st` (its buffers reused): the number of decisions.
 /// Chance events are drawn and decisions picked uniformly by `rng`; `on_decision` is told the

@@ -214,6 +214,7 @@ pub fn play(args: &PlayArgs, colour: bool) -> u8 {
     let out = &mut io::stdout().lock();
     let stopped = run(&mut s, args, colour, seed, &agents, out);
     s.tell_end();
+    super::note_agent_logs(&agents);
     let stopped = finish_record(&mut s, stopped);
     let script_error = match stopped {
         Ok(()) => None,
