@@ -57,7 +57,9 @@ fn the_tensor_is_laid_out_as_said_and_follows_the_position() {
         let names: Vec<&str> = layout.iter().map(|p| p.0).collect();
         assert_eq!(
             names,
-            ["sites", "areas", "captured", "tallies", "turn", "throw", "round"]
+            [
+                "sites", "areas", "captured", "tallies", "turn", "throw", "round"
+            ]
         );
         let size: usize = layout.iter().map(|p| p.1).sum();
         assert_eq!(size, g.observation_tensor_size());
@@ -120,8 +122,9 @@ fn a_history_replays_and_becomes_a_record_and_back() {
             assert!(history.len() as u64 <= g.max_game_length());
             let st = g.replay_history(&history).unwrap();
             assert_eq!(g.observation_json(&st), g.observation_json(&end));
-            let rec = ludic::record::record_of_history(&g, &history, Some(seed), Default::default())
-                .unwrap();
+            let rec =
+                ludic::record::record_of_history(&g, &history, Some(seed), Default::default())
+                    .unwrap();
             assert_eq!(rec.steps.len(), history.len());
             assert!(rec.result.is_some() && rec.last.is_some());
             // the record replays as `ludic replay` replays it
