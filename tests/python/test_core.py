@@ -195,7 +195,7 @@ def test_games_and_states_pickle_and_copy():
     g = ludic.load_game("kuilichi-chanakua", {"team_size": 2})
     s = random_playout(g.new_initial_state(), random.Random(2), limit=30)
     g2 = pickle.loads(pickle.dumps(g))
-    assert g2 == g and g2.num_players() == 4
+    assert g2 == g and hash(g2) == hash(g) and g2.num_players() == 4
     s2 = pickle.loads(pickle.dumps(s))
     assert s2.history() == s.history() and s2.to_json() == s.to_json()
     s3 = copy.deepcopy(s)

@@ -334,6 +334,15 @@ impl Game {
         })
     }
 
+    /// A hash of the game's text and options (equal games hash alike).
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.g.source_hash().hash(&mut h);
+        self.g.option_values().hash(&mut h);
+        h.finish()
+    }
+
     /// Everything `ludic rules` would tell as data: a dict of `title`, `players`, `sides`,
     /// `sites` (name, x, y, kind, owner), `pieces`, `tallies`, `dice`, `options`, `variants`.
     fn describe(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
