@@ -469,3 +469,34 @@ fn a_bot_that_cannot_be_found_or_a_bad_spec_is_a_usage_error() {
         assert!(e.contains(says), "{spec}: {e}");
     }
 }
+
+#[test]
+fn a_bot_that_talks_on_its_standard_error_plays_on_and_its_log_is_kept() {
+    if !python() {
+        return;
+    }
+    let dir = tmp_dir("chatty-records");
+    let pids = tmp_dir("chatty-pids");
+    let out = ludic(&[
+        "match",
+        "pallankuzhi",
+        "--agent",
+        &bot("chatty", "", &pids),
+        "--agent",
+        "random",
+        "-n",
+        "2",
+        "--record-dir",
+        s(&dir),
+    ]);
+    let (o, e) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{o}\n{e}");
+    assert!(!o.contains("forfeit"), "{o}");
+    for log in ["game-1-South.stderr.log", "game-2-North.stderr.log"] {
+        let said = std::fs::read_to_string(dir.join(log)).expect("the bot's log");
+        assert!(said.contains("chatty got decide"), "{said}");
+        assert!(said.contains("chatty got end"), "{said}");
+    }
+    assert!(e.contains(&format!("is kept in {}", s(&dir))), "{e}");
+    none_left(&pids);
+}

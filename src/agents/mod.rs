@@ -163,12 +163,11 @@ impl AgentSpec {
         // an external program: its command may hold any character, `:` and `,` too
         if let (Some(name), Some(rest)) = (spec.get(..3), spec.get(3..))
             && name.eq_ignore_ascii_case("cmd")
+            && (rest.starts_with(':') || rest.starts_with('['))
         {
-            if rest.starts_with(':') || rest.starts_with('[') {
-                let cfg = CommandConfig::parse(rest)?;
-                cfg.check()?;
-                return Ok(AgentSpec::Command(cfg));
-            }
+            let cfg = CommandConfig::parse(rest)?;
+            cfg.check()?;
+            return Ok(AgentSpec::Command(cfg));
         }
         let (name, settings) = match spec.split_once(':') {
             Some((n, s)) => (n.trim(), Some(s)),

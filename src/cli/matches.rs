@@ -19,6 +19,8 @@ use ludic::agents::{
     Agent, AgentSpec, AgentTally, GameEnd, GameSetup, Watch, default_threads, play_game,
 };
 
+pub use super::elo::elo;
+use super::elo::{elo_json, elo_text};
 use ludic::Game;
 use ludic::output::{error_text, write_whole};
 use ludic::record::{FinalPosition, Record, Step};
@@ -125,36 +127,6 @@ impl Tally {
         self.playouts += game.playouts;
         self.searched += game.searched;
         self.thinking += game.thinking;
-    }
-}
-
-/// The Elo difference that gives a score `s` (±infinity at 1 and 0).
-pub fn elo(s: f64) -> f64 {
-    if s <= 0.0 {
-        f64::NEG_INFINITY
-    } else if s >= 1.0 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / s - 1.0).log10()
-    }
-}
-
-fn elo_text(e: f64) -> String {
-    if e == f64::INFINITY {
-        "+inf".into()
-    } else if e == f64::NEG_INFINITY {
-        "-inf".into()
-    } else {
-        // (-0.0, an even score, is written +0)
-        format!("{:+.0}", if e == 0.0 { 0.0 } else { e })
-    }
-}
-
-fn elo_json(e: f64) -> Value {
-    if e.is_finite() {
-        json!((e * 10.0).round() / 10.0)
-    } else {
-        Value::Null
     }
 }
 

@@ -15,6 +15,7 @@ macro_rules! to_stderr {
 pub mod bench;
 pub mod compare;
 pub mod draw;
+mod elo;
 pub mod help;
 pub mod list;
 pub mod matches;
