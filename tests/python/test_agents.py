@@ -46,6 +46,8 @@ def test_random_bot_and_bots_refuse_what_they_cannot_do():
     other = ludic.load_game("pallankuzhi")
     with pytest.raises(TypeError, match="another game"):
         ludic.random_bot(other).step(s)
+    # the same game loaded again is the same game
+    assert ludic.random_bot(ludic.load_game("puluc")).step(s) in s.legal_actions()
     with pytest.raises(TypeError):
         bot.step("not a state")
     bot.inform_action(s, s.current_player(), s.legal_actions()[0])

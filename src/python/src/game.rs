@@ -376,9 +376,12 @@ impl Game {
     }
 }
 
-/// The game of a state passed from Python, checked against `game` when both are given.
+/// Checks that a state passed from Python is of the bot's game (the same object, or a game
+/// loaded from the same text with the same options).
 pub(crate) fn same_game(a: &Game, b: &Game) -> PyResult<()> {
-    if Arc::ptr_eq(&a.g, &b.g) {
+    let equal =
+        || a.g.source_hash() == b.g.source_hash() && a.g.option_values() == b.g.option_values();
+    if Arc::ptr_eq(&a.g, &b.g) || equal() {
         Ok(())
     } else {
         Err(PyTypeError::new_err("the state is of another game"))
