@@ -1,6 +1,7 @@
 //! Game records: the game, its source hash, the options, the seed, every decision and every
 //! chance outcome in order, and the result. A record replays exactly.
 
+use crate::Action;
 use crate::engine::Game;
 use crate::engine::{Event, Pending, State};
 use crate::limits::shorten;
@@ -152,6 +153,92 @@ fn apply(
             }
         }
     }
+}
+
+/// The record of a game given by its history (each number as
+/// [`Game::apply_history_step`] takes it: an action id, or a chance outcome's number), as `ludic
+/// play` and `ludic match` write it: the game's name and source hash, its options, the seed
+/// and the agents given, each step in notation, and the result and last position when the
+/// game is over. `ludic replay` replays it. A number that is refused is an error naming its
+/// step.
+///
+/// ```
+/// let g = ludic::load(&ludic::Source::infer(ludic::builtin::GAMES[0].0), &Default::default())
+///     .unwrap();
+/// let mut st = g.start();
+/// let mut history = vec![];
+/// for _ in 0..6 {
+///     let a = if g.is_chance_node(&st) { 0 } else { g.legal_actions(&st)[0] };
+///     g.apply_history_step(&mut st, a).unwrap();
+///     history.push(a);
+/// }
+/// let rec = ludic::record::record_of_history(&g, &history, Some(7), Default::default()).unwrap();
+/// assert_eq!(rec.steps.len(), 6);
+/// assert_eq!(ludic::record::history_of_steps(&g, &rec.steps).unwrap().1, history);
+/// ```
+pub fn record_of_history(
+    g: &Game,
+    history: &[Action],
+    seed: Option<u64>,
+    agents: BTreeMap<String, String>,
+) -> Result<Record, ReplayError> {
+    let mut st = g.start();
+    let mut steps = Vec::with_capacity(history.len());
+    for (i, &a) in history.iter().enumerate() {
+        let step = match st.pending() {
+            Pending::Over(_) => return Err(ReplayError::AfterEnd(i + 1)),
+            Pending::ChanceFirst | Pending::Throw(_) => Step::Chance {
+                outcome: g.outcome_name(&st, i64::from(a)),
+            },
+            Pending::Choice(_) | Pending::Drop(_) => Step::Decision {
+                player: g.player_name(st.mover()).to_string(),
+                notation: g.action_to_string(&st, a),
+            },
+        };
+        g.apply_history_step(&mut st, a)
+            .map_err(|e| ReplayError::Step {
+                index: i + 1,
+                message: e.to_string(),
+            })?;
+        steps.push(step);
+    }
+    let over = st.outcome();
+    Ok(Record {
+        format: FORMAT,
+        game: g.source_name().to_string(),
+        title: g.title().to_string(),
+        source_hash: g.source_hash().to_string(),
+        options: g.option_values(),
+        seed,
+        agents,
+        steps,
+        result: over.map(|o| crate::render::outcome_json(g, o)),
+        last: over.map(|_| crate::render::final_position(g, &st)),
+    })
+}
+
+/// The history of a record's steps (each an action id, or a chance outcome's number, as
+/// [`Game::replay_history`] takes them) and the position they lead to; every step checked
+/// as [`replay`] checks it.
+pub fn history_of_steps(g: &Game, steps: &[Step]) -> Result<(State, Vec<Action>), ReplayError> {
+    let mut st = g.start();
+    let mut history = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let before = st.clone();
+        apply(g, &mut st, i + 1, step, false)?;
+        let a = match step {
+            Step::Chance { outcome } => g.parse_outcome(&before, outcome).ok().map(|o| o as Action),
+            Step::Decision { notation, .. } => g
+                .parse_decision(&before, notation)
+                .ok()
+                .and_then(|d| g.action_of(&before, d)),
+        };
+        history.push(a.ok_or_else(|| ReplayError::Step {
+            index: i + 1,
+            message: "the step has no action id".into(),
+        })?);
+    }
+    Ok((st, history))
 }
 
 /// A record replayed once, every step checked, so that any of its positions can be visited

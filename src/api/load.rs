@@ -3,7 +3,7 @@
 
 use crate::builtin;
 use crate::check::{LoadError, Settings, check_with_warnings};
-use crate::diagnostic::{Diagnostic, Diagnostics, render};
+use crate::diagnostic::{Diagnostic, Diagnostics, render, to_json};
 use crate::engine::Game;
 use crate::gamefile::{not_found_hint, read_base, read_game_file};
 use crate::limits::shorten;
@@ -76,6 +76,10 @@ pub struct LoadFailure {
     /// what was wrong with the settings (an unknown option or variant, a value out of its
     /// domain)
     pub settings: Vec<String>,
+    /// the diagnostics as `ludic validate --format json` gives them
+    /// ([`crate::diagnostic::to_json`]: each with its file, severity, code, message, line and
+    /// column from 1, end, hint and notes); an empty list when there are none
+    pub located: serde_json::Value,
 }
 
 impl LoadFailure {
@@ -84,6 +88,7 @@ impl LoadFailure {
             text: format!("error: {text}\n"),
             diagnostics: vec![],
             settings: vec![],
+            located: serde_json::json!([]),
         }
     }
 }
@@ -101,7 +106,9 @@ impl LoadFailure {
 /// assert_eq!(g.source_name(), name);
 /// assert_eq!(g.source_hash(), ludic::source_hash(text));
 /// let bad = ludic::load(&Source::Text("game \"x\" {\n".into()), &Settings::default());
-/// assert!(bad.unwrap_err().text.contains("<text>:"));
+/// let bad = bad.unwrap_err();
+/// assert!(bad.text.contains("<text>:"));
+/// assert!(bad.located[0]["line"].as_u64().is_some());
 /// ```
 pub fn load(source: &Source, settings: &Settings) -> Result<Game, LoadFailure> {
     let label = source.label();
@@ -111,6 +118,7 @@ pub fn load(source: &Source, settings: &Settings) -> Result<Game, LoadFailure> {
         Source::Text(text) => crate::derive::compose("", "", text.clone(), &mut read_base)
             .map_err(|e| LoadFailure {
                 text: render(&e.path, &e.source, &e.diagnostics),
+                located: to_json(&e.path, &e.source, &e.diagnostics),
                 diagnostics: e.diagnostics.0,
                 settings: vec![],
             })?,
@@ -137,6 +145,7 @@ fn load_text(label: &str, text: &str, settings: &Settings) -> Result<Game, LoadF
             let d = d.sorted();
             Err(LoadFailure {
                 text: render(label, text, &d),
+                located: to_json(label, text, &d),
                 diagnostics: d.0,
                 settings: vec![],
             })
@@ -151,6 +160,7 @@ fn load_text(label: &str, text: &str, settings: &Settings) -> Result<Game, LoadF
                 text,
                 diagnostics: vec![],
                 settings: errs,
+                located: serde_json::json!([]),
             })
         }
     }

@@ -13,8 +13,12 @@
 //!   [`Game::apply_chance`], [`Game::max_chance_outcomes`].
 //! - **Status**: [`Game::status`] ([`Status`]), [`Game::is_terminal`],
 //!   [`Game::is_chance_node`], [`Game::current_player`], [`Game::returns`].
-//! - **Observation and events**: [`Game::observation_json`], and the events of a step from
-//!   [`Game::apply_action_narrated`] and [`Game::apply_chance_narrated`].
+//! - **Observation and events**: [`Game::observation_json`], the observation tensor
+//!   ([`Game::observation_tensor`], its parts in [`Game::observation_layout`]), and the events
+//!   of a step from [`Game::apply_action_narrated`] and [`Game::apply_chance_narrated`].
+//! - **History**: [`Game::apply_history_step`] and [`Game::replay_history`] (OpenSpiel's
+//!   convention: one number a step, a chance outcome's or a decision's), and
+//!   [`Game::max_game_length`], a bound on the decisions of a game.
 //! - **Description**: [`Game::title`], [`Game::about`], [`Game::all_labels`],
 //!   [`Game::has_rounds`], [`Game::piece_kind`], [`Game::token`], [`Game::area_named`],
 //!   [`Game::track_site`], [`Game::lines`], [`Game::direction_names`], [`Game::next_site`],
@@ -24,6 +28,7 @@
 
 mod describe;
 mod load;
+mod observe;
 mod play;
 
 pub use describe::{
