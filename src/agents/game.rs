@@ -192,11 +192,19 @@ pub struct Played {
     pub length: Duration,
 }
 
+/// The side agent A plays in game `i` of a match between two agents: the sides in turn (A on
+/// side `i mod sides`, B on every other), as `ludic match` and Python's `play_match` seat them.
+pub fn match_side(g: &Game, i: u64) -> Player {
+    Player((i % g.sides().len().max(1) as u64) as u8)
+}
+
 /// Plays game `setup.index` of a run from the start to its end: `seat(p)` is the number of
 /// the agent (in `agents`) that decides for player `p`. Every agent is told of every step
 /// ([`Agent::observe`]) and, first, which players it plays ([`Agent::begin`]), last how the
 /// game ended ([`Agent::end`]). An agent that cannot decide ([`Forfeit`]) loses the game
 /// for its side ([`GameEnd::Forfeit`]).
+///
+/// See [`match_side`] for the seats of a match.
 ///
 /// `None` when the program is asked to stop during the game ([`crate::interrupt`]): a search
 /// cut short is not the agent's play, and the game is dropped.

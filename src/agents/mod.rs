@@ -18,7 +18,9 @@ pub mod mcts;
 pub mod random;
 
 pub use command::{CommandAgent, CommandConfig};
-pub use game::{AgentTally, Forfeited, GameEnd, GameSetup, Played, Seat, Watch, play_game};
+pub use game::{
+    AgentTally, Forfeited, GameEnd, GameSetup, Played, Seat, Watch, match_side, play_game,
+};
 pub use mcts::{Budget, Mcts, MctsConfig};
 pub use random::RandomAgent;
 

@@ -165,7 +165,7 @@ fn play_one(
     record: bool,
     playouts: &AtomicU64,
 ) -> Option<Played> {
-    let a_side = Player((i % g.sides().len().max(1) as u64) as u8);
+    let a_side = ludic::agents::match_side(g, i);
     let mut agents: Vec<Box<dyn Agent>> = specs
         .iter()
         .map(|s| {

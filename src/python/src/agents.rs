@@ -296,7 +296,7 @@ pub fn play_match(
             boxed.push(agent_of(py, &game, a)?);
         }
         let names: Vec<String> = boxed.iter().map(|a| a.describe()).collect();
-        let a_side = ludic::Player((i % g.sides().len().max(1) as u64) as u8);
+        let a_side = ludic::agents::match_side(&g, i);
         let g2 = g.clone();
         let played = py.detach(move || {
             guard(|| {
