@@ -61,7 +61,6 @@ fn random_bot() -> String {
     format!("cmd:python3 {RANDOM_BOT}")
 }
 
-/// A misbehaving bot's spec, writing its process id into `pids`.
 /// The spec of a misbehaving bot. A shell writes the bot's process id before Python starts
 /// (`exec` keeps the id): a bot stopped before its interpreter is up, as a silent one can be
 /// on a loaded machine, is still checked by [`none_left`].
@@ -318,8 +317,16 @@ fn misbehaving_bots_lose_by_forfeit_with_the_reason_and_leave_nothing_behind() {
         ),
         ("garbage", "", "which is not valid JSON"),
         ("bad_id", "", "which is not the id of a legal decision"),
-        ("silent", "[time=300ms]", "answered nothing within 300ms"),
-        ("deaf", "[time=300ms]", "answered nothing within 300ms"),
+        (
+            "silent",
+            "[time=300ms,startup=0]",
+            "answered nothing within 300ms",
+        ),
+        (
+            "deaf",
+            "[time=300ms,startup=0]",
+            "answered nothing within 300ms",
+        ),
         ("crash_at_once", "", "exited with code 3 without answering"),
         ("crash_mid_game", "", "exited with code 1 without answering"),
         ("flood", "", "answered a line longer than 1048576 bytes"),
@@ -503,5 +510,41 @@ fn a_bot_that_talks_on_its_standard_error_plays_on_and_its_log_is_kept() {
         assert!(said.contains("chatty got end"), "{said}");
     }
     assert!(e.contains(&format!("is kept in {}", s(&dir))), "{e}");
+    none_left(&pids);
+}
+
+#[test]
+fn a_program_has_its_startup_time_on_top_of_its_first_decision() {
+    if !python() {
+        return;
+    }
+    let pids = tmp_dir("slow-start");
+    // a second to start, 300ms a decision: with 3s to start it plays its games to the end
+    let run = |settings: &str| {
+        let out = ludic(&[
+            "match",
+            "pallankuzhi",
+            "--agent",
+            &bot("slow_start", settings, &pids),
+            "--agent",
+            "random",
+            "-n",
+            "2",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+        serde_json::from_str::<Value>(&text(&out).0).expect("JSON")
+    };
+    let v = run("[time=300ms,startup=3s]");
+    assert_eq!(v["ended_by"]["forfeit"], Value::Null, "{v}");
+    assert_eq!(v["games"], 2);
+    // without it, the second is lost on its first decision
+    let v = run("[time=300ms,startup=0]");
+    assert_eq!(v["ended_by"]["forfeit"], 2, "{v}");
+    for f in v["forfeits"].as_array().expect("the forfeits") {
+        let why = f["why"].as_str().expect("a reason");
+        assert!(why.contains("answered nothing within 300ms"), "{why}");
+    }
     none_left(&pids);
 }

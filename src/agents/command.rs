@@ -29,6 +29,9 @@ pub const MAX_ANSWER_BYTES: usize = 1 << 20;
 
 /// The time a program has for a decision unless its spec says (`cmd[time=2s]:…`).
 pub const DEFAULT_TIME: Duration = Duration::from_secs(10);
+/// The time a program has, on top of its first decision's, to start (an interpreter, its
+/// libraries), by default.
+pub const DEFAULT_STARTUP: Duration = Duration::from_secs(5);
 
 /// How long a program has to exit after `quit` before it is killed.
 pub const GRACE: Duration = Duration::from_millis(500);
@@ -40,6 +43,8 @@ pub struct CommandConfig {
     pub argv: Vec<String>,
     /// the time for each decision
     pub time: Duration,
+    /// the time added to its first decision, for the program to start
+    pub startup: Duration,
     /// the folder of the logs of its standard error (default: a folder `ludic-bots-PID` in
     /// the temporary folder)
     pub log_dir: Option<PathBuf>,
@@ -71,6 +76,7 @@ impl CommandConfig {
         let mut cfg = CommandConfig {
             argv,
             time: DEFAULT_TIME,
+            startup: DEFAULT_STARTUP,
             log_dir: None,
             text: command.trim().to_string(),
         };
@@ -86,9 +92,11 @@ impl CommandConfig {
             }
             match k.as_str() {
                 "time" => cfg.time = super::parse_duration(v)?,
+                "startup" if v.trim() == "0" => cfg.startup = Duration::ZERO,
+                "startup" => cfg.startup = super::parse_duration(v)?,
                 _ => {
                     return Err(format!(
-                        "unknown setting `{k}` of `cmd`: the setting is time"
+                        "unknown setting `{k}` of `cmd`: the settings are time and startup"
                     ));
                 }
             }
@@ -105,12 +113,21 @@ impl CommandConfig {
         })
     }
 
-    /// `cmd:python3 bot.py` (with its time when not the default).
+    /// `cmd:python3 bot.py` (with its time and start-up time when not the defaults).
     pub fn describe(&self) -> String {
-        if self.time == DEFAULT_TIME {
-            format!("cmd:{}", self.text)
-        } else {
-            format!("cmd[time={}]:{}", duration_text(self.time), self.text)
+        let mut settings = vec![];
+        if self.time != DEFAULT_TIME {
+            settings.push(format!("time={}", duration_text(self.time)));
+        }
+        if self.startup != DEFAULT_STARTUP {
+            settings.push(match self.startup.is_zero() {
+                true => "startup=0".to_string(),
+                false => format!("startup={}", duration_text(self.startup)),
+            });
+        }
+        match settings.is_empty() {
+            true => format!("cmd:{}", self.text),
+            false => format!("cmd[{}]:{}", settings.join(","), self.text),
         }
     }
 
@@ -235,6 +252,8 @@ pub struct CommandAgent {
     history: Vec<i64>,
     /// the players it decides for, the seed and the game's number (from `begin`)
     seat: Option<Seat>,
+    /// whether the running program has been asked a decision (its first has the start-up time)
+    asked: bool,
 }
 
 impl CommandAgent {
@@ -245,6 +264,7 @@ impl CommandAgent {
             failed: None,
             history: vec![],
             seat: None,
+            asked: false,
         }
     }
 
@@ -264,6 +284,7 @@ impl CommandAgent {
     fn start(&mut self, g: &Game, seat: &Seat) {
         self.stop();
         self.failed = None;
+        self.asked = false;
         let log = self.log_path(g, seat);
         let stderr = match std::fs::File::create(&log) {
             Ok(f) => Stdio::from(f),
@@ -552,7 +573,11 @@ impl Agent for CommandAgent {
             .into_iter()
             .map(|a| json!({"id": a, "move": g.action_to_string(st, a)}))
             .collect();
-        let limit = self.cfg.time;
+        // the first decision of the program also has the time to start it
+        let limit = match std::mem::replace(&mut self.asked, true) {
+            false => self.cfg.time + self.cfg.startup,
+            true => self.cfg.time,
+        };
         self.send(json!({
             "type": "decide",
             "player": g.player_name(st.mover()),
@@ -687,7 +712,16 @@ mod tests {
         let c = CommandConfig::parse("[time=2s]:./bot -v").unwrap();
         assert_eq!(c.time, Duration::from_secs(2));
         assert_eq!(c.describe(), "cmd[time=2s]:./bot -v");
+        assert_eq!(c.startup, DEFAULT_STARTUP);
+        let c = CommandConfig::parse("[time=300ms,startup=0]:bot").unwrap();
+        assert_eq!(c.startup, Duration::ZERO);
+        assert_eq!(c.describe(), "cmd[time=300ms,startup=0]:bot");
+        let c = CommandConfig::parse("[startup=30s]:bot").unwrap();
+        assert_eq!((c.time, c.startup), (DEFAULT_TIME, Duration::from_secs(30)));
+        assert_eq!(c.describe(), "cmd[startup=30s]:bot");
         for bad in [
+            "[startup=-1s]:bot",
+            "[startup=1s,startup=2s]:bot",
             ":",
             ": ",
             "[time=2s]",

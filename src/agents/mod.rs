@@ -155,6 +155,9 @@ pub const AGENT_HELP: &str = "Agents:
                           answers an illegal decision, garbage or nothing in time, or dies,
                           loses the game by forfeit; its standard error goes to a log file
                           (in --record-dir with match, else in the temporary folder)
+  cmd[startup=20s]:...    ... with this time added to its first decision, to start (an
+                          interpreter, its libraries; default 5s); settings combine:
+                          cmd[time=1s,startup=0]:PROGRAM
 Settings combine with commas: mcts:playouts=5000,c=0.7";
 
 impl AgentSpec {
