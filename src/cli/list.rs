@@ -158,7 +158,8 @@ fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
     }
     match format {
         Format::Json => {
-            let v: Vec<serde_json::Value> = out.iter().map(|(stem, g)| game_json(stem, g)).collect();
+            let v: Vec<serde_json::Value> =
+                out.iter().map(|(stem, g)| game_json(stem, g)).collect();
             super::write_json(w, &v)?;
         }
         Format::Text => {

@@ -99,41 +99,41 @@ pub(crate) struct Checked {
 /// Checks a game's text as `validate` does (every variant must load too); also `ludic
 /// serve`'s `/api/check`.
 pub(crate) fn check(source: &str) -> Checked {
-        let mut diags = Diagnostics::default();
-        let mut other = vec![];
-        let mut title = String::new();
-        let mut changes = String::new();
-        let ludic::Validation {
-            game,
-            warnings,
-            variants,
-        } = ludic::validate(source);
-        match game {
-            Ok(g) => {
-                title = g.title().to_string();
-                if let Some(base) = g.about().based_on {
-                    // what a game built on another changes of it
-                    changes = format!(
-                        "; based on {base}, changes: {}",
-                        g.about().changes.join(", ")
-                    );
-                }
-                // Every variant must load too.
-                for (name, e) in variants {
-                    match e {
-                        LoadError::File(d) => diags.0.extend(d.0),
-                        LoadError::Options(e) => {
-                            other.extend(e.into_iter().map(|m| format!("variant `{name}`: {m}")))
-                        }
+    let mut diags = Diagnostics::default();
+    let mut other = vec![];
+    let mut title = String::new();
+    let mut changes = String::new();
+    let ludic::Validation {
+        game,
+        warnings,
+        variants,
+    } = ludic::validate(source);
+    match game {
+        Ok(g) => {
+            title = g.title().to_string();
+            if let Some(base) = g.about().based_on {
+                // what a game built on another changes of it
+                changes = format!(
+                    "; based on {base}, changes: {}",
+                    g.about().changes.join(", ")
+                );
+            }
+            // Every variant must load too.
+            for (name, e) in variants {
+                match e {
+                    LoadError::File(d) => diags.0.extend(d.0),
+                    LoadError::Options(e) => {
+                        other.extend(e.into_iter().map(|m| format!("variant `{name}`: {m}")))
                     }
                 }
             }
-            Err(LoadError::File(d)) => diags = d,
-            Err(LoadError::Options(e)) => other = e,
         }
-        let ok = diags.is_empty() && other.is_empty();
-        diags.0.extend(warnings.0);
-        let diags = diags.sorted();
+        Err(LoadError::File(d)) => diags = d,
+        Err(LoadError::Options(e)) => other = e,
+    }
+    let ok = diags.is_empty() && other.is_empty();
+    diags.0.extend(warnings.0);
+    let diags = diags.sorted();
     Checked {
         ok,
         title,

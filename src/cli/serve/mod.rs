@@ -8,6 +8,7 @@
 //! never blocks another game, and a panic in one game marks that table broken and answers 500
 //! while the server goes on.
 
+mod request;
 mod table;
 
 use super::{FAILED, OK};
@@ -22,13 +23,14 @@ use axum::routing::{get, post};
 use ludic::limits::MAX_SOURCE_BYTES;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
+use request::NewTable;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use table::{Cell, NewTable};
+use table::Cell;
 
 // Arguments of `ludic serve`.
 #[derive(clap::Args)]
@@ -71,7 +73,11 @@ pub(crate) struct ApiError {
     hint: String,
 }
 
-pub(crate) fn err(status: StatusCode, error: impl Into<String>, hint: impl Into<String>) -> ApiError {
+pub(crate) fn err(
+    status: StatusCode,
+    error: impl Into<String>,
+    hint: impl Into<String>,
+) -> ApiError {
     ApiError {
         status,
         error: error.into(),
@@ -449,7 +455,7 @@ async fn play_move(
     let cell = s.table(&id)?;
     let v = body_json(body)?;
     let token = str_field(&v, "seat")?.to_string();
-    let what = table::Move::read(&v)?;
+    let what = request::Move::read(&v)?;
     let c = cell.clone();
     let t = token.clone();
     blocking(move || c.play(&t, what)).await?;
@@ -526,7 +532,9 @@ async fn events(Ax(s): Ax<Arc<Server>>, Path(id): Path<String>) -> ApiResult {
     let rx = cell.subscribe();
     let hello = cell.summary();
     let first = futures_util::stream::once(async move {
-        Ok::<_, std::convert::Infallible>(SseEvent::default().event("hello").data(hello.to_string()))
+        Ok::<_, std::convert::Infallible>(
+            SseEvent::default().event("hello").data(hello.to_string()),
+        )
     });
     let rest = futures_util::stream::unfold(rx, |mut rx| async move {
         loop {
