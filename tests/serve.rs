@@ -496,3 +496,91 @@ fn computers_play_each_other_in_the_background() {
     }
     panic!("the computers did not finish");
 }
+
+#[test]
+fn a_table_is_the_game_ludic_play_plays_with_the_same_seed() {
+    let s = Server::start();
+    for name in builtin_names() {
+        let (id, tokens) = create(
+            &s,
+            json!({"game": name, "seats": ["human", "random"], "seed": 5}),
+        );
+        let last = play_out(&s, &id, tokens[0].as_deref().unwrap(), 2);
+        let rec = check_against_library(&s, &id, &last);
+        let players: Vec<&String> = rec.agents.keys().collect();
+        let person = rec.agents.iter().find(|(_, a)| *a == "human").unwrap().0;
+        let computer = players.iter().find(|p| **p != person).unwrap();
+        let mine: String = rec
+            .steps
+            .iter()
+            .filter_map(|st| match st {
+                ludic::record::Step::Decision { player, notation } if player == person => {
+                    Some(format!("{notation}\n"))
+                }
+                _ => None,
+            })
+            .collect();
+        let path = std::env::temp_dir().join(format!(
+            "ludic-serve-play-{}-{name}.json",
+            std::process::id()
+        ));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ludic"))
+            .args(["play", &name, "--seed", "5", "--agent"])
+            .arg(format!("{computer}=random"))
+            .arg("--record")
+            .arg(&path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(mine.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let played: ludic::record::Record =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(played.steps, rec.steps, "{name}");
+        assert_eq!(played.result, rec.result, "{name}");
+    }
+}
+
+#[test]
+fn a_resigned_game_downloads_as_a_record_that_replays() {
+    let s = Server::start();
+    let name = &builtin_names()[0];
+    let (id, tokens) = create(
+        &s,
+        json!({"game": name, "seats": ["human", "random"], "seed": 8}),
+    );
+    let t = tokens[0].clone().unwrap();
+    let (_, st) = s.get(&format!("/api/tables/{id}?seat={t}"));
+    let a = st["legal"][0]["id"].clone();
+    let (c, _) = s.post(
+        &format!("/api/tables/{id}/move"),
+        &json!({"seat": t, "action": a}),
+    );
+    assert_eq!(c, 200);
+    let (c, _) = s.post(&format!("/api/tables/{id}/resign"), &json!({"seat": t}));
+    assert_eq!(c, 200);
+    let (c, rec) = s.request("GET", &format!("/api/tables/{id}/record"), "", b"");
+    assert_eq!(c, 200);
+    let path = std::env::temp_dir().join(format!("ludic-serve-resign-{}.json", std::process::id()));
+    std::fs::write(&path, rec).unwrap();
+    let out = ludic(&["replay", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
