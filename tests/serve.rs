@@ -584,3 +584,35 @@ fn a_resigned_game_downloads_as_a_record_that_replays() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_text_built_on_a_builtin_game_is_played_and_no_base_is_read_from_files() {
+    let s = Server::start();
+    // a game built on a built-in one, by name
+    let (stem, _) = ludic::builtin::GAMES[0];
+    let text = format!("game \"Mine\" from \"{stem}\" {{ }}\n");
+    let (c, v) = s.post("/api/check", &json!({"text": text}));
+    assert_eq!((c, &v["valid"]), (200, &json!(true)), "{v}");
+    let (id, tokens) = create(&s, json!({"text": text, "seed": 1}));
+    let (c, st) = s.get(&format!(
+        "/api/tables/{id}?seat={}",
+        tokens[0].as_deref().unwrap()
+    ));
+    assert_eq!(c, 200);
+    assert_eq!(st["title"], "Mine");
+    // a base that is a file is never read
+    let dir = std::env::temp_dir().join(format!("ludic-serve-base-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = dir.join("base.game");
+    std::fs::write(&base, ludic::builtin::GAMES[0].1).unwrap();
+    let text = format!("game \"Mine\" from \"{}\" {{ }}\n", base.display());
+    let (c, v) = s.post("/api/tables", &json!({"text": text}));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(c, 422, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("not a built-in game"),
+        "{v}"
+    );
+    let (c, v) = s.post("/api/check", &json!({"text": text}));
+    assert_eq!((c, &v["valid"]), (200, &json!(false)), "{v}");
+}

@@ -384,7 +384,14 @@ async fn check(headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> ApiRe
         ("<text>".to_string(), text)
     };
     checked_text(&text)?;
-    let report = blocking(move || Ok(super::validate::check_json(&name, &text))).await?;
+    let report = blocking(move || {
+        // its bases only built-in games (as `validate` reports a file whose base fails)
+        Ok(match ludic::gamefile::compose_text(&text, &name) {
+            Ok(composed) => super::validate::check_json(&name, &composed),
+            Err(e) => json!({"file": name, "valid": false, "error": e, "diagnostics": []}),
+        })
+    })
+    .await?;
     ok_json(report)
 }
 

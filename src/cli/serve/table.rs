@@ -90,7 +90,17 @@ pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<C
                 ));
             }
         },
-        (None, Some(text)) => ("<text>".to_string(), text.clone()),
+        // its bases only built-in games: a text never reaches the file system
+        (None, Some(text)) => match ludic::gamefile::compose_text(text, "<text>") {
+            Ok(composed) => ("<text>".to_string(), composed),
+            Err(e) => {
+                return Err(err(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("the game text has errors:\n{}", shorten(&e, 2000)),
+                    "POST the text to /api/check for every error with its line and column",
+                ));
+            }
+        },
         (None, None) => return Err(bad("no game", "give `game` or `text`")),
     };
     let settings = crate::cli::settings_from(&req.options, req.variant.as_deref())
