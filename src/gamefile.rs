@@ -54,8 +54,9 @@ pub fn read_game_file(path: &str) -> Result<String, String> {
 /// (named `label`).
 ///
 /// ```
-/// let text = "game \"Seven\" from \"ceelkoqyuqkoqiji\" { }\noption holes = 7\n";
-/// let composed = ludic::gamefile::compose_text(text, "<text>").unwrap();
+/// let (stem, _) = ludic::builtin::GAMES[0];
+/// let text = format!("game \"Mine\" from \"{stem}\" {{ }}\n");
+/// let composed = ludic::gamefile::compose_text(&text, "<text>").unwrap();
 /// assert!(ludic::load_game(&composed, &Default::default()).is_ok());
 /// let err = ludic::gamefile::compose_text("game \"x\" from \"/etc/passwd\" { }\n", "<text>");
 /// assert!(err.unwrap_err().contains("built-in"));
