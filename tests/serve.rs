@@ -616,3 +616,55 @@ fn a_text_built_on_a_builtin_game_is_played_and_no_base_is_read_from_files() {
     let (c, v) = s.post("/api/check", &json!({"text": text}));
     assert_eq!((c, &v["valid"]), (200, &json!(false)), "{v}");
 }
+
+#[test]
+fn a_search_is_capped_and_its_progress_is_sent() {
+    let s = Server::start();
+    let name = &builtin_names()[0];
+    let (c, v) = s.post(
+        "/api/tables",
+        &json!({"game": name, "seats": ["mcts:time=1s", "mcts:time=10m"], "seed": 1}),
+    );
+    assert_eq!(c, 200, "{v}");
+    let agents: Vec<&str> = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["agent"].as_str().unwrap())
+        .collect();
+    // ten minutes asked, five seconds given
+    assert!(agents[1].contains("5 s"), "{agents:?}");
+    let id = v["id"].as_str().unwrap();
+    let mut es = TcpStream::connect(&s.addr).unwrap();
+    es.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        es,
+        "GET /api/tables/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+        s.addr
+    )
+    .unwrap();
+    let mut events = BufReader::new(es);
+    let thinking = next_event(&mut events, "thinking");
+    assert!(thinking["playouts"].as_u64().is_some(), "{thinking}");
+    assert!(thinking["thinking"].is_string(), "{thinking}");
+}
+
+#[test]
+fn ctrl_c_stops_the_server_cleanly() {
+    let mut s = Server::start();
+    s.alive();
+    let pid = s.child.id() as i32;
+    // SAFETY: a signal to the child this test started
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+    }
+    let t0 = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "still running");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+}

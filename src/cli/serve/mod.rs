@@ -546,8 +546,8 @@ async fn events(Ax(s): Ax<Arc<Server>>, Path(id): Path<String>) -> ApiResult {
     let rest = futures_util::stream::unfold(rx, |mut rx| async move {
         loop {
             match rx.recv().await {
-                Ok(msg) => {
-                    let ev = SseEvent::default().event("step").data(msg);
+                Ok((kind, msg)) => {
+                    let ev = SseEvent::default().event(kind).data(msg);
                     return Some((Ok::<_, std::convert::Infallible>(ev), rx));
                 }
                 // a slow reader missed messages: the next one says the version anyway

@@ -30,7 +30,8 @@ use tokio::sync::broadcast;
 pub(crate) struct Cell {
     id: String,
     table: Mutex<Table>,
-    tx: broadcast::Sender<String>,
+    /// (the kind of event, its data)
+    tx: broadcast::Sender<(&'static str, String)>,
     used: Mutex<Instant>,
 }
 
@@ -327,7 +328,7 @@ impl Cell {
         *self.used.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<String> {
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<(&'static str, String)> {
         self.tx.subscribe()
     }
 
@@ -337,7 +338,7 @@ impl Cell {
 
     fn tell(&self, t: &Table) {
         // (nobody listening is no error)
-        let _ = self.tx.send(t.summary().to_string());
+        let _ = self.tx.send(("step", t.summary().to_string()));
     }
 
     pub(crate) fn has_person(&self) -> bool {
@@ -408,7 +409,23 @@ impl Cell {
                 }
             };
             let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                agent.decide(&g, &st, &mut rng, &mut |_| {})
+                // the search's progress to the watchers, four times a second
+                let name = g.player_name(mover);
+                let mut said = std::time::Duration::ZERO;
+                agent.decide(&g, &st, &mut rng, &mut |p| {
+                    if p.elapsed >= said + std::time::Duration::from_millis(250) {
+                        said = p.elapsed;
+                        let _ = self.tx.send((
+                            "thinking",
+                            json!({
+                                "thinking": name,
+                                "playouts": p.playouts,
+                                "ms": p.elapsed.as_millis() as u64,
+                            })
+                            .to_string(),
+                        ));
+                    }
+                })
             }));
             let mut t = self.lock();
             t.thinking = None;
