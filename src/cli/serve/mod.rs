@@ -126,7 +126,8 @@ pub fn serve(args: &ServeArgs) -> u8 {
 
 async fn run(args: &ServeArgs) -> u8 {
     let addr = format!("{}:{}", args.host, args.port);
-    let listener = match tokio::net::TcpListener::bind(&addr).await {
+    // (a host and a port apart: `::1` needs no brackets)
+    let listener = match tokio::net::TcpListener::bind((args.host.as_str(), args.port)).await {
         Ok(l) => l,
         Err(e) => {
             to_stderr!("error: cannot listen on {addr}: {e}");
@@ -142,6 +143,12 @@ async fn run(args: &ServeArgs) -> u8 {
         }
     };
     let url = format!("http://{local}/");
+    if !local.ip().is_loopback() {
+        to_stderr!(
+            "note: listening beyond this machine ({}): whoever reaches it can play and post games",
+            local.ip()
+        );
+    }
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "ludic serve: listening on {url} (Ctrl-C stops it)");
