@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use table::Cell;
@@ -55,6 +56,8 @@ pub const MAX_BODY_BYTES: usize = 2 << 20;
 pub const MAX_TABLES: usize = 1000;
 /// A table unused for this long is removed.
 pub const TABLE_IDLE: Duration = Duration::from_secs(3600);
+/// Event streams open at once at most (the connections that stay open).
+pub const MAX_WATCHERS: usize = 1000;
 /// A computer's search at most, per decision.
 pub const MAX_THINK: Duration = Duration::from_secs(5);
 
@@ -64,6 +67,17 @@ pub(crate) struct Server {
     /// ids and seat tokens (not game randomness: the games draw from their seeds)
     ids: Mutex<Xoshiro256PlusPlus>,
     games: Value,
+    /// event streams open
+    watchers: AtomicUsize,
+}
+
+/// An open event stream, counted while it lives.
+struct Watching(Arc<Server>);
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.0.watchers.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// An error answer: a status and `{error, hint}`.
@@ -248,6 +262,7 @@ impl Server {
                 t ^ u64::from(std::process::id()).rotate_left(32),
             )),
             games: Value::Array(games),
+            watchers: AtomicUsize::new(0),
         }
     }
 
@@ -543,6 +558,15 @@ async fn record(Ax(s): Ax<Arc<Server>>, Path(id): Path<String>) -> ApiResult {
 /// game (and a `hello` first), each `{version, steps, turn, status}`.
 async fn events(Ax(s): Ax<Arc<Server>>, Path(id): Path<String>) -> ApiResult {
     let cell = s.table(&id)?;
+    if s.watchers.fetch_add(1, Ordering::SeqCst) >= MAX_WATCHERS {
+        s.watchers.fetch_sub(1, Ordering::SeqCst);
+        return Err(err(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("{MAX_WATCHERS} event streams are open, the server's most"),
+            "try again later, or follow the table by its state",
+        ));
+    }
+    let watching = Watching(s.clone());
     let rx = cell.subscribe();
     let hello = cell.summary();
     let first = futures_util::stream::once(async move {
@@ -550,12 +574,12 @@ async fn events(Ax(s): Ax<Arc<Server>>, Path(id): Path<String>) -> ApiResult {
             SseEvent::default().event("hello").data(hello.to_string()),
         )
     });
-    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+    let rest = futures_util::stream::unfold((rx, watching), |(mut rx, w)| async move {
         loop {
             match rx.recv().await {
                 Ok((kind, msg)) => {
                     let ev = SseEvent::default().event(kind).data(msg);
-                    return Some((Ok::<_, std::convert::Infallible>(ev), rx));
+                    return Some((Ok::<_, std::convert::Infallible>(ev), (rx, w)));
                 }
                 // a slow reader missed messages: the next one says the version anyway
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
