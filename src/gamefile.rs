@@ -48,6 +48,33 @@ pub fn read_game_file(path: &str) -> Result<String, String> {
     })
 }
 
+/// Composes a `.game` text that came from elsewhere than a file (a web client's) with the
+/// games it is built on, as [`read_game_file`] does, but with built-in games as its only
+/// bases: no base is ever read from the file system. An error is rendered as diagnostics
+/// (named `label`).
+///
+/// ```
+/// let (stem, _) = ludic::builtin::GAMES[0];
+/// let text = format!("game \"Mine\" from \"{stem}\" {{ }}\n");
+/// let composed = ludic::gamefile::compose_text(&text, "<text>").unwrap();
+/// assert!(ludic::load_game(&composed, &Default::default()).is_ok());
+/// let err = ludic::gamefile::compose_text("game \"x\" from \"/etc/passwd\" { }\n", "<text>");
+/// assert!(err.unwrap_err().contains("built-in"));
+/// ```
+pub fn compose_text(text: &str, label: &str) -> Result<String, String> {
+    let mut builtin_only = |name: &str, _from: &str| match builtin::find(name) {
+        Some((stem, src)) => Ok((format!("builtin:{stem}"), stem.to_string(), src.to_string())),
+        None => Err(format!(
+            "the base `{name}` is not a built-in game (a text sent here may be built on built-in games only)"
+        )),
+    };
+    crate::derive::compose(label, label, text.to_string(), &mut builtin_only).map_err(|e| {
+        let shown = render(&e.path, &e.source, &e.diagnostics);
+        let shown = shown.trim_end();
+        shown.strip_prefix("error: ").unwrap_or(shown).to_string()
+    })
+}
+
 /// Reads the base `name` of the file `from`: a built-in game, or a path relative to that
 /// file's folder; only a regular file, of at most [`MAX_SOURCE_BYTES`].
 pub fn read_base(name: &str, from: &str) -> Result<(String, String, String), String> {

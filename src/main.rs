@@ -13,7 +13,7 @@ use std::process::ExitCode;
     version,
     disable_help_subcommand = true,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 100000 --seed 7 -j 2\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 3 a merge that lacks shards,\n130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (simulate, compare, match, perft: the\npartial result printed, marked partial).\n\nFlags: -n is a number of games and -j the games played at once, wherever they apply;\n--threads is the threads of a search (play, match); playouts are an agent's setting\n(mcts:playouts=N) or `bench --playouts`."
+    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 100000 --seed 7 -j 2\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic serve --port 8080\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 3 a merge that lacks shards,\n130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (simulate, compare, match, perft: the\npartial result printed, marked partial).\n\nFlags: -n is a number of games and -j the games played at once, wherever they apply;\n--threads is the threads of a search (play, match); playouts are an agent's setting\n(mcts:playouts=N) or `bench --playouts`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -74,6 +74,8 @@ enum Command {
     Rules(cli::rules::RulesArgs),
     /// List the built-in games with their options and variants
     List(cli::list::ListArgs),
+    /// Serve the games on a local web server: play them and check .game texts over HTTP
+    Serve(cli::serve::ServeArgs),
     /// Print this help, a command's help, or the reference of the .game language
     #[command(
         after_help = "Topics:\n  language   the reference of the .game language, built into ludic\n  COMMAND    the help of a command (as `ludic COMMAND --help`)\n\nExamples:\n  ludic help\n  ludic help play\n  ludic help language | less"
@@ -132,6 +134,7 @@ fn main() -> ExitCode {
         Command::Draw(args) => cli::draw::draw(args),
         Command::Rules(args) => cli::rules::rules(args),
         Command::List(args) => cli::list::list(args),
+        Command::Serve(args) => cli::serve::serve(args),
         Command::Help { topic } => help(topic.as_deref()),
     };
     ExitCode::from(code)

@@ -573,6 +573,10 @@ fn only_the_terminal_front_end_uses_the_terminal_crates() {
         "signal_hook",
         "clap",
         "anstream",
+        // `ludic serve`'s web server
+        "axum",
+        "tokio",
+        "futures_util",
     ];
     let mut found = vec![];
     for f in files() {

@@ -128,6 +128,21 @@ pub fn list(args: &ListArgs) -> u8 {
     super::finish(list_to(&mut std::io::stdout().lock(), args.format))
 }
 
+/// A built-in game as `ludic list --format json` shows it (and `ludic serve`'s `/api/games`).
+pub(crate) fn game_json(stem: &str, g: &Game) -> serde_json::Value {
+    json!({
+        "name": stem,
+        "title": g.title(),
+        "aliases": g.about().aliases,
+        "origin": g.about().origin,
+        "sides": g.sides(),
+        "players": g.players(),
+        "options": options_json(g),
+        "throws": throws_json(g),
+        "variants": variants_json(g),
+    })
+}
+
 fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
     let mut out = vec![];
     for (stem, src) in builtin::GAMES {
@@ -143,22 +158,8 @@ fn list_to(w: &mut impl Write, format: Format) -> std::io::Result<u8> {
     }
     match format {
         Format::Json => {
-            let v: Vec<serde_json::Value> = out
-                .iter()
-                .map(|(stem, g)| {
-                    json!({
-                        "name": stem,
-                        "title": g.title(),
-                        "aliases": g.about().aliases,
-                        "origin": g.about().origin,
-                        "sides": g.sides(),
-                        "players": g.players(),
-                        "options": options_json(g),
-                        "throws": throws_json(g),
-                        "variants": variants_json(g),
-                    })
-                })
-                .collect();
+            let v: Vec<serde_json::Value> =
+                out.iter().map(|(stem, g)| game_json(stem, g)).collect();
             super::write_json(w, &v)?;
         }
         Format::Text => {

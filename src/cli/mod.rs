@@ -26,6 +26,7 @@ pub mod play;
 mod progress;
 pub mod replay;
 pub mod rules;
+pub mod serve;
 mod signals;
 pub mod simulate;
 pub mod validate;

@@ -77,6 +77,12 @@ pub fn replay(args: &ReplayArgs) -> u8 {
     // a game lost by a forfeit (an agent that could not decide) ends before the rules end
     // it: its steps lead to a position where the game goes on, the forfeiting player to decide
     let forfeit = forfeit_of(rec.result.as_ref());
+    // a game a player resigned (`ludic serve`) ends where the game goes on, at any turn
+    let resigned = rec
+        .result
+        .as_ref()
+        .filter(|r| r["reason"] == "resign" && !last.is_over())
+        .map(|r| r["why"].as_str().unwrap_or("a player resigned").to_string());
     if let Some(why) = &forfeit {
         let mover = g.player_name(last.mover());
         let decides = matches!(last.pending(), Pending::Choice(_) | Pending::Drop(_));
@@ -91,7 +97,7 @@ pub fn replay(args: &ReplayArgs) -> u8 {
             );
             return FAILED;
         }
-    } else if rec.result.is_some() && result != rec.result {
+    } else if rec.result.is_some() && result != rec.result && resigned.is_none() {
         to_stderr!("error: {path}: the replayed result differs from the recorded one");
         return FAILED;
     }
@@ -127,9 +133,10 @@ pub fn replay(args: &ReplayArgs) -> u8 {
                     timeline.len()
                 )?;
                 writeln!(out, "{}", board_text(&g, &last))?;
-                match &forfeit {
-                    Some(why) => writeln!(out, "The game ended by a forfeit: {why}"),
-                    None => writeln!(out, "{}", what_next(&g, &last)),
+                match (&forfeit, &resigned) {
+                    (Some(why), _) => writeln!(out, "The game ended by a forfeit: {why}"),
+                    (None, Some(why)) => writeln!(out, "The game ended by a resignation: {why}"),
+                    (None, None) => writeln!(out, "{}", what_next(&g, &last)),
                 }
             }
         }

@@ -44,41 +44,13 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
                 continue;
             }
         };
-        let mut diags = Diagnostics::default();
-        let mut other = vec![];
-        let mut title = String::new();
-        let mut changes = String::new();
-        let ludic::Validation {
-            game,
-            warnings,
-            variants,
-        } = ludic::validate(&source);
-        match game {
-            Ok(g) => {
-                title = g.title().to_string();
-                if let Some(base) = g.about().based_on {
-                    // what a game built on another changes of it
-                    changes = format!(
-                        "; based on {base}, changes: {}",
-                        g.about().changes.join(", ")
-                    );
-                }
-                // Every variant must load too.
-                for (name, e) in variants {
-                    match e {
-                        LoadError::File(d) => diags.0.extend(d.0),
-                        LoadError::Options(e) => {
-                            other.extend(e.into_iter().map(|m| format!("variant `{name}`: {m}")))
-                        }
-                    }
-                }
-            }
-            Err(LoadError::File(d)) => diags = d,
-            Err(LoadError::Options(e)) => other = e,
-        }
-        let ok = diags.is_empty() && other.is_empty();
-        diags.0.extend(warnings.0);
-        let diags = diags.sorted();
+        let Checked {
+            ok,
+            title,
+            changes,
+            diags,
+            other,
+        } = check(&source);
         all_ok &= ok;
         match format {
             Format::Text => {
@@ -110,4 +82,75 @@ fn validate_to(w: &mut impl Write, files: &[String], format: Format) -> std::io:
         super::write_json(w, &report)?;
     }
     Ok(if all_ok { OK } else { FAILED })
+}
+
+/// What `validate` found in one text.
+pub(crate) struct Checked {
+    pub ok: bool,
+    pub title: String,
+    /// what a game built on another changes of it (`; based on X, changes: ...`)
+    pub changes: String,
+    /// errors and warnings, sorted
+    pub diags: Diagnostics,
+    /// errors of the options (no position)
+    pub other: Vec<String>,
+}
+
+/// Checks a game's text as `validate` does (every variant must load too); also `ludic
+/// serve`'s `/api/check`.
+pub(crate) fn check(source: &str) -> Checked {
+    let mut diags = Diagnostics::default();
+    let mut other = vec![];
+    let mut title = String::new();
+    let mut changes = String::new();
+    let ludic::Validation {
+        game,
+        warnings,
+        variants,
+    } = ludic::validate(source);
+    match game {
+        Ok(g) => {
+            title = g.title().to_string();
+            if let Some(base) = g.about().based_on {
+                // what a game built on another changes of it
+                changes = format!(
+                    "; based on {base}, changes: {}",
+                    g.about().changes.join(", ")
+                );
+            }
+            // Every variant must load too.
+            for (name, e) in variants {
+                match e {
+                    LoadError::File(d) => diags.0.extend(d.0),
+                    LoadError::Options(e) => {
+                        other.extend(e.into_iter().map(|m| format!("variant `{name}`: {m}")))
+                    }
+                }
+            }
+        }
+        Err(LoadError::File(d)) => diags = d,
+        Err(LoadError::Options(e)) => other = e,
+    }
+    let ok = diags.is_empty() && other.is_empty();
+    diags.0.extend(warnings.0);
+    let diags = diags.sorted();
+    Checked {
+        ok,
+        title,
+        changes,
+        diags,
+        other,
+    }
+}
+
+/// The JSON report of one text, as `validate --format json` writes it for each file.
+pub(crate) fn check_json(path: &str, source: &str) -> serde_json::Value {
+    let c = check(source);
+    json!({
+        "file": path,
+        "valid": c.ok,
+        "title": c.title,
+        "diagnostics": ludic::diagnostic::to_json(path, source, &c.diags),
+        "errors": c.other,
+    })
 }
