@@ -504,14 +504,7 @@ async fn undo(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let cell = s.table(&id)?;
-    let v = body_json(body)?;
-    let token = str_field(&v, "seat")?.to_string();
-    let c = cell.clone();
-    let t = token.clone();
-    blocking(move || c.undo(&t)).await?;
-    let v = blocking(move || cell.view(Some(&token))).await?;
-    ok_json(v)
+    by_seat(&s, &id, body, |c, t| c.undo(t)).await
 }
 
 /// `POST /api/tables/{id}/resign` {seat}
@@ -520,12 +513,23 @@ async fn resign(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let cell = s.table(&id)?;
+    by_seat(&s, &id, body, |c, t| c.resign(t)).await
+}
+
+/// A request of a seat (`{seat}`) that changes its table (`act`), answered with the table
+/// as that seat sees it.
+async fn by_seat(
+    s: &Server,
+    id: &str,
+    body: Result<Bytes, BytesRejection>,
+    act: fn(&Cell, &str) -> Result<(), ApiError>,
+) -> ApiResult {
+    let cell = s.table(id)?;
     let v = body_json(body)?;
     let token = str_field(&v, "seat")?.to_string();
     let c = cell.clone();
     let t = token.clone();
-    blocking(move || c.resign(&t)).await?;
+    blocking(move || act(&c, &t)).await?;
     let v = blocking(move || cell.view(Some(&token))).await?;
     ok_json(v)
 }
