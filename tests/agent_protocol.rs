@@ -69,6 +69,26 @@ fn bot(name: &str, settings: &str, pids: &Path) -> String {
     format!("cmd{settings}:sh -c 'echo $$ > {dir}/$$.pid; exec python3 {BOTS}/{name}.py {dir}'")
 }
 
+/// `ludic match pallankuzhi`, two games of the agent `spec` against `random`, in JSON (its exit
+/// code 0 asserted).
+fn two_games_against_random(spec: &str) -> Value {
+    let out = ludic(&[
+        "match",
+        "pallankuzhi",
+        "--agent",
+        spec,
+        "--agent",
+        "random",
+        "-n",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let (o, e) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{spec}: {o}\n{e}");
+    serde_json::from_str(&o).expect("JSON")
+}
+
 /// The records of a folder, by name, as text.
 fn records(dir: &Path) -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = std::fs::read_dir(dir)
@@ -334,27 +354,13 @@ fn misbehaving_bots_lose_by_forfeit_with_the_reason_and_leave_nothing_behind() {
         let pids = tmp_dir(&format!("pids-{name}"));
         let t0 = Instant::now();
         let spec = bot(name, settings, &pids);
-        let out = ludic(&[
-            "match",
-            "pallankuzhi",
-            "--agent",
-            &spec,
-            "--agent",
-            "random",
-            "-n",
-            "2",
-            "--format",
-            "json",
-        ]);
-        let (o, e) = text(&out);
+        let v = two_games_against_random(&spec);
         assert!(
             t0.elapsed() < Duration::from_secs(30),
             "{name} took too long"
         );
-        assert_eq!(out.status.code(), Some(0), "{name}: {o}\n{e}");
-        let v: Value = serde_json::from_str(&o).expect("JSON");
         assert_eq!(v["games"], 2, "{name}");
-        assert_eq!(v["ended_by"]["forfeit"], 2, "{name}: {o}");
+        assert_eq!(v["ended_by"]["forfeit"], 2, "{name}: {v}");
         assert_eq!(v["agents"][0]["losses"], 2, "{name}");
         assert_eq!(v["agents"][1]["wins"], 2, "{name}");
         let forfeits = v["forfeits"].as_array().expect("the forfeits");
@@ -520,22 +526,7 @@ fn a_program_has_its_startup_time_on_top_of_its_first_decision() {
     }
     let pids = tmp_dir("slow-start");
     // a second to start, 300ms a decision: with 3s to start it plays its games to the end
-    let run = |settings: &str| {
-        let out = ludic(&[
-            "match",
-            "pallankuzhi",
-            "--agent",
-            &bot("slow_start", settings, &pids),
-            "--agent",
-            "random",
-            "-n",
-            "2",
-            "--format",
-            "json",
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
-        serde_json::from_str::<Value>(&text(&out).0).expect("JSON")
-    };
+    let run = |settings: &str| two_games_against_random(&bot("slow_start", settings, &pids));
     let v = run("[time=300ms,startup=3s]");
     assert_eq!(v["ended_by"]["forfeit"], Value::Null, "{v}");
     assert_eq!(v["games"], 2);
