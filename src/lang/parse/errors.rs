@@ -1,7 +1,7 @@
 //! pest's syntax errors in the language's words: what was expected, as a rule author would
 //! name it ("a number", "`track`"), never a generated rule name.
 
-use super::grammar::starts_a_statement;
+use super::grammar::{is_reserved, starts_a_statement};
 use super::*;
 
 pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
@@ -95,11 +95,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagno
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
-    let reserved = !word.is_empty()
-        && LudicParser::parse(Rule::keyword, &word)
-            .ok()
-            .and_then(|mut p| p.next())
-            .is_some_and(|p| p.as_str() == word);
+    let reserved = !word.is_empty() && is_reserved(&word);
     let hint = if reserved && expected.contains("a name") {
         format!("`{word}` is a reserved word of the language; choose another name")
     } else {

@@ -58,7 +58,7 @@ fn next_rule(text: &str) -> Option<(&str, &str, &str)> {
             continue;
         };
         let open = start + line.len() - def.len() + def.find('{')?;
-        let close = matching_brace(text, open)?;
+        let close = matching(text.as_bytes(), open, b'{', b'}')?;
         return Some((
             &line[..name_len],
             &text[open + 1..close],
@@ -68,15 +68,15 @@ fn next_rule(text: &str) -> Option<(&str, &str, &str)> {
     None
 }
 
-/// The index of the `}` that closes the `{` at `open`, skipping string and character literals.
-fn matching_brace(text: &str, open: usize) -> Option<usize> {
-    let b = text.as_bytes();
+/// The index of the `close` bracket that closes the `opener` at `b[open]`, skipping string and
+/// character literals.
+fn matching(b: &[u8], open: usize, opener: u8, close: u8) -> Option<usize> {
     let (mut depth, mut i) = (0usize, open);
     while i < b.len() {
         match b[i] {
             b'"' | b'\'' => i = literal_end(b, i),
-            b'{' => depth += 1,
-            b'}' => {
+            c if c == opener => depth += 1,
+            c if c == close => {
                 depth -= 1;
                 if depth == 0 {
                     return Some(i);
@@ -181,24 +181,7 @@ fn skip_atom(b: &[u8], i: &mut usize) {
     }
     match b.get(*i) {
         Some(b'"' | b'\'') => *i = literal_end(b, *i) + 1,
-        Some(b'(') => {
-            let mut depth = 0;
-            while *i < b.len() {
-                match b[*i] {
-                    b'"' | b'\'' => *i = literal_end(b, *i),
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            *i += 1;
-                            return;
-                        }
-                    }
-                    _ => {}
-                }
-                *i += 1;
-            }
-        }
+        Some(b'(') => *i = matching(b, *i, b'(', b')').map_or(b.len(), |c| c + 1),
         _ => {
             while *i < b.len() && (b[*i].is_ascii_alphanumeric() || b[*i] == b'_') {
                 *i += 1;
@@ -286,6 +269,16 @@ fn alternatives_of(of: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The words a rule of one alternative begins with, up to the first part that is not a fixed
+/// word, as a syntax error writes them (`` `between rounds` ``); None if it begins otherwise.
+fn lead_words(name: &str) -> Option<String> {
+    let lead: Vec<&str> = match alternatives(bodies().get(name)?).as_slice() {
+        [seq] => seq.iter().map_while(word_of).collect(),
+        _ => vec![],
+    };
+    (!lead.is_empty()).then(|| format!("`{}`", lead.join(" ")))
+}
+
 /// Whether a syntax error's words (`` `let` ``, `` `another turn` ``) are those a statement
 /// begins with.
 pub(super) fn starts_a_statement(words: &str) -> bool {
@@ -296,13 +289,7 @@ pub(super) fn starts_a_statement(words: &str) -> bool {
             let mut first = vec![];
             first_words(&Atom::Name(name), 0, &mut first);
             all.extend(first.iter().map(|w| format!("`{w}`")));
-            let lead: Vec<&str> = match bodies().get(name).map(|b| alternatives(b)) {
-                Some(alts) if alts.len() == 1 => alts[0].iter().map_while(word_of).collect(),
-                _ => vec![],
-            };
-            if !lead.is_empty() {
-                all.push(format!("`{}`", lead.join(" ")));
-            }
+            all.extend(lead_words(name));
         }
         all
     });
@@ -316,20 +303,10 @@ pub(super) fn starts_a_statement(words: &str) -> bool {
 pub(super) fn starting_words(r: Rule) -> Option<&'static str> {
     static WORDS: OnceLock<HashMap<String, String>> = OnceLock::new();
     let words = WORDS.get_or_init(|| {
-        let mut map = HashMap::new();
-        for name in statement_rules() {
-            let Some(body) = bodies().get(name) else {
-                continue;
-            };
-            let lead: Vec<&str> = match alternatives(body).as_slice() {
-                [seq] => seq.iter().map_while(word_of).collect(),
-                _ => vec![],
-            };
-            if !lead.is_empty() {
-                map.insert(name.to_string(), format!("`{}`", lead.join(" ")));
-            }
-        }
-        map
+        statement_rules()
+            .into_iter()
+            .filter_map(|name| Some((name.to_string(), lead_words(name)?)))
+            .collect()
     });
     let name = format!("{r:?}");
     if let Some(w) = words.get(&name) {
@@ -362,8 +339,8 @@ pub(super) fn statement_starts() -> &'static [&'static str] {
     })
 }
 
-/// Whether the grammar's `keyword` rule matches the whole word.
-fn is_reserved(word: &str) -> bool {
+/// Whether the grammar's `keyword` rule matches the whole word (a reserved word).
+pub(super) fn is_reserved(word: &str) -> bool {
     LudicParser::parse(Rule::keyword, word)
         .ok()
         .and_then(|mut p| p.next())
