@@ -229,6 +229,7 @@ fn open_browser(url: &str) {
 fn router(server: Arc<Server>) -> Router {
     Router::new()
         .route("/", get(index))
+        .route("/web/{file}", get(asset))
         .route("/api/games", get(games))
         .route("/api/check", post(check))
         .route("/api/tables", post(create))
@@ -306,6 +307,27 @@ async fn not_found() -> ApiError {
 
 async fn index() -> Html<&'static str> {
     Html(include_str!("web/index.html"))
+}
+
+/// The page's files, built into the binary: a name from the client is only ever looked up in
+/// this list (no path reaches the file system).
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("app.js", "text/javascript", include_str!("web/app.js")),
+    ("style.css", "text/css", include_str!("web/style.css")),
+];
+
+async fn asset(Path(file): Path<String>) -> Response {
+    match ASSETS.iter().find(|(name, _, _)| *name == file) {
+        Some((_, mime, text)) => (
+            [
+                (header::CONTENT_TYPE, format!("{mime}; charset=utf-8")),
+                (header::CACHE_CONTROL, "no-cache".to_string()),
+            ],
+            *text,
+        )
+            .into_response(),
+        None => not_found().await.into_response(),
+    }
 }
 
 async fn games(Ax(s): Ax<Arc<Server>>) -> ApiResult {
