@@ -313,6 +313,7 @@ async fn index() -> Html<&'static str> {
 /// this list (no path reaches the file system).
 const ASSETS: &[(&str, &str, &str)] = &[
     ("app.js", "text/javascript", include_str!("web/app.js")),
+    ("play.js", "text/javascript", include_str!("web/play.js")),
     ("style.css", "text/css", include_str!("web/style.css")),
 ];
 

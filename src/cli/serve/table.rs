@@ -15,7 +15,7 @@ use axum::http::StatusCode;
 use ludic::agents::{Agent, AgentSpec, Event as AgentEvent, Seat};
 use ludic::limits::shorten;
 use ludic::record::{FORMAT, Record, Step};
-use ludic::render::narrate::narrate;
+use ludic::render::narrate::{chance_text, narrate};
 use ludic::render::svg::{event_sites, svg};
 use ludic::{Game, Pending, Player, SiteId, State, Status};
 use rand::SeedableRng;
@@ -242,6 +242,8 @@ impl Table {
         let events = g
             .play_chance_narrated(&mut self.st, o)
             .map_err(|e| e.to_string())?;
+        // the throw with every face, as the terminal says it, then what it did
+        self.narration.push(chance_text(&g, &before, o));
         self.narration.extend(narrate(&g, &before, &events));
         self.steps.push(Step::Chance { outcome: name });
         self.version += 1;

@@ -53,9 +53,3 @@ export async function api(path, body, method) {
 
 window.addEventListener('hashchange', () => showTab(currentTab()));
 showTab(currentTab());
-
-// Until the Play section's own module is loaded: the list of games.
-const list = document.getElementById('games');
-if (list) {
-  for (const g of await api('/api/games')) list.append(el('li', {text: `${g.title} (${g.name})`}));
-}
