@@ -290,7 +290,7 @@ pub(super) fn check_at(path: &str, n: usize, len: usize) -> Result<(), u8> {
 }
 
 /// Step `n` of a record in a line: `South plays sow s3`, `North throws … = 3`.
-fn step_title(g: &Game, before: &State, step: &Step) -> String {
+pub(super) fn step_title(g: &Game, before: &State, step: &Step) -> String {
     match step {
         Step::Decision { player, notation } => format!("{player} plays {notation}"),
         Step::Chance { outcome } => match g.parse_outcome(before, outcome) {
@@ -301,7 +301,7 @@ fn step_title(g: &Game, before: &State, step: &Step) -> String {
 }
 
 /// What comes after a position: the end of the game with its score, or who is to decide.
-fn what_next(g: &Game, st: &State) -> String {
+pub(super) fn what_next(g: &Game, st: &State) -> String {
     if let Some(end) = end_text(g, st) {
         return end;
     }

@@ -8,6 +8,7 @@
 //! never blocks another game, and a panic in one game marks that table broken and answers 500
 //! while the server goes on.
 
+mod replay;
 mod request;
 mod table;
 
@@ -232,6 +233,7 @@ fn router(server: Arc<Server>) -> Router {
         .route("/web/{file}", get(asset))
         .route("/api/games", get(games))
         .route("/api/check", post(check))
+        .route("/api/replay", post(replay_step))
         .route("/api/tables", post(create))
         .route("/api/tables/{id}", get(state))
         .route("/api/tables/{id}/move", post(play_move))
@@ -314,6 +316,7 @@ async fn index() -> Html<&'static str> {
 const ASSETS: &[(&str, &str, &str)] = &[
     ("app.js", "text/javascript", include_str!("web/app.js")),
     ("play.js", "text/javascript", include_str!("web/play.js")),
+    ("replay.js", "text/javascript", include_str!("web/replay.js")),
     ("style.css", "text/css", include_str!("web/style.css")),
 ];
 
@@ -391,6 +394,15 @@ fn checked_text(text: &str) -> Result<(), ApiError> {
         ));
     }
     Ok(())
+}
+
+/// `POST /api/replay`: a record's position (see `replay.rs`).
+async fn replay_step(body: Result<Bytes, BytesRejection>) -> ApiResult {
+    let v = body_json(body)?;
+    if let Some(t) = v.get("text").and_then(Value::as_str) {
+        checked_text(t)?;
+    }
+    ok_json(blocking(move || replay::replay(&v)).await?)
 }
 
 /// `POST /api/check`: a `.game` text (the body, or `{"text": ...}` as JSON) checked as

@@ -71,9 +71,17 @@ struct Table {
     broken: bool,
 }
 
-/// Creates a table (the engine's calls: run on the blocking pool).
-pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<Cell, ApiError> {
-    let (label, source) = match (&req.game, &req.text) {
+/// A game by its built-in name (`game`) or its text (`text`), with options (`NAME=VALUE`) and a
+/// variant; also its label (the built-in game's name, or `<text>`). A name is only looked up
+/// among the built-in games, and a text's bases are built-in games: nothing from the client
+/// reaches the file system.
+pub(crate) fn load(
+    game: Option<&str>,
+    text: Option<&str>,
+    options: &[String],
+    variant: Option<&str>,
+) -> Result<(Game, String), ApiError> {
+    let (label, source) = match (game, text) {
         (Some(name), _) => match ludic::builtin::lookup(name) {
             ludic::builtin::Lookup::Found(stem, src) => (stem.to_string(), src.to_string()),
             ludic::builtin::Lookup::Ambiguous(stems) => {
@@ -104,7 +112,7 @@ pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<C
         },
         (None, None) => return Err(bad("no game", "give `game` or `text`")),
     };
-    let settings = crate::cli::settings_from(&req.options, req.variant.as_deref())
+    let settings = crate::cli::settings_from(options, variant)
         .map_err(|e| bad(e, "options are {\"NAME\": VALUE}"))?;
     let mut g = match ludic::load_game(&source, &settings) {
         Ok(g) => g,
@@ -124,6 +132,17 @@ pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<C
         }
     };
     g.set_origin(&label, &source);
+    Ok((g, label))
+}
+
+/// Creates a table (the engine's calls: run on the blocking pool).
+pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<Cell, ApiError> {
+    let (g, label) = load(
+        req.game.as_deref(),
+        req.text.as_deref(),
+        &req.options,
+        req.variant.as_deref(),
+    )?;
     let n = g.players().len();
     let seats = req.seats.unwrap_or_else(|| {
         (0..n)
