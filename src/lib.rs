@@ -92,6 +92,17 @@ pub use engine::{
 };
 pub use ir::{PieceKind, Player, SiteId, SiteKind};
 
+/// The words of the language, for editors and highlighters (`ludic serve`'s editor, a
+/// language server): every word the grammar spells with whether it is reserved (never a name),
+/// and the builtin names and functions (`mover`, `count`…). All read from the grammar and the
+/// builtins' table, so that they never drift from the language.
+pub fn language_words() -> (Vec<(&'static str, bool)>, Vec<&'static str>) {
+    let builtins = lang::builtins::names()
+        .chain(lang::builtins::functions())
+        .collect();
+    (parse::words(), builtins)
+}
+
 /// The one front door: parses and checks a game description with the given option settings.
 pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {
     let file = parse::parse(source).map_err(LoadError::File)?;

@@ -76,7 +76,7 @@ fn first_decision(g: &Game) -> (Vec<String>, Option<State>) {
     (chances, None)
 }
 
-fn rules_to(
+pub(super) fn rules_to(
     w: &mut impl Write,
     label: &str,
     g: &Game,

@@ -197,6 +197,16 @@ fn string_value(p: Pair<Rule>) -> String {
         .to_string()
 }
 
+/// The words of the language, for editors and highlighters: every word the grammar spells
+/// (`sow`, `where`, `forget`…) with whether it is reserved (never a name), all read from the
+/// grammar itself.
+pub fn words() -> Vec<(&'static str, bool)> {
+    grammar::words()
+        .iter()
+        .map(|&w| (w, grammar::is_reserved(w)))
+        .collect()
+}
+
 /// Parses a whole file. A syntax error stops the parse (pest does not recover); it is reported
 /// with the words of the grammar, never with generated rule names. Nesting too deep for the
 /// parser is refused before it runs, and what is too deep or too long for the stages after it

@@ -232,7 +232,10 @@ fn router(server: Arc<Server>) -> Router {
         .route("/", get(index))
         .route("/web/{file}", get(asset))
         .route("/api/games", get(games))
+        .route("/api/games/{name}/text", get(game_text))
+        .route("/api/language", get(language))
         .route("/api/check", post(check))
+        .route("/api/rules", post(rules))
         .route("/api/replay", post(replay_step))
         .route("/api/tables", post(create))
         .route("/api/tables/{id}", get(state))
@@ -316,7 +319,17 @@ async fn index() -> Html<&'static str> {
 const ASSETS: &[(&str, &str, &str)] = &[
     ("app.js", "text/javascript", include_str!("web/app.js")),
     ("play.js", "text/javascript", include_str!("web/play.js")),
-    ("replay.js", "text/javascript", include_str!("web/replay.js")),
+    (
+        "replay.js",
+        "text/javascript",
+        include_str!("web/replay.js"),
+    ),
+    (
+        "editor.js",
+        "text/javascript",
+        include_str!("web/editor.js"),
+    ),
+    ("editor.css", "text/css", include_str!("web/editor.css")),
     ("style.css", "text/css", include_str!("web/style.css")),
 ];
 
@@ -394,6 +407,70 @@ fn checked_text(text: &str) -> Result<(), ApiError> {
         ));
     }
     Ok(())
+}
+
+/// `GET /api/games/{name}/text`: a built-in game's `.game` text (a name is only ever looked up
+/// among the built-in games).
+async fn game_text(Path(name): Path<String>) -> ApiResult {
+    match ludic::builtin::lookup(&name) {
+        ludic::builtin::Lookup::Found(stem, src) => ok_json(json!({"name": stem, "text": src})),
+        ludic::builtin::Lookup::Ambiguous(stems) => Err(err(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "`{}` names several games",
+                ludic::limits::shorten(&name, 40)
+            ),
+            format!("say which: {}", stems.join(", ")),
+        )),
+        ludic::builtin::Lookup::NotFound => Err(err(
+            StatusCode::NOT_FOUND,
+            format!("no built-in game `{}`", ludic::limits::shorten(&name, 40)),
+            "GET /api/games lists them",
+        )),
+    }
+}
+
+/// `GET /api/language`: the language's words for an editor's highlighting, read from the
+/// grammar (`reserved`: never a name) and the builtins' table.
+async fn language() -> ApiResult {
+    let (words, builtins) = ludic::language_words();
+    let words: Vec<Value> = words
+        .iter()
+        .map(|(w, reserved)| json!({"word": w, "reserved": reserved}))
+        .collect();
+    ok_json(json!({"words": words, "builtins": builtins}))
+}
+
+/// `POST /api/rules`: `ludic rules`' summary of a `.game` text (`{"text", "options",
+/// "variant"}`), as its terminal output; a text with errors is a 422 (`/api/check` says where).
+async fn rules(body: Result<Bytes, BytesRejection>) -> ApiResult {
+    let v = body_json(body)?;
+    let req = NewTable::read(&v)?;
+    if let Some(t) = &req.text {
+        checked_text(t)?;
+    }
+    let text = blocking(move || {
+        let (g, label) = table::load(
+            req.game.as_deref(),
+            req.text.as_deref(),
+            &req.options,
+            req.variant.as_deref(),
+        )?;
+        let in_force = !req.options.is_empty() || req.variant.is_some();
+        let mut out = vec![];
+        super::rules::rules_to(&mut out, &label, &g, in_force, super::Format::Text).map_err(
+            |e| {
+                err(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    e.to_string(),
+                    "a bug of ludic: please report it",
+                )
+            },
+        )?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    })
+    .await?;
+    ok_json(json!({ "text": text }))
 }
 
 /// `POST /api/replay`: a record's position (see `replay.rs`).

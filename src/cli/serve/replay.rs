@@ -41,7 +41,12 @@ pub(crate) fn replay(v: &Value) -> Result<Value, ApiError> {
     let text = match v.get("text") {
         None | Some(Value::Null) => None,
         Some(Value::String(t)) => Some(t.as_str()),
-        Some(_) => return Err(bad("`text` is not a string", "send the .game text as a string")),
+        Some(_) => {
+            return Err(bad(
+                "`text` is not a string",
+                "send the .game text as a string",
+            ));
+        }
     };
     let step = match v.get("step") {
         None | Some(Value::Null) => 0,

@@ -339,6 +339,23 @@ pub(super) fn statement_starts() -> &'static [&'static str] {
     })
 }
 
+/// Every word the grammar spells (a quoted literal of letters: `sow`, `where`, `forget`…),
+/// sorted: the words an editor highlights. Which of them are reserved: [`is_reserved`].
+pub(super) fn words() -> &'static [&'static str] {
+    static WORDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut out: Vec<&'static str> = GRAMMAR
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .flat_map(|l| l.split('"').skip(1).step_by(2))
+            .filter(|w| is_word(w) && w.len() > 1)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    })
+}
+
 /// Whether the grammar's `keyword` rule matches the whole word (a reserved word).
 pub(super) fn is_reserved(word: &str) -> bool {
     LudicParser::parse(Rule::keyword, word)
