@@ -161,9 +161,13 @@ fn games_are_listed_as_ludic_list_lists_them() {
     let out = ludic(&["list", "--format", "json"]);
     let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v, listed);
+    // the page: its frame loads the Play section's module, which lists them from the API
     let (c, page) = s.request("GET", "/", "text/plain", b"");
     assert_eq!(c, 200);
-    assert!(page.contains("/api/games"));
+    assert!(page.contains("/web/play.js"));
+    let (c, script) = s.request("GET", "/web/play.js", "text/plain", b"");
+    assert_eq!(c, 200);
+    assert!(script.contains("/api/games"));
 }
 
 #[test]
@@ -667,4 +671,180 @@ fn ctrl_c_stops_the_server_cleanly() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_record_is_replayed_step_by_step() {
+    let s = Server::start();
+    let dir = std::env::temp_dir().join(format!("ludic-serve-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = ludic(&[
+        "match",
+        "puluc",
+        "--agent",
+        "random",
+        "--agent",
+        "random",
+        "-n",
+        "1",
+        "--seed",
+        "6",
+        "--record-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(dir.join("game-1.json")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let rec: Value = serde_json::from_str(&text).unwrap();
+    let n = rec["steps"].as_array().unwrap().len();
+    let g = ludic::load_game(
+        ludic::builtin::find("puluc").unwrap().1,
+        &ludic::Settings::default(),
+    )
+    .unwrap();
+    let steps: Vec<ludic::record::Step> = serde_json::from_value(rec["steps"].clone()).unwrap();
+    for k in [0, 1, n / 2, n] {
+        // the record as text (a file's content) or as JSON: the same
+        let body = if k % 2 == 0 {
+            json!({"record": text, "step": k})
+        } else {
+            json!({"record": rec, "step": k})
+        };
+        let (c, v) = s.post("/api/replay", &body);
+        assert_eq!(c, 200, "{v}");
+        assert_eq!(v["steps"], n);
+        assert_eq!(v["step"], k);
+        assert_eq!(v["titles"].as_array().unwrap().len(), n);
+        let st = ludic::record::replay(&g, &steps[..k]).unwrap();
+        assert_eq!(v["observation"], g.observation_json(&st), "step {k}");
+        assert_eq!(v["narration"].as_array().unwrap().is_empty(), k == 0);
+    }
+    let (_, last) = s.post("/api/replay", &json!({"record": text, "step": n}));
+    assert!(
+        last["end_text"]
+            .as_str()
+            .is_some_and(|t| t.contains("wins") || t.contains("draw")),
+        "{last}"
+    );
+    // mistakes: a step past the end, a changed step, not a record, a game not built in
+    let (c, v) = s.post("/api/replay", &json!({"record": text, "step": n + 1}));
+    assert_eq!(c, 400, "{v}");
+    let mut bad = rec.clone();
+    bad["steps"][2] = json!({"type": "decision", "player": "South", "notation": "move c99"});
+    let (c, v) = s.post("/api/replay", &json!({"record": bad, "step": 1}));
+    assert_eq!(c, 422, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("step 3"), "{v}");
+    let (c, _) = s.post("/api/replay", &json!({"record": "{\"format\": 1}"}));
+    assert_eq!(c, 400);
+    let mut elsewhere = rec.clone();
+    elsewhere["game"] = json!("/etc/passwd");
+    let (c, v) = s.post("/api/replay", &json!({"record": elsewhere}));
+    assert_eq!(c, 400, "{v}");
+    assert!(v["hint"].as_str().unwrap().contains("text"));
+    s.alive();
+}
+
+#[test]
+fn the_editor_gets_the_words_a_builtin_text_and_the_rules() {
+    let s = Server::start();
+    let (c, v) = s.get("/api/language");
+    assert_eq!(c, 200);
+    let words: Vec<(&str, bool)> = v["words"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["word"].as_str().unwrap(),
+                w["reserved"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert!(words.contains(&("sow", true)) && words.contains(&("where", true)));
+    // a word of the grammar that is not reserved (it can be a name)
+    assert!(words.iter().any(|&(_, r)| !r));
+    assert!(v["builtins"].as_array().unwrap().contains(&json!("mover")));
+    for (stem, src) in ludic::builtin::GAMES {
+        let (c, v) = s.get(&format!("/api/games/{stem}/text"));
+        assert_eq!(c, 200);
+        assert_eq!(v["text"], *src);
+    }
+    let (c, v) = s.get("/api/games/..%2FCargo.toml/text");
+    assert_eq!(c, 404, "{v}");
+    let text = "game \"Seven\" from \"ceelkoqyuqkoqiji\" { }\noption holes = 7\n";
+    let (c, v) = s.post("/api/rules", &json!({ "text": text }));
+    assert_eq!(c, 200, "{v}");
+    let rules = v["text"].as_str().unwrap();
+    assert!(
+        rules.contains("Seven") && rules.contains("The start:"),
+        "{rules}"
+    );
+    let (c, _) = s.post("/api/rules", &json!({"text": "game \"x\" {"}));
+    assert_eq!(c, 422);
+    s.alive();
+}
+
+/// A connection that sends nothing is closed after the first bytes' time (10 s), and one that
+/// is idle after a request stays open meanwhile.
+#[test]
+fn a_silent_connection_is_closed() {
+    let s = Server::start();
+    let start = std::time::Instant::now();
+    let mut silent = TcpStream::connect(&s.addr).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut buf = [0u8; 16];
+    let n = silent.read(&mut buf).unwrap_or(0);
+    let took = start.elapsed();
+    assert_eq!(n, 0, "the server closes it without an answer");
+    assert!(
+        took >= Duration::from_secs(9) && took < Duration::from_secs(20),
+        "closed after {took:?}"
+    );
+    s.alive();
+}
+
+/// The connections open at once are capped: at the cap, a new connection waits (in the
+/// listening socket's queue) until one closes, then it is served.
+#[test]
+fn connections_are_capped_and_the_next_waits_its_turn() {
+    let s = Server::start();
+    // the cap the server computes: 1100, or fewer under a low limit of open files
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", s.child.id())).unwrap();
+    let soft: usize = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .and_then(|l| l.split_whitespace().nth(3))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let cap = 1100.min(soft.saturating_sub(64)).max(16);
+    // each held open with the start of a request (so that it is not silent)
+    let held: Vec<TcpStream> = (0..cap)
+        .map(|_| {
+            let mut c = TcpStream::connect(&s.addr).unwrap();
+            c.write_all(b"GET /api/games HTTP/1.1\r\n").unwrap();
+            c
+        })
+        .collect();
+    let mut next = TcpStream::connect(&s.addr).unwrap();
+    next.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    next.set_read_timeout(Some(Duration::from_millis(1500)))
+        .unwrap();
+    let mut buf = [0u8; 12];
+    assert!(
+        next.read(&mut buf).is_err(),
+        "over the cap, a connection waits"
+    );
+    drop(held);
+    next.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = vec![];
+    let _ = next.read_to_end(&mut answer);
+    assert!(
+        String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"),
+        "served once others close"
+    );
+    s.alive();
 }

@@ -8,6 +8,7 @@
 //! never blocks another game, and a panic in one game marks that table broken and answers 500
 //! while the server goes on.
 
+mod conn;
 mod replay;
 mod request;
 mod table;
@@ -82,6 +83,7 @@ impl Drop for Watching {
 }
 
 /// An error answer: a status and `{error, hint}`.
+#[derive(Debug)]
 pub(crate) struct ApiError {
     status: StatusCode,
     error: String,
@@ -189,7 +191,7 @@ async fn run(args: &ServeArgs) -> u8 {
         }
     };
     let served = tokio::select! {
-        r = axum::serve(listener, app) => r,
+        r = axum::serve(conn::Capped::new(listener, conn::cap()), app) => r,
         () = stop => Ok(()),
     };
     sweeper.abort();
@@ -718,4 +720,20 @@ pub(crate) fn str_field<'v>(v: &'v Value, name: &str) -> Result<&'v str, ApiErro
             "see src/cli/serve/API.md for the fields of each request",
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic on the blocking pool (the engine failing on a request) is a 500 with its hint,
+    /// and the pool serves the next request.
+    #[tokio::test]
+    async fn a_panic_is_a_500_and_the_next_request_is_served() {
+        let r: Result<(), ApiError> = blocking(|| panic!("the engine failed")).await;
+        let e = r.expect_err("a panic is an error");
+        assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(e.hint.contains("bug of ludic"));
+        assert_eq!(blocking(|| Ok(7)).await.ok(), Some(7));
+    }
 }

@@ -632,6 +632,9 @@ impl Cell {
     pub(crate) fn view(&self, token: Option<&str>) -> Result<Value, ApiError> {
         let t = self.lock();
         let you = token.map(|k| t.seat(k)).transpose()?;
+        if t.broken {
+            return Err(broken());
+        }
         let g = t.g.clone();
         let st = &t.st;
         let summary = t.summary();
@@ -732,4 +735,47 @@ fn broken() -> ApiError {
         "the engine failed on this table",
         "this is a bug of ludic: please report it; create a new table",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::panic::AssertUnwindSafe;
+
+    /// A table of the first built-in game, a person first.
+    fn table() -> (Cell, String) {
+        let game = ludic::builtin::GAMES[0].0;
+        let req = NewTable::read(&json!({"game": game, "seed": 1})).expect("a request");
+        let cell = create("t".into(), req, vec!["tok".into(), "other".into()]).expect("a table");
+        (cell, "tok".into())
+    }
+
+    fn first_decision(c: &Cell, tok: &str) -> Move {
+        let v = c.view(Some(tok)).expect("the state");
+        Move::Action(v["legal"][0]["id"].as_u64().expect("a legal decision"))
+    }
+
+    /// A panic while a table is held (the engine failing on it) marks that table broken: its
+    /// requests answer 500 from then on, and another table plays on.
+    #[test]
+    fn a_panic_in_a_table_breaks_that_table_only() {
+        let (broken_one, tok) = table();
+        let (other, tok2) = table();
+        let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let _held = broken_one.lock();
+            panic!("the engine failed");
+        }));
+        assert!(r.is_err());
+        let e = broken_one
+            .play(&tok, first_decision(&other, &tok2))
+            .expect_err("a broken table plays nothing");
+        assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(broken_one.view(Some(&tok)).is_err());
+        // the other table is untouched
+        other
+            .play(&tok2, first_decision(&other, &tok2))
+            .expect("another table plays on");
+        assert!(other.view(Some(&tok2)).is_ok());
+    }
 }
