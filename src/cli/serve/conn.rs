@@ -1,9 +1,11 @@
 //! The server's connections, bounded: at most [`MAX_CONNECTIONS`] open at once (a connection is
 //! accepted only with a permit; at the cap, new ones wait in the system's queue of the listening
 //! socket until one closes, rather than being refused: a browser retries nothing, a queue
-//! costs nothing), and none held by a client that says nothing: its first bytes within
-//! [`FIRST_BYTES`] of the connection, and no connection idle (nothing read or written) for
-//! [`IDLE`]. An event stream is written at least every 15 s (its keep-alive), so it stays.
+//! costs nothing), and none held by a client that is not served: a connection is closed when
+//! the server has written nothing to it for [`FIRST_ANSWER`] after it opened, or for [`IDLE`]
+//! since its last answer. Bytes the client sends do not count (a client that sends a request
+//! a byte at a time, or never ends it, is closed all the same). An event stream is written at
+//! least every 15 s (its keep-alive), so it stays; a computer's search is at most 5 s.
 
 use std::future::Future;
 use std::io;
@@ -18,9 +20,9 @@ use tokio::time::{Instant, Sleep};
 
 /// Connections open at once at most (the event streams, at most `MAX_WATCHERS`, among them).
 pub const MAX_CONNECTIONS: usize = 1100;
-/// A connection's first bytes (its first request) come within this, or it is closed.
-pub const FIRST_BYTES: Duration = Duration::from_secs(10);
-/// A connection with nothing read or written for this long is closed.
+/// A connection not answered within this after it opened is closed.
+pub const FIRST_ANSWER: Duration = Duration::from_secs(15);
+/// A connection with nothing written to it for this long since its last answer is closed.
 pub const IDLE: Duration = Duration::from_secs(120);
 
 /// The cap on connections here: [`MAX_CONNECTIONS`], or fewer when the process may open fewer
@@ -88,7 +90,7 @@ pub struct Conn {
     stream: TcpStream,
     _permit: OwnedSemaphorePermit,
     deadline: Pin<Box<Sleep>>,
-    /// nothing read yet: the first bytes' deadline applies
+    /// nothing written yet: the first answer's deadline applies
     fresh: bool,
 }
 
@@ -97,13 +99,13 @@ impl Conn {
         Conn {
             stream,
             _permit: permit,
-            deadline: Box::pin(tokio::time::sleep(FIRST_BYTES)),
+            deadline: Box::pin(tokio::time::sleep(FIRST_ANSWER)),
             fresh: true,
         }
     }
 
-    /// Something was read or written: the idle time starts again.
-    fn active(&mut self) {
+    /// Something was written: the idle time starts again.
+    fn answered(&mut self) {
         self.fresh = false;
         self.deadline.as_mut().reset(Instant::now() + IDLE);
     }
@@ -118,7 +120,7 @@ fn timed_out(fresh: bool) -> io::Error {
     io::Error::new(
         io::ErrorKind::TimedOut,
         if fresh {
-            "no request within the first bytes' time"
+            "nothing answered within the first answer's time"
         } else {
             "the connection was idle too long"
         },
@@ -131,16 +133,9 @@ impl AsyncRead for Conn {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
         match Pin::new(&mut self.stream).poll_read(cx, buf) {
-            Poll::Ready(r) => {
-                if buf.filled().len() > before {
-                    self.active();
-                }
-                Poll::Ready(r)
-            }
             Poll::Pending if self.expired(cx) => Poll::Ready(Err(timed_out(self.fresh))),
-            Poll::Pending => Poll::Pending,
+            other => other,
         }
     }
 }
@@ -154,7 +149,7 @@ impl AsyncWrite for Conn {
         match Pin::new(&mut self.stream).poll_write(cx, data) {
             Poll::Ready(Ok(n)) => {
                 if n > 0 {
-                    self.active();
+                    self.answered();
                 }
                 Poll::Ready(Ok(n))
             }
@@ -179,7 +174,7 @@ impl AsyncWrite for Conn {
         match Pin::new(&mut self.stream).poll_write_vectored(cx, bufs) {
             Poll::Ready(Ok(n)) => {
                 if n > 0 {
-                    self.active();
+                    self.answered();
                 }
                 Poll::Ready(Ok(n))
             }

@@ -247,6 +247,7 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/events", get(events))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(server)
 }
@@ -302,6 +303,14 @@ impl Server {
             )),
         }
     }
+}
+
+async fn wrong_method() -> ApiError {
+    err(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this method is not served here",
+        "see src/cli/serve/API.md: GET reads, POST changes",
+    )
 }
 
 async fn not_found() -> ApiError {
