@@ -20,6 +20,7 @@ and a hint), and the server must still serve. Exit 1 if anything was lost or wro
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -109,6 +110,21 @@ def play_game(c, i, seats, think_ms, resign_after, out, lock):
         out["times"].extend(times)
         out["server"].extend(t for t in server_times if t is not None)
         out["games"].append((tid, game, s["end"]))
+
+
+def clients(host, port, jobs, think_ms, q):
+    """A process of clients: a thread per game; its figures put on `q`."""
+    outs = {"random": {"times": [], "server": [], "games": [], "errors": []},
+            "mcts": {"times": [], "server": [], "games": [], "errors": []}}
+    lock = threading.Lock()
+    threads = [threading.Thread(target=play_game,
+                                args=(Client(host, port), i, seats, think_ms, resign, outs[kind], lock))
+               for kind, i, seats, resign in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    q.put(outs)
 
 
 def sampler(pid, stop, samples):
@@ -234,12 +250,13 @@ def main():
     ap.add_argument("--mcts", type=int, default=8)
     ap.add_argument("--think-ms", type=float, default=200)
     ap.add_argument("--mcts-time", type=float, default=0.25)
+    ap.add_argument("--procs", type=int, default=4)
     ap.add_argument("--hostile-only", action="store_true")
     ap.add_argument("--no-nice", action="store_true", help="keep this script's priority")
     a = ap.parse_args()
     if not a.no_nice:
         # the load is made on the server's own machine: the script yields the CPU to it, so
-        # that its 200 threads time the server rather than each other
+        # that its clients time the server rather than each other
         os.nice(10)
 
     proc = None
@@ -278,24 +295,28 @@ def main():
 def load(a, host, port, pid):
     out = {"times": [], "server": [], "games": [], "errors": []}
     mout = {"times": [], "server": [], "games": [], "errors": []}
-    lock = threading.Lock()
     stop = threading.Event()
     samples = []
     if pid:
         threading.Thread(target=sampler, args=(pid, stop, samples), daemon=True).start()
-    threads = []
+    # the clients in PROCS processes (threads in each): one Python process's lock would
+    # otherwise queue 200 clients behind each other and time the client, not the server
+    jobs = [("random", i, None, 0) for i in range(a.random)]
+    jobs += [("mcts", 10000 + i, ["human", f"mcts:time={a.mcts_time}s"], 30) for i in range(a.mcts)]
+    q = multiprocessing.get_context("fork").Queue()
+    procs = [multiprocessing.get_context("fork").Process(
+        target=clients, args=(host, port, jobs[k::a.procs], a.think_ms, q)) for k in range(a.procs)]
     t0 = time.time()
-    for i in range(a.random):
-        c = Client(host, port)
-        threads.append(threading.Thread(target=play_game, args=(c, i, None, a.think_ms, 0, out, lock)))
-    for i in range(a.mcts):
-        c = Client(host, port)
-        seats = ["human", f"mcts:time={a.mcts_time}s"]
-        threads.append(threading.Thread(target=play_game, args=(c, 10000 + i, seats, a.think_ms, 30, mout, lock)))
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    for p in procs:
+        p.start()
+    for _ in procs:
+        got = q.get()
+        for kind, o in got.items():
+            dest = out if kind == "random" else mout
+            for key in dest:
+                dest[key].extend(o[key])
+    for p in procs:
+        p.join()
     wall = time.time() - t0
     stop.set()
     # every record replays to the result the server gave
