@@ -14,11 +14,14 @@ import {api, el} from './app.js';
 
 const section = document.getElementById('author');
 const CHECK_DELAY_MS = 300;
-const STARTER = `game "My game" from "pallankuzhi" { }
+/** A new file: a game built on the first built-in game, one of its options written out. */
+function starter(g) {
+  const o = g && g.options[0];
+  return `game "My game" from "${g ? g.name : ''}" { }
 
 # A game built on another: change its options' defaults, its defs, its variants.
-option seeds = 4
-`;
+${o ? `option ${o.name} = ${o.default}\n` : ''}`;
+}
 
 let reserved = new Set();
 let soft = new Set();
@@ -258,7 +261,7 @@ async function start() {
     el('h2', {text: 'Write a game'}),
     el('div', {class: 'editor-bar'},
       pick,
-      el('button', {type: 'button', id: 'editor-new', text: 'New', onclick: () => setText(STARTER)}),
+      el('button', {type: 'button', id: 'editor-new', text: 'New', onclick: () => setText(starter(games[0]))}),
       el('button', {type: 'button', id: 'editor-play', text: 'Play this', onclick: playThis, disabled: true}),
       el('span', {id: 'editor-status', 'aria-live': 'polite'})),
     el('p', {id: 'editor-error', class: 'error', role: 'alert'}),
@@ -268,7 +271,7 @@ async function start() {
     el('h3', {text: 'The rules, as `ludic rules` says them'}),
     el('pre', {id: 'editor-rules', class: 'rules'}));
   new ResizeObserver(drawGutter).observe(code);
-  setText(STARTER);
+  setText(starter(games[0]));
 }
 
 start();
