@@ -126,3 +126,26 @@ def test_play_this_plays_a_seven_hole_game_written_in_the_editor(server, browser
     version = d.find_element(By.ID, "board").get_attribute("data-version")
     d.find_element(By.CSS_SELECTOR, "#legal button.decision").click()
     WebDriverWait(d, 10).until(lambda d: d.find_element(By.ID, "board").get_attribute("data-version") != version)
+
+
+def test_on_a_phone_the_diagnostic_fits_and_its_list_goes_to_the_line(server, browsers):
+    d = browsers(390, 844)
+    open_editor(d, server)
+    type_text(d, BROKEN)
+    WebDriverWait(d, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#editor-code .diag"))
+    width = d.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px screen"
+    diag = d.find_element(By.CSS_SELECTOR, "#editor-code .diag")
+    assert diag.is_displayed() and diag.get_attribute("data-line") == "3"
+    # the caret elsewhere (line 1), then the list's entry clicked: the caret is on line 3
+    d.find_element(By.CSS_SELECTOR, '#editor-code span.line[data-line="1"]').click()
+    link = d.find_element(By.CSS_SELECTOR, '#editor-diagnostics a[data-line="3"]')
+    d.execute_script("arguments[0].scrollIntoView()", link)
+    link.click()
+    caret_line = d.execute_script("""
+      const s = getSelection(); if (!s.rangeCount) return null;
+      let n = s.getRangeAt(0).startContainer; if (n.nodeType === 3) n = n.parentElement;
+      const line = n.closest('span.line'); return line ? line.dataset.line : null;""")
+    assert caret_line == "3"
+    assert d.switch_to.active_element.get_attribute("id") == "editor-code"
+    screenshot(d, "author-phone")

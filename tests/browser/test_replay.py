@@ -114,3 +114,25 @@ def test_a_bad_record_is_refused_with_a_reason(server, browser, tmp_path):
     browser.find_element(By.ID, "record-file").send_keys(str(bad))
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "replay-error").text)
     assert "step 4" in browser.find_element(By.ID, "replay-error").text
+
+
+def test_on_a_phone_a_record_is_stepped_and_fits(server, browsers, tmp_path):
+    path = cli_record(tmp_path, "pallankuzhi", 5)
+    text = path.read_text()
+    total = len(json.loads(text)["steps"])
+    d = browsers(390, 844)
+    d.get(server + "/#replay")
+    d.find_element(By.ID, "record-file").send_keys(str(path))
+    wait_step(d, 0)
+    forward = d.find_element(By.ID, "replay-forward")
+    d.execute_script("arguments[0].scrollIntoView()", forward)
+    for n in (1, 2, 3):
+        forward.click()
+        wait_step(d, n)
+    assert board_of_replay(d) == engine_board_at(text, 3)
+    width = d.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px screen"
+    board = d.find_element(By.ID, "replay-board").rect
+    assert board["width"] <= 390 and board["x"] >= 0
+    assert d.find_element(By.ID, "replay-position").text == f"3 / {total}"
+    screenshot(d, "replay-phone")
