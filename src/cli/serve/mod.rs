@@ -608,16 +608,14 @@ async fn play_move(
     let v = body_json(body)?;
     let token = str_field(&v, "seat")?.to_string();
     let what = request::Move::read(&v)?;
-    let c = cell.clone();
-    let t = token.clone();
-    blocking(move || c.play(&t, what)).await?;
-    let c = cell.clone();
-    blocking(move || {
-        c.advance();
-        Ok(())
+    // one trip to the blocking pool, not three: on a busy machine each trip is a thread to
+    // wake and wait for
+    let v = blocking(move || {
+        cell.play(&token, what)?;
+        cell.advance();
+        cell.view(Some(&token))
     })
     .await?;
-    let v = blocking(move || cell.view(Some(&token))).await?;
     ok_json(v)
 }
 
@@ -650,10 +648,11 @@ async fn by_seat(
     let cell = s.table(id)?;
     let v = body_json(body)?;
     let token = str_field(&v, "seat")?.to_string();
-    let c = cell.clone();
-    let t = token.clone();
-    blocking(move || act(&c, &t)).await?;
-    let v = blocking(move || cell.view(Some(&token))).await?;
+    let v = blocking(move || {
+        act(&cell, &token)?;
+        cell.view(Some(&token))
+    })
+    .await?;
     ok_json(v)
 }
 
