@@ -793,7 +793,8 @@ fn a_silent_or_slow_connection_is_closed() {
     let mut silent = TcpStream::connect(&s.addr).unwrap();
     let mut slow = TcpStream::connect(&s.addr).unwrap();
     for c in [&silent, &slow] {
-        c.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
+        c.set_read_timeout(Some(Duration::from_millis(500)))
+            .unwrap();
     }
     let mut buf = [0u8; 16];
     let mut closed = [None, None];
@@ -826,7 +827,10 @@ fn closed_now(c: &mut TcpStream, buf: &mut [u8]) -> bool {
     use std::io::ErrorKind::{TimedOut, WouldBlock};
     match c.read(buf) {
         Ok(0) => true,
-        Ok(n) => panic!("an answer to nothing: {:?}", String::from_utf8_lossy(&buf[..n])),
+        Ok(n) => panic!(
+            "an answer to nothing: {:?}",
+            String::from_utf8_lossy(&buf[..n])
+        ),
         Err(e) => !matches!(e.kind(), WouldBlock | TimedOut),
     }
 }
