@@ -878,3 +878,40 @@ fn connections_are_capped_and_the_next_waits_its_turn() {
     );
     s.alive();
 }
+
+#[test]
+fn searching_computers_never_hold_up_the_moves_of_other_tables() {
+    // more tables of searching computers than the server's blocking pool has threads (64),
+    // each search 5 s: without a cap on the searches running at once, every thread would be
+    // taken and a person's move at another table would wait seconds
+    let s = Server::start();
+    let name = &builtin_names()[0];
+    let busy: Vec<String> = (0..80)
+        .map(|i| {
+            let seats = json!(["mcts:time=5s", "mcts:time=5s"]);
+            create(&s, json!({"game": name, "seats": seats, "seed": i})).0
+        })
+        .collect();
+    let (id, tokens) = create(
+        &s,
+        json!({"game": name, "seats": ["human", "random"], "seed": 1}),
+    );
+    let token = tokens[0].clone().unwrap();
+    for _ in 0..5 {
+        let (_, v) = s.get(&format!("/api/tables/{id}?seat={token}"));
+        if v["end"].is_object() {
+            break;
+        }
+        let t0 = std::time::Instant::now();
+        let (c, v) = s.post(
+            &format!("/api/tables/{id}/move"),
+            &json!({"seat": token, "action": v["legal"][0]["id"]}),
+        );
+        assert_eq!(c, 200, "{v}");
+        let took = t0.elapsed();
+        assert!(took < Duration::from_secs(2), "a move took {took:?}");
+    }
+    // the searching tables are there, some thinking
+    let (c, _) = s.get(&format!("/api/tables/{}", busy[79]));
+    assert_eq!(c, 200);
+}

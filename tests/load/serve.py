@@ -3,7 +3,8 @@
 figures depend on the machine and its load). Python's standard library only.
 
     python3 tests/load/serve.py [--bin target/release/ludic | --url http://127.0.0.1:PORT]
-        [--random 200] [--mcts 8] [--think-ms 200] [--mcts-time 0.25] [--hostile-only]
+        [--random 200] [--mcts 8] [--think-ms 200] [--mcts-time 0.25] [--procs 4]
+        [--hostile-only]
 
 It starts `ludic serve --port 0` itself (or uses --url), then at once:
 - RANDOM clients, each a person at a table of a built-in game (the five in turn) against the
@@ -12,6 +13,8 @@ It starts `ludic serve --port 0` itself (or uses --url), then at once:
 - MCTS clients, each a person against `mcts:time=MCTS-TIME s`, whose move answers include the
   computer's search (timed apart); each resigns after 30 moves;
 - a sampler of the server's memory (VmRSS) and CPU time from /proc.
+The clients run in PROCS processes, threads in each (a single Python process would time its
+own lock, not the server). Search settings: `mcts:time=MCTS-TIME s`, 1 thread.
 Then each game's record is fetched and replayed by `ludic replay` (it must replay to the
 result the server gave), and 50 hostile requests are sent (each must be a 4xx with an error
 and a hint), and the server must still serve. Exit 1 if anything was lost or wrong.

@@ -52,6 +52,18 @@ pub struct ServeArgs {
     pub open: bool,
 }
 
+/// Threads of the blocking pool, where every request's engine work runs.
+pub const BLOCKING_THREADS: usize = 64;
+
+/// Computers' turns at tables with a search running at once at most: twice the cores, and at
+/// most half the blocking pool. The others wait for a permit without a thread, so that tables
+/// of searching computers (up to 5 s a move, any number of them) never take every thread of
+/// the pool and hold up the moves of other tables.
+pub fn search_cap() -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    (2 * cores).clamp(2, BLOCKING_THREADS / 2)
+}
+
 /// A request body at most (a posted `.game` text is at most `MAX_SOURCE_BYTES` of it).
 pub const MAX_BODY_BYTES: usize = 2 << 20;
 /// Tables in memory at most.
@@ -71,6 +83,8 @@ pub(crate) struct Server {
     games: Value,
     /// event streams open
     watchers: AtomicUsize,
+    /// permits of the computers' searches (see [`search_cap`])
+    searches: Arc<tokio::sync::Semaphore>,
 }
 
 /// An open event stream, counted while it lives.
@@ -123,7 +137,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
     super::signals::catch_signals();
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(64)
+        .max_blocking_threads(BLOCKING_THREADS)
         // deep (but allowed) nesting in a posted game text is parsed on these threads
         .thread_stack_size(16 << 20)
         .enable_all()
@@ -273,6 +287,7 @@ impl Server {
             )),
             games: Value::Array(games),
             watchers: AtomicUsize::new(0),
+            searches: Arc::new(tokio::sync::Semaphore::new(search_cap())),
         }
     }
 
@@ -587,8 +602,16 @@ async fn create(Ax(s): Ax<Arc<Server>>, body: Result<Bytes, BytesRejection>) -> 
     // chance and the computers play up to the first person's decision (all of a game of
     // computers only, in the background)
     let c = cell.clone();
-    let advance = tokio::task::spawn_blocking(move || {
-        let _ = catch_unwind(AssertUnwindSafe(|| c.advance()));
+    let gate = cell.searches().then(|| s.searches.clone());
+    let advance = tokio::spawn(async move {
+        let _permit = match gate {
+            Some(g) => g.acquire_owned().await.ok(),
+            None => None,
+        };
+        let _ = tokio::task::spawn_blocking(move || {
+            let _ = catch_unwind(AssertUnwindSafe(|| c.advance()));
+        })
+        .await;
     });
     if cell.has_person() {
         let _ = advance.await;
@@ -622,16 +645,27 @@ async fn play_move(
     let v = body_json(body)?;
     let token = str_field(&v, "seat")?.to_string();
     let what = request::Move::read(&v)?;
-    let c = cell.clone();
-    let t = token.clone();
-    blocking(move || c.play(&t, what)).await?;
-    let c = cell.clone();
-    blocking(move || {
-        c.advance();
-        Ok(())
+    if cell.searches() {
+        // the move at once; the computers' reply with a permit of the searches
+        let c = cell.clone();
+        let t = token.clone();
+        blocking(move || c.play(&t, what)).await?;
+        let _permit = s.searches.clone().acquire_owned().await.ok();
+        let v = blocking(move || {
+            cell.advance();
+            cell.view(Some(&token))
+        })
+        .await?;
+        return ok_json(v);
+    }
+    // one trip to the blocking pool, not three: on a busy machine each trip is a thread to
+    // wake and wait for
+    let v = blocking(move || {
+        cell.play(&token, what)?;
+        cell.advance();
+        cell.view(Some(&token))
     })
     .await?;
-    let v = blocking(move || cell.view(Some(&token))).await?;
     ok_json(v)
 }
 
@@ -664,10 +698,11 @@ async fn by_seat(
     let cell = s.table(id)?;
     let v = body_json(body)?;
     let token = str_field(&v, "seat")?.to_string();
-    let c = cell.clone();
-    let t = token.clone();
-    blocking(move || act(&c, &t)).await?;
-    let v = blocking(move || cell.view(Some(&token))).await?;
+    let v = blocking(move || {
+        act(&cell, &token)?;
+        cell.view(Some(&token))
+    })
+    .await?;
     ok_json(v)
 }
 

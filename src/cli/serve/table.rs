@@ -33,6 +33,8 @@ pub(crate) struct Cell {
     /// (the kind of event, its data)
     tx: broadcast::Sender<(&'static str, String)>,
     used: Mutex<Instant>,
+    /// a computer here searches (its turns take a permit of the server's searches)
+    searches: bool,
 }
 
 /// A position to go back to: before a person's decision.
@@ -227,12 +229,14 @@ pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<C
         broken: false,
     };
     table.build_computers();
+    let searches = table.specs.iter().any(|s| matches!(s, AgentSpec::Mcts(_)));
     let (tx, _) = broadcast::channel(256);
     Ok(Cell {
         id,
         table: Mutex::new(table),
         tx,
         used: Mutex::new(Instant::now()),
+        searches,
     })
 }
 
@@ -393,6 +397,11 @@ impl Cell {
     fn tell(&self, t: &Table) {
         // (nobody listening is no error)
         let _ = self.tx.send(("step", t.summary().to_string()));
+    }
+
+    /// Whether a computer of this table searches (its turns are long: they wait for a permit).
+    pub(crate) fn searches(&self) -> bool {
+        self.searches
     }
 
     pub(crate) fn has_person(&self) -> bool {
