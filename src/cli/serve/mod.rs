@@ -55,13 +55,28 @@ pub struct ServeArgs {
 /// Threads of the blocking pool, where every request's engine work runs.
 pub const BLOCKING_THREADS: usize = 64;
 
-/// Computers' turns at tables with a search running at once at most: twice the cores, and at
-/// most half the blocking pool. The others wait for a permit without a thread, so that tables
-/// of searching computers (up to 5 s a move, any number of them) never take every thread of
-/// the pool and hold up the moves of other tables.
+/// Search threads running at once at most, on all tables: one core fewer than the machine has
+/// (at least one), so that a core is always left for people's moves; a turn of a table's
+/// computers takes a permit a thread of its searches. The others wait for their permits
+/// without a thread (its time budget counted from its start), so that tables of searching
+/// computers (up to 5 s a move, any number of them) never take the threads of the blocking
+/// pool nor the cores, and never hold up the moves of other tables.
 pub fn search_cap() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
-    (2 * cores).clamp(2, BLOCKING_THREADS / 2)
+    cores.saturating_sub(1).clamp(1, BLOCKING_THREADS / 2)
+}
+
+/// The permits of a turn of `cell`'s computers (none if none searches).
+async fn search_permits(s: &Server, cell: &Cell) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    let n = cell.searches().min(search_cap());
+    if n == 0 {
+        return None;
+    }
+    s.searches
+        .clone()
+        .acquire_many_owned(u32::try_from(n).unwrap_or(1))
+        .await
+        .ok()
 }
 
 /// A request body at most (a posted `.game` text is at most `MAX_SOURCE_BYTES` of it).
@@ -602,12 +617,9 @@ async fn create(Ax(s): Ax<Arc<Server>>, body: Result<Bytes, BytesRejection>) -> 
     // chance and the computers play up to the first person's decision (all of a game of
     // computers only, in the background)
     let c = cell.clone();
-    let gate = cell.searches().then(|| s.searches.clone());
+    let server = s.clone();
     let advance = tokio::spawn(async move {
-        let _permit = match gate {
-            Some(g) => g.acquire_owned().await.ok(),
-            None => None,
-        };
+        let _permit = search_permits(&server, &c).await;
         let _ = tokio::task::spawn_blocking(move || {
             let _ = catch_unwind(AssertUnwindSafe(|| c.advance()));
         })
@@ -645,12 +657,12 @@ async fn play_move(
     let v = body_json(body)?;
     let token = str_field(&v, "seat")?.to_string();
     let what = request::Move::read(&v)?;
-    if cell.searches() {
-        // the move at once; the computers' reply with a permit of the searches
+    if cell.searches() > 0 {
+        // the move at once; the computers' reply with the permits of their searches
         let c = cell.clone();
         let t = token.clone();
         blocking(move || c.play(&t, what)).await?;
-        let _permit = s.searches.clone().acquire_owned().await.ok();
+        let _permit = search_permits(&s, &cell).await;
         let v = blocking(move || {
             cell.advance();
             cell.view(Some(&token))

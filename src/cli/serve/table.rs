@@ -33,8 +33,9 @@ pub(crate) struct Cell {
     /// (the kind of event, its data)
     tx: broadcast::Sender<(&'static str, String)>,
     used: Mutex<Instant>,
-    /// a computer here searches (its turns take a permit of the server's searches)
-    searches: bool,
+    /// the threads of this table's searching computers at most (0: none searches); its
+    /// computers' turns take that many permits of the server's searches
+    searches: usize,
 }
 
 /// A position to go back to: before a person's decision.
@@ -137,39 +138,6 @@ pub(crate) fn load(
     Ok((g, label))
 }
 
-/// Searches (MCTS) running at once, on all tables: one core fewer than the machine has (at
-/// least one), so that a core is always left for people's moves, whatever the computers do.
-/// A search beyond them waits for a slot; its time budget starts when it runs.
-fn search_slots() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
-}
-
-/// Slots of [`search_slots`] (a search's threads), given back when dropped.
-struct Slot(usize);
-
-static SEARCHES: (Mutex<usize>, std::sync::Condvar) = (Mutex::new(0), std::sync::Condvar::new());
-
-impl Slot {
-    fn take(threads: usize) -> Slot {
-        let want = threads.clamp(1, search_slots());
-        let (busy, freed) = &SEARCHES;
-        let mut n = busy.lock().unwrap_or_else(PoisonError::into_inner);
-        while *n + want > search_slots() {
-            n = freed.wait(n).unwrap_or_else(PoisonError::into_inner);
-        }
-        *n += want;
-        Slot(want)
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        let (busy, freed) = &SEARCHES;
-        *busy.lock().unwrap_or_else(PoisonError::into_inner) -= self.0;
-        freed.notify_all();
-    }
-}
-
 /// Creates a table (the engine's calls: run on the blocking pool).
 pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<Cell, ApiError> {
     let (g, label) = load(
@@ -229,7 +197,15 @@ pub(crate) fn create(id: String, req: NewTable, tokens: Vec<String>) -> Result<C
         broken: false,
     };
     table.build_computers();
-    let searches = table.specs.iter().any(|s| matches!(s, AgentSpec::Mcts(_)));
+    let searches = table
+        .specs
+        .iter()
+        .map(|s| match s {
+            AgentSpec::Mcts(m) => m.threads.max(1),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
     let (tx, _) = broadcast::channel(256);
     Ok(Cell {
         id,
@@ -399,8 +375,9 @@ impl Cell {
         let _ = self.tx.send(("step", t.summary().to_string()));
     }
 
-    /// Whether a computer of this table searches (its turns are long: they wait for a permit).
-    pub(crate) fn searches(&self) -> bool {
+    /// The threads of this table's searching computers (0: none searches): their turns are
+    /// long, and wait for as many permits.
+    pub(crate) fn searches(&self) -> usize {
         self.searches
     }
 
@@ -438,7 +415,7 @@ impl Cell {
     /// go while a computer thinks; its decision is dropped if the game changed meanwhile.
     pub(crate) fn advance(&self) {
         loop {
-            let (g, st, version, mover, mut agent, mut rng, searches) = {
+            let (g, st, version, mover, mut agent, mut rng) = {
                 let mut t = self.lock();
                 if t.broken || t.over() || t.thinking.is_some() {
                     return;
@@ -467,16 +444,10 @@ impl Cell {
                             mover,
                             agent,
                             t.agent_rng.clone(),
-                            match &t.specs[i] {
-                                AgentSpec::Mcts(m) => m.threads.max(1),
-                                _ => 0,
-                            },
                         )
                     }
                 }
             };
-            // a search waits for free slots, one a thread (its time is counted from its start)
-            let slot = (searches > 0).then(|| Slot::take(searches));
             let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 // the search's progress to the watchers, four times a second
                 let name = g.player_name(mover);
@@ -496,7 +467,6 @@ impl Cell {
                     }
                 })
             }));
-            drop(slot);
             let mut t = self.lock();
             t.thinking = None;
             let Ok(thought) = thought else {
