@@ -113,17 +113,22 @@ def start(d, server, game, seed, seats=None):
 
 def click_decision(d, rng):
     """Plays a random legal decision by clicking: the sites of its path on the board, then its
-    button if the clicks leave a choice. Returns its notation."""
+    button if the clicks leave a choice. Returns its notation.
+
+    The page plays a decision on the click that leaves it the only one, fully clicked; that
+    click's request is still on its way when the click returns (the board unchanged), so
+    whether the button is needed is known from the decisions offered, not from the board."""
     buttons = d.find_elements(By.CSS_SELECTOR, "#legal button.decision")
     notes = [b.get_attribute("data-notation") for b in buttons]
     note = rng.choice(notes)
     names = set(d.execute_script(
         "return [...document.querySelectorAll('#board g.site[data-site]')].map(g => g.dataset.site)"))
-    path = [w for w in note.split() if w in names]
-    before = d.find_element(By.ID, "board").get_attribute("data-version")
+
+    def path_of(n):
+        return [w for w in n.split() if w in names]
+
+    path = path_of(note)
     for site in path:
-        if d.find_element(By.ID, "board").get_attribute("data-version") != before:
-            break
         g = d.find_element(By.CSS_SELECTOR, f'#board g.site[data-site="{site}"]')
         assert "selectable" in (g.get_attribute("class") or ""), f"{site} of `{note}` is not offered"
         # a site with pieces stacked on it is clicked on its top piece, as a person would
@@ -131,7 +136,8 @@ def click_decision(d, rng):
         target = top[-1] if top else g
         d.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
         target.click()
-    if d.find_element(By.ID, "board").get_attribute("data-version") == before:
+    left = [n for n in notes if path_of(n)[:len(path)] == path]
+    if not (path and left == [note]):
         # the clicks left several decisions (or the decision has no site): its button
         b = d.find_element(By.CSS_SELECTOR, f'#legal button.decision[data-notation="{note}"]')
         d.execute_script("arguments[0].scrollIntoView({block: 'center'})", b)
