@@ -16,6 +16,9 @@ import ludic
 from conftest import screenshot
 
 GAMES = ["pallankuzhi", "ceelkoqyuqkoqiji", "puluc", "kuilichi-chanakua", "tuknanavuhpi"]
+# set in the form: Tuknanavuhpi against random runs to a hundred decisions and more (two thirds
+# of these tests' time); its turn limit ends it sooner, as a draw when no side has won by then
+OPTIONS = {"tuknanavuhpi": {"max_turns": "60"}}
 
 # The picture's contents as the page shows them: per site, the counts of each kind (the number
 # in a hole or beside a point, and the badges of other kinds) and the owners of the tokens on it.
@@ -98,11 +101,19 @@ def wait_settled(d, other_than=None, timeout=30):
         lambda d: (lambda s: s if s and s != other_than else None)(settled(d)))
 
 
-def start(d, server, game, seed, seats=None):
-    """A game set up with the form: the first player you, the others as `seats` says."""
+def start(d, server, game, seed, seats=None, options=None):
+    """A game set up with the form: the first player you, the others as `seats` says; the
+    game's `options` typed in."""
     d.get(server + "/#play")
     WebDriverWait(d, 10).until(lambda d: d.find_elements(By.ID, "start"))
     Select(d.find_element(By.ID, "game")).select_by_value(game)
+    for name, value in (options or {}).items():
+        i = d.find_element(By.CSS_SELECTOR, f'[data-option="{name}"]')
+        if i.tag_name == "select":
+            Select(i).select_by_value(value)
+        else:
+            i.clear()
+            i.send_keys(value)
     for i, sel in enumerate(d.find_elements(By.CSS_SELECTOR, "select[data-seat]")):
         want = (seats or {}).get(i, "you" if i == 0 else "random")
         Select(sel).select_by_value(want)
@@ -148,8 +159,11 @@ def click_decision(d, rng):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_is_played_to_its_end_by_clicks(server, browser, game):
     rng = random.Random(f"clicks-{game}")
-    start(browser, server, game, seed=11)
+    start(browser, server, game, seed=11, options=OPTIONS.get(game))
     tid = table_id(browser)
+    options = get_json(f"{server}/api/tables/{tid}/record").get("options") or {}
+    for name, value in OPTIONS.get(game, {}).items():
+        assert str(options.get(name)) == value, f"{game}: the record's options are {options}"
     shown = wait_settled(browser)
     decisions = 0
     while shown.startswith("decide"):

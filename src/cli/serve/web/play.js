@@ -230,7 +230,10 @@ async function refresh() {
     const better = actingToken(s);
     if (better && better !== tok) s = await api(`/api/tables/${mine.id}?seat=${better}`);
     if (table !== mine) return;
-    if (mine.state && s.version < mine.state.version) return;
+    // an older version, or the one shown as this seat sees it (two step events can send two
+    // refreshes for one version): drawn again, it would forget the clicks made meanwhile
+    if (mine.state && (s.version < mine.state.version
+      || (s.version === mine.state.version && s.you === mine.state.you))) return;
     mine.state = s;
     mine.clicked = [];
     draw();
@@ -377,7 +380,7 @@ async function play(d) {
     if (s.turn && mine.tokens[s.turn] && mine.tokens[s.turn] !== tok) await refresh();
     else draw();
   } catch (x) {
-    if (table === mine) { showError(x); refresh(); }
+    if (table === mine) { showError(x); mine.clicked = []; showChoices(); refresh(); }
   } finally {
     mine.busy = false;
   }
