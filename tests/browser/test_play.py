@@ -5,6 +5,7 @@ between two browsers with moves crossing over and a closed tab rejoining; screen
 
 import json
 import random
+import re
 import time
 import urllib.request
 
@@ -136,7 +137,9 @@ def click_decision(d, rng):
         "return [...document.querySelectorAll('#board g.site[data-site]')].map(g => g.dataset.site)"))
 
     def path_of(n):
-        return [w for w in n.split() if w in names]
+        # `g4@2`: a token at g4 on a track that passes g4 twice
+        words = [w if w in names else re.sub(r"@\d+$", "", w) for w in n.split()]
+        return [w for w in words if w in names]
 
     path = path_of(note)
     for site in path:

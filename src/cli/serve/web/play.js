@@ -254,8 +254,12 @@ function sitesOf(board) {
   return new Set([...board.querySelectorAll('g.site[data-site]')].map((g) => g.dataset.site));
 }
 
-/** A decision's path: the site names of its notation, in order. */
-function pathOf(d, names) { return d.notation.split(/\s+/).filter((w) => names.has(w)); }
+/** A decision's path: the site names of its notation, in order (`g4@2`, a token on a track
+ * that passes g4 twice, is the site g4). */
+function pathOf(d, names) {
+  return d.notation.split(/\s+/).map((w) => (names.has(w) ? w : w.replace(/@\d+$/, '')))
+    .filter((w) => names.has(w));
+}
 
 function draw() {
   const s = table.state;
@@ -311,9 +315,13 @@ function showChoices() {
   }
   const k = table.clicked.length;
   const left = candidates();
-  for (const c of table.clicked) board.querySelector(`g.site[data-site="${CSS.escape(c)}"]`)?.classList.add('selected');
+  // a site and the pieces on it (a point's mark is hidden under its piece)
+  const mark = (n, cls) => {
+    for (const g of board.querySelectorAll(`g.site[data-site="${CSS.escape(n)}"], g.stack[data-site="${CSS.escape(n)}"]`)) g.classList.add(cls);
+  };
+  for (const c of table.clicked) mark(c, 'selected');
   const next = new Set(left.filter(({path}) => path.length > k).map(({path}) => path[k]));
-  for (const n of next) board.querySelector(`g.site[data-site="${CSS.escape(n)}"]`)?.classList.add('selectable');
+  for (const n of next) mark(n, 'selectable');
   prompt.textContent = k === 0
     ? (next.size ? `${s.turn}: click a highlighted site, or choose below.` : `${s.turn}: choose below.`)
     : `${table.clicked.join(' → ')}: ${next.size ? 'click where next' : 'choose below'} (Esc: start again).`;
