@@ -1,9 +1,12 @@
-//! `ludic serve`: a local web server over the library's public API: the built-in games, the
-//! checker, and tables (games in progress in memory) played by people through a JSON API and
-//! by computer agents on the server. The API is documented in `API.md` beside this file.
+//! `ludic serve`: a local web server over the library's public API: the page (`web/`: Play,
+//! Replay and Author, built into the binary), the built-in games, the checker, replays, and
+//! tables (games in progress in memory) played by people through a JSON API and by computer
+//! agents on the server. The API is documented in `API.md` beside this file.
 //!
-//! Layout: this file holds the command, the router and the handlers; [`table`] a game in
-//! progress (its state, steps, narration, undo, computer turns). Every call into the engine
+//! Layout: this file holds the command, the router and the tables' handlers; [`table`] a game
+//! in progress (its state, steps, narration, undo, computer turns); [`texts`] the endpoints of
+//! texts (a built-in game's text, the language's words, check, rules, replay: [`replay`]);
+//! [`request`] the requests' bodies read; [`conn`] the connections, bounded. Every call into the engine
 //! runs on tokio's blocking pool (`spawn_blocking`) under `catch_unwind`: a computer's search
 //! never blocks another game, and a panic in one game marks that table broken and answers 500
 //! while the server goes on.
@@ -12,17 +15,17 @@ mod conn;
 mod replay;
 mod request;
 mod table;
+mod texts;
 
 use super::{FAILED, OK};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State as Ax};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use ludic::limits::MAX_SOURCE_BYTES;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use request::NewTable;
@@ -263,11 +266,11 @@ fn router(server: Arc<Server>) -> Router {
         .route("/", get(index))
         .route("/web/{file}", get(asset))
         .route("/api/games", get(games))
-        .route("/api/games/{name}/text", get(game_text))
-        .route("/api/language", get(language))
-        .route("/api/check", post(check))
-        .route("/api/rules", post(rules))
-        .route("/api/replay", post(replay_step))
+        .route("/api/games/{name}/text", get(texts::game_text))
+        .route("/api/language", get(texts::language))
+        .route("/api/check", post(texts::check))
+        .route("/api/rules", post(texts::rules))
+        .route("/api/replay", post(texts::replay_step))
         .route("/api/tables", post(create))
         .route("/api/tables/{id}", get(state))
         .route("/api/tables/{id}/move", post(play_move))
@@ -448,148 +451,12 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     })
 }
 
-/// A posted `.game` text within the CLI's limit.
-fn checked_text(text: &str) -> Result<(), ApiError> {
-    if text.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(err(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the game text has {} bytes, more than the {} a .game file may have",
-                text.len(),
-                MAX_SOURCE_BYTES
-            ),
-            "a .game file is at most 1 MiB",
-        ));
-    }
-    Ok(())
-}
-
-/// `GET /api/games/{name}/text`: a built-in game's `.game` text (a name is only ever looked up
-/// among the built-in games).
-async fn game_text(Path(name): Path<String>) -> ApiResult {
-    match ludic::builtin::lookup(&name) {
-        ludic::builtin::Lookup::Found(stem, src) => ok_json(json!({"name": stem, "text": src})),
-        ludic::builtin::Lookup::Ambiguous(stems) => Err(err(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "`{}` names several games",
-                ludic::limits::shorten(&name, 40)
-            ),
-            format!("say which: {}", stems.join(", ")),
-        )),
-        ludic::builtin::Lookup::NotFound => Err(err(
-            StatusCode::NOT_FOUND,
-            format!("no built-in game `{}`", ludic::limits::shorten(&name, 40)),
-            "GET /api/games lists them",
-        )),
-    }
-}
-
-/// `GET /api/language`: the language's words for an editor's highlighting, read from the
-/// grammar (`reserved`: never a name) and the builtins' table.
-async fn language() -> ApiResult {
-    let (words, builtins) = ludic::language_words();
-    let words: Vec<Value> = words
-        .iter()
-        .map(|(w, reserved)| json!({"word": w, "reserved": reserved}))
-        .collect();
-    ok_json(json!({"words": words, "builtins": builtins}))
-}
-
-/// `POST /api/rules`: `ludic rules`' summary of a `.game` text (`{"text", "options",
-/// "variant"}`), as its terminal output; a text with errors is a 422 (`/api/check` says where).
-async fn rules(body: Result<Bytes, BytesRejection>) -> ApiResult {
-    let v = body_json(body)?;
-    let req = NewTable::read(&v)?;
-    if let Some(t) = &req.text {
-        checked_text(t)?;
-    }
-    let text = blocking(move || {
-        let (g, label) = table::load(
-            req.game.as_deref(),
-            req.text.as_deref(),
-            &req.options,
-            req.variant.as_deref(),
-        )?;
-        let in_force = !req.options.is_empty() || req.variant.is_some();
-        let mut out = vec![];
-        super::rules::rules_to(&mut out, &label, &g, in_force, super::Format::Text).map_err(
-            |e| {
-                err(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    e.to_string(),
-                    "a bug of ludic: please report it",
-                )
-            },
-        )?;
-        Ok(String::from_utf8_lossy(&out).into_owned())
-    })
-    .await?;
-    ok_json(json!({ "text": text }))
-}
-
-/// `POST /api/replay`: a record's position (see `replay.rs`).
-async fn replay_step(body: Result<Bytes, BytesRejection>) -> ApiResult {
-    let v = body_json(body)?;
-    if let Some(t) = v.get("text").and_then(Value::as_str) {
-        checked_text(t)?;
-    }
-    ok_json(blocking(move || replay::replay(&v)).await?)
-}
-
-/// `POST /api/check`: a `.game` text (the body, or `{"text": ...}` as JSON) checked as
-/// `ludic validate --format json` checks a file.
-async fn check(headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> ApiResult {
-    let bytes = body_bytes(body)?;
-    let is_json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    let (name, text) = if is_json {
-        let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
-            err(
-                StatusCode::BAD_REQUEST,
-                format!("the body is not valid JSON: {e}"),
-                "send {\"text\": \"...\"} as JSON, or the text itself as text/plain",
-            )
-        })?;
-        let Some(text) = v.get("text").and_then(Value::as_str) else {
-            return Err(err(
-                StatusCode::BAD_REQUEST,
-                "no `text` in the body",
-                "send {\"text\": \"...\"} as JSON, or the text itself as text/plain",
-            ));
-        };
-        let name = v.get("name").and_then(Value::as_str).unwrap_or("<text>");
-        (ludic::limits::shorten(name, 64), text.to_string())
-    } else {
-        let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
-            err(
-                StatusCode::BAD_REQUEST,
-                "the text is not UTF-8",
-                "a .game file is UTF-8 text",
-            )
-        })?;
-        ("<text>".to_string(), text)
-    };
-    checked_text(&text)?;
-    let report = blocking(move || {
-        // its bases only built-in games (as `validate` reports a file whose base fails)
-        Ok(match ludic::gamefile::compose_text(&text, &name) {
-            Ok(composed) => super::validate::check_json(&name, &composed),
-            Err(e) => json!({"file": name, "valid": false, "error": e, "diagnostics": []}),
-        })
-    })
-    .await?;
-    ok_json(report)
-}
-
 /// `POST /api/tables`
 async fn create(Ax(s): Ax<Arc<Server>>, body: Result<Bytes, BytesRejection>) -> ApiResult {
     let v = body_json(body)?;
     let req = NewTable::read(&v)?;
     if let Some(text) = &req.text {
-        checked_text(text)?;
+        texts::checked_text(text)?;
     }
     {
         let mut tables = s.tables.lock().unwrap_or_else(PoisonError::into_inner);
