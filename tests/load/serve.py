@@ -255,11 +255,11 @@ def main():
     ap.add_argument("--mcts-time", type=float, default=0.25)
     ap.add_argument("--procs", type=int, default=4)
     ap.add_argument("--hostile-only", action="store_true")
-    ap.add_argument("--no-nice", action="store_true", help="keep this script's priority")
+    ap.add_argument("--nice", action="store_true",
+                    help="lower this script's priority (measured: it delays the clients' own "
+                         "reading of their answers, and the client-side times grow)")
     a = ap.parse_args()
-    if not a.no_nice:
-        # the load is made on the server's own machine: the script yields the CPU to it, so
-        # that its clients time the server rather than each other
+    if a.nice:
         os.nice(10)
 
     proc = None
