@@ -8,7 +8,8 @@ use super::table::load;
 use super::{ApiError, err};
 use axum::http::StatusCode;
 use ludic::limits::shorten;
-use ludic::record::{FORMAT, Record, Timeline};
+use crate::cli::replay::{step_title, what_next};
+use ludic::record::{FORMAT, Record, ReplayError, play_step};
 use ludic::render::narrate::{end_text, narrate};
 use ludic::render::svg::{event_sites, svg};
 use serde_json::{Value, json};
@@ -81,7 +82,7 @@ pub(crate) fn replay(v: &Value) -> Result<Value, ApiError> {
         .collect();
     let (g, label) = load(game, text, &options, None)?;
     let hash_differs = g.source_hash() != rec.source_hash;
-    let timeline = Timeline::new(&g, rec.steps.clone()).map_err(|e| {
+    let does_not_replay = |e: ReplayError| {
         err(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("the record does not replay: {e}"),
@@ -91,29 +92,33 @@ pub(crate) fn replay(v: &Value) -> Result<Value, ApiError> {
                 "the record was changed after it was made"
             },
         )
-    })?;
-    let len = timeline.len();
-    if step > len {
+    };
+    // one pass, each step checked and played once: every step's title (for the list), and
+    // the position after `step` with that step's narration and sites
+    let len = rec.steps.len();
+    let mut st = g.start();
+    let mut at = (step == 0).then(|| st.clone());
+    let (mut narration, mut sites) = (vec![], vec![]);
+    let mut titles = Vec::with_capacity(len);
+    for (i, s) in rec.steps.iter().enumerate() {
+        let title = step_title(&g, &st, s);
+        if i + 1 == step {
+            let before = st.clone();
+            let events = play_step(&g, &mut st, i + 1, s).map_err(does_not_replay)?;
+            narration.push(title.clone());
+            narration.extend(narrate(&g, &before, &events));
+            sites = event_sites(&events);
+            at = Some(st.clone());
+        } else {
+            play_step(&g, &mut st, i + 1, s).map_err(does_not_replay)?;
+        }
+        titles.push(title);
+    }
+    let Some(at) = at else {
         return Err(bad(
             format!("step {step} of a record of {len} steps"),
             format!("steps are 0 (the start) to {len}"),
         ));
-    }
-    // every step's title, for the list (one pass, each step played once)
-    let mut st = g.start();
-    let mut titles = Vec::with_capacity(len);
-    for (i, s) in rec.steps.iter().enumerate() {
-        titles.push(crate::cli::replay::step_title(&g, &st, s));
-        // every step was checked when the timeline was made
-        let _ = ludic::record::play_step(&g, &mut st, i + 1, s);
-    }
-    let (narration, at, sites) = match timeline.step(step) {
-        Some((before, events, after)) => {
-            let mut lines = vec![titles[step - 1].clone()];
-            lines.extend(narrate(&g, &before, &events));
-            (lines, after, event_sites(&events))
-        }
-        None => (vec![], timeline.at(step), vec![]),
     };
     Ok(json!({
         "game": label,
@@ -122,7 +127,7 @@ pub(crate) fn replay(v: &Value) -> Result<Value, ApiError> {
         "step": step,
         "titles": titles,
         "narration": narration,
-        "next": crate::cli::replay::what_next(&g, &at),
+        "next": what_next(&g, &at),
         "end_text": end_text(&g, &at),
         "result": rec.result,
         "seed": rec.seed,
