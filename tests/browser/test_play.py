@@ -24,9 +24,10 @@ OPTIONS = {"tuknanavuhpi": {"max_turns": "60"}}
 # The picture's contents as the page shows them: per site, the counts of each kind (the number
 # in a hole or beside a point, and the badges of other kinds) and the owners of the tokens on it.
 READ_BOARD = r"""
+const board = document.getElementById(arguments[0]);
 const out = {};
 const num = (t) => { const m = /^(\d+)\s*(.*)$/.exec(t.trim()); return m ? [Number(m[1]), m[2]] : [1, t.trim()]; };
-for (const g of document.querySelectorAll('#board g.site[data-site]')) {
+for (const g of board.querySelectorAll('g.site[data-site]')) {
   const counts = {};
   for (const t of g.querySelectorAll('text.count')) {
     if (t.closest('.piece-badge')) { const [n, name] = num(t.textContent); counts[name] = (counts[name] || 0) + n; continue; }
@@ -36,7 +37,7 @@ for (const g of document.querySelectorAll('#board g.site[data-site]')) {
   }
   out[g.dataset.site] = {counts, tokens: []};
 }
-for (const st of document.querySelectorAll('#board g.stack[data-site]')) {
+for (const st of board.querySelectorAll('g.stack[data-site]')) {
   for (const t of st.querySelectorAll('g.token')) out[st.dataset.site].tokens.push(t.dataset.player);
 }
 return out;
@@ -57,29 +58,36 @@ def table_id(d):
     return d.execute_script("return location.hash").split("/")[1]
 
 
-def engine_board(server, tid):
-    """The position of the table's record replayed by the Python package: per site, the
-    counts of each kind and the owners of the tokens on it."""
-    state = ludic.load_record(get_text(f"{server}/api/tables/{tid}/record"))
+def board_of_state(state):
+    """An engine's position (a state of the Python package), as `page_board` reads the page:
+    per site, the counts of each kind and the owners of the tokens on it (sorted)."""
     j = state.to_json()
     out = {s: {"counts": {k: v for k, v in x["pieces"].items() if v}, "tokens": []}
            for s, x in j["sites"].items()}
     for t in j.get("tokens") or []:
         if t.get("site") is not None and t.get("area") is None and t["site"] in out:
             out[t["site"]]["tokens"].append(t["owner"])
-    return out, state
+    for x in out.values():
+        x["tokens"].sort()
+    return out
 
 
-def page_board(d):
-    b = d.execute_script(READ_BOARD)
+def engine_board(server, tid):
+    """The position of the table's record replayed by the Python package (see
+    `board_of_state`), and that state."""
+    state = ludic.load_record(get_text(f"{server}/api/tables/{tid}/record"))
+    return board_of_state(state), state
+
+
+def page_board(d, board_id="board"):
+    """The board the page shows in the element `board_id` (see READ_BOARD)."""
+    b = d.execute_script(READ_BOARD, board_id)
     return {s: {"counts": {k: v for k, v in x["counts"].items() if v}, "tokens": sorted(x["tokens"])}
             for s, x in b.items()}
 
 
 def check_board(d, server, tid, where):
     want, state = engine_board(server, tid)
-    for x in want.values():
-        x["tokens"].sort()
     got = page_board(d)
     assert got == want, f"{where}: the page's board differs from the engine's: " + str(
         {s: (got.get(s), want.get(s)) for s in set(got) | set(want) if got.get(s) != want.get(s)})

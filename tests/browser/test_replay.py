@@ -12,9 +12,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 import ludic
 from conftest import ludic_bin, screenshot
-from test_play import page_board
-
-READ_REPLAY_BOARD = "document.getElementById('replay-board').id = 'board'; "
+from test_play import board_of_state, page_board
 
 
 def cli_record(tmp_path: pathlib.Path, game: str, seed: int) -> pathlib.Path:
@@ -31,28 +29,11 @@ def engine_board_at(record_text: str, n: int):
     rec["steps"] = rec["steps"][:n]
     rec["result"] = None
     rec.pop("final", None)
-    j = ludic.load_record(json.dumps(rec)).to_json()
-    out = {s: {"counts": {k: v for k, v in x["pieces"].items() if v}, "tokens": []}
-           for s, x in j["sites"].items()}
-    for t in j.get("tokens") or []:
-        if t.get("site") is not None and t.get("area") is None and t["site"] in out:
-            out[t["site"]]["tokens"].append(t["owner"])
-    for x in out.values():
-        x["tokens"].sort()
-    return out
+    return board_of_state(ludic.load_record(json.dumps(rec)))
 
 
 def shown_step(d):
     return int(d.find_element(By.ID, "replay-board").get_attribute("data-step"))
-
-
-def board_of_replay(d):
-    # the reader of test_play reads `#board`: the replay's board, under that name for a moment
-    d.execute_script("document.getElementById('replay-board').id = 'board'")
-    try:
-        return page_board(d)
-    finally:
-        d.execute_script("document.getElementById('board').id = 'replay-board'")
 
 
 def wait_step(d, n):
@@ -72,7 +53,7 @@ def test_a_record_is_uploaded_and_stepped(server, browser, tmp_path):
 
     def check(n):
         wait_step(d, n)
-        assert board_of_replay(d) == engine_board_at(text, n), f"step {n}"
+        assert page_board(d, "replay-board") == engine_board_at(text, n), f"step {n}"
 
     check(0)
     for n in range(1, 6):
@@ -129,7 +110,7 @@ def test_on_a_phone_a_record_is_stepped_and_fits(server, browsers, tmp_path):
     for n in (1, 2, 3):
         forward.click()
         wait_step(d, n)
-    assert board_of_replay(d) == engine_board_at(text, 3)
+    assert page_board(d, "replay-board") == engine_board_at(text, 3)
     width = d.execute_script("return document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px screen"
     board = d.find_element(By.ID, "replay-board").rect
