@@ -6,9 +6,9 @@
 use super::request::bad;
 use super::table::load;
 use super::{ApiError, err};
+use crate::cli::replay::{step_title, what_next};
 use axum::http::StatusCode;
 use ludic::limits::shorten;
-use crate::cli::replay::{step_title, what_next};
 use ludic::record::{FORMAT, Record, ReplayError, play_step};
 use ludic::render::narrate::{end_text, narrate};
 use ludic::render::svg::{event_sites, svg};
