@@ -234,3 +234,21 @@ def test_the_board_is_readable_on_a_phone(server, browsers):
     width = d.execute_script("return document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px screen"
     screenshot(d, "play-phone")
+
+
+def test_options_are_chosen_within_their_domains(server, browser):
+    """A choice (`on | off`) is a list, a range (`2..40`) a number within it; what is chosen is
+    the game played (the record's options)."""
+    d = browser
+    d.get(server + "/#play")
+    WebDriverWait(d, 10).until(lambda d: d.find_elements(By.ID, "start"))
+    Select(d.find_element(By.ID, "game")).select_by_value("pallankuzhi")
+    choice = d.find_element(By.CSS_SELECTOR, '[data-option="chogi"]')
+    assert choice.tag_name == "select"
+    assert [o.get_attribute("value") for o in choice.find_elements(By.TAG_NAME, "option")] == ["on", "off"]
+    number = d.find_element(By.CSS_SELECTOR, '[data-option="seeds"]')
+    assert (number.get_attribute("type"), number.get_attribute("min"), number.get_attribute("max")) == (
+        "number", "2", "40")
+    start(d, server, "pallankuzhi", seed=3, options={"chogi": "off", "seeds": "6"})
+    rec = json.loads(get_text(f"{server}/api/tables/{table_id(d)}/record"))
+    assert rec["options"]["chogi"] == "off" and rec["options"]["seeds"] == "6", rec["options"]

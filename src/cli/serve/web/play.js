@@ -57,19 +57,27 @@ function seatChoice(player, index) {
 /** The MCTS strength slider's time a move (the server caps a search at 5 s). */
 function thinkSeconds(level) { return [0.1, 0.25, 0.5, 1, 2, 5][Number(level)] ?? 0.5; }
 
+/** An option's input, from its domain as `ludic list` writes it: a choice (`on | off`,
+ * `1 | match`) is a list to pick from, a range (`2..40`) a number within it, anything else text
+ * (the server checks the value in every case). */
 function optionInput(o) {
   const id = `opt-${o.name}`;
-  const dom = Array.isArray(o.domain) ? o.domain : null;
+  const domain = String(o.domain ?? '');
+  const choices = domain.split('|').map((w) => w.trim()).filter(Boolean);
+  const range = /^(-?\d+)\.\.(-?\d+)$/.exec(domain.trim());
   let input;
-  if (dom && dom.length && dom.length <= 40) {
+  if (choices.length > 1) {
     input = el('select', {id, 'data-option': o.name});
-    for (const v of dom) input.append(el('option', {value: String(v), text: String(v)}));
+    for (const v of choices) input.append(el('option', {value: v, text: v}));
     input.value = String(o.default);
+  } else if (range) {
+    input = el('input', {id, 'data-option': o.name, type: 'number', min: range[1], max: range[2],
+      step: '1', value: String(o.default), inputmode: 'numeric'});
   } else {
     input = el('input', {id, 'data-option': o.name, value: String(o.default), size: '6'});
   }
   return el('div', {class: 'option'}, el('label', {for: id, text: `${o.name} `}), input,
-    o.doc ? el('small', {text: ` ${o.doc}`}) : '');
+    o.doc ? el('small', {text: ` ${o.doc}${range || choices.length > 1 ? ` (${domain})` : ''}`}) : '');
 }
 
 function renderSetup(preselect) {
