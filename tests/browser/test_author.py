@@ -95,8 +95,11 @@ def test_words_are_highlighted_and_the_rules_summarised(server, browser):
     open_editor(d, server)
     d.find_element(By.CSS_SELECTOR, '#editor-builtin option[value="puluc"]').click()
     WebDriverWait(d, 10).until(lambda d: "Puluc" in d.find_element(By.ID, "editor-rules").text)
+    # the ten reserved words in bold, the soft keywords (words that may be names) plain
     keywords = {e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor-code .tok-keyword")}
-    assert {"game", "sides", "board", "where"} <= keywords, keywords
+    assert {"where", "and", "if"} <= keywords, keywords
+    soft = {e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor-code .tok-soft")}
+    assert {"game", "sides", "board", "turn"} <= soft and not soft & keywords, soft
     builtins = {e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor-code .tok-builtin")}
     assert "mover" in builtins
     # the editor holds the built-in text exactly

@@ -100,7 +100,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagno
         format!(
             "`{word}` is one of the few reserved words (`ludic help language`, \"Reserved words\"): it can never be a name; choose another, such as `{word}_`"
         )
-    } else if !word.is_empty() && ends_a_list(&word) && after_an_item(source, pos) {
+    } else if let Some(word) = list_ender(source, pos, &word) {
         format!(
             "a list written with spaces ends before `{word}`, which begins a declaration, a statement or the next part of one; as an item of such a list, write the name in brackets where an expression may stand, `({word})`, or rename it"
         )
@@ -115,6 +115,22 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagno
         },
     )
     .with_hint(hint)
+}
+
+/// The word that may have ended a list too early where a syntax error is: the word at the
+/// error, or the one just before it (`capture a set }`: the error is at `}`), when it ends
+/// lists and follows what may be an item.
+fn list_ender(source: &str, pos: usize, at: &str) -> Option<String> {
+    if !at.is_empty() && ends_a_list(at) && after_an_item(source, pos) {
+        return Some(at.to_string());
+    }
+    let before = source.get(..pos)?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let word = &before[start..];
+    (!word.is_empty() && ends_a_list(word) && after_an_item(source, start))
+        .then(|| word.to_string())
 }
 
 /// Whether the text before `pos` ends what may be an item of a list (a name, a number, a
@@ -143,6 +159,7 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::EOI => "end of file",
         Rule::ident => "a name",
         Rule::int => "a number",
+        Rule::version_decl => "`ludic` and a version",
         Rule::string => "a string",
         Rule::expr => "an expression",
         Rule::meta | Rule::meta_key => "`aliases`, `origin`, `source` or `summary`",
@@ -183,7 +200,7 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::label_doc => "a label and its description",
         Rule::tally_per | Rule::kw_player => "`per player`",
         Rule::draw_kw => "`draw`",
-        Rule::set_items => "sites",
+        Rule::set_items | Rule::region_items => "sites",
         Rule::capture_keep => "`keep`",
         Rule::links_decl => "`links`",
         Rule::choose_else => "`else`",
@@ -264,7 +281,18 @@ const NO_WORDS: &[Rule] = &[
     // inside atomic rules (`ident`, `string`), which have words
     Rule::keyword,
     Rule::list_end,
+    Rule::list_end_word,
+    Rule::stmt_end,
+    Rule::stmt_word,
+    Rule::leaving_head,
+    Rule::board_end,
+    Rule::board_word,
+    Rule::line_head,
+    Rule::lines_head,
+    Rule::item_end,
+    Rule::dice_end,
     Rule::token_of,
+    Rule::bracketed_name,
     Rule::ident_char,
     Rule::long_string,
     Rule::short_string,

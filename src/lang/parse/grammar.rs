@@ -361,10 +361,10 @@ pub(super) fn is_reserved(word: &str) -> bool {
     whole(Rule::keyword, word)
 }
 
-/// Whether the grammar's `list_end` rule matches the whole word: a word that ends a list
-/// written with spaces (`capture a b`), a name everywhere else.
+/// Whether the word ends a list written with spaces (`capture a b`) in some part of a file
+/// (the grammar's `list_end_word`); a name everywhere else.
 pub(super) fn ends_a_list(word: &str) -> bool {
-    whole(Rule::list_end, word)
+    whole(Rule::list_end_word, word)
 }
 
 fn whole(rule: Rule, word: &str) -> bool {
@@ -393,6 +393,51 @@ mod tests {
                 "{name} has no words for syntax errors"
             );
         }
+    }
+
+    #[test]
+    fn the_words_are_whole_words_of_the_grammar() {
+        let all = words();
+        for w in ["sow", "where", "forget", "ludic", "row", "total"] {
+            assert!(all.contains(&w), "{w}");
+        }
+        // no piece of a word (the reserved words were once spelled `"a" ~ ("ction" | …)`)
+        for w in ["ction", "aces", "ally", "urn"] {
+            assert!(!all.contains(&w), "{w}");
+        }
+        for w in ["capture", "row", "at", "value", "leaving", "line"] {
+            assert!(ends_a_list(w) && all.contains(&w), "{w}");
+        }
+        for w in [
+            "total",
+            "token",
+            "turns",
+            "onto",
+            "orders",
+            "sower",
+            "opposite(",
+        ] {
+            assert!(!ends_a_list(w), "{w}");
+        }
+    }
+
+    /// Every word of the grammar is in the list of the language's changes (a new word is a
+    /// change of the language): written in backquotes at the start, `` `sow` `` or `` `ludic 1` ``.
+    #[test]
+    fn every_word_is_in_the_changes() {
+        const CHANGES: &str = include_str!("../../../grammar/CHANGES.md");
+        let missing: Vec<&str> = words()
+            .iter()
+            .copied()
+            .filter(|w| {
+                let quoted = format!("`{w}");
+                !CHANGES.match_indices(&quoted).any(|(i, _)| {
+                    let next = CHANGES[i + quoted.len()..].chars().next();
+                    !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                })
+            })
+            .collect();
+        assert!(missing.is_empty(), "not in grammar/CHANGES.md: {missing:?}");
     }
 
     #[test]
