@@ -213,3 +213,28 @@ fn vscode_textmate_tokenizes_a_game() {
         assert!(tokenize(&path).is_some_and(|t| !t.is_empty()), "{stem}");
     }
 }
+
+#[test]
+fn the_vim_syntax_lists_the_same_words() {
+    // grammar/vim/syntax/game.vim, the fallback for Vim and Neovim: its `syn keyword` lists
+    // are the language's words too.
+    let text = std::fs::read_to_string(root().join("grammar/vim/syntax/game.vim")).unwrap();
+    let group = |names: &[&str]| -> BTreeSet<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("syn keyword "))
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(g, _)| names.contains(g))
+            .flat_map(|(_, words)| words.split_whitespace())
+            .filter(|w| !w.contains('=') && !["skipwhite", "contained"].contains(w))
+            .map(str::to_string)
+            .collect()
+    };
+    let want = expected();
+    assert_eq!(group(&["gameReserved"]), want[0].1, "reserved words");
+    assert_eq!(
+        group(&["gameKeyword", "gameDeclWord"]),
+        want[1].1,
+        "the other words"
+    );
+    assert_eq!(group(&["gameBuiltin"]), want[2].1, "builtins");
+}
