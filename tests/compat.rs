@@ -258,7 +258,12 @@ fn every_word_that_is_not_reserved_is_a_name() {
             }
         }
     }
-    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} failures:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
     // and the control: a reserved word is refused in each place
     for (word, reserved) in &words {
         if *reserved {

@@ -126,7 +126,10 @@ fn the_rules_cover_the_parts_of_a_file() {
     assert!(strings.contains("string.quoted.triple.ludic") && strings.contains("\\\"\\\"\\\""));
     let decl = repo["declaration"].to_string();
     for word in ["def", "region", "site", "track", "let"] {
-        assert!(decl.contains(word), "names after `{word}` are not entity.name");
+        assert!(
+            decl.contains(word),
+            "names after `{word}` are not entity.name"
+        );
     }
     // every entry is used from the top
     let top = g["patterns"].to_string();
@@ -188,9 +191,17 @@ fn vscode_textmate_tokenizes_a_game() {
             .unwrap_or_else(|| panic!("no token {text:?} on line {line}: {tokens:?}"))
     };
     let cases = [
-        ("# Kalah(6,4) as an outside author wrote it: the rules of OpenSpiel's `mancala` (the same as", "# Kalah(6,4)", "comment.line.number-sign.ludic"),
+        (
+            "# Kalah(6,4) as an outside author wrote it: the rules of OpenSpiel's `mancala` (the same as",
+            "# Kalah(6,4)",
+            "comment.line.number-sign.ludic",
+        ),
         ("game", "game \"Kalah", "keyword.other.ludic"),
-        ("Six pits a side with four seeds each, and a store at each end. Sow counter-clockwise into", "Six pits", "string.quoted.triple.ludic"),
+        (
+            "Six pits a side with four seeds each, and a store at each end. Sow counter-clockwise into",
+            "Six pits",
+            "string.quoted.triple.ludic",
+        ),
         ("100000", "option turns", "constant.numeric.ludic"),
         ("total", "def total(p)", "entity.name.function.ludic"),
         ("row", "region row", "entity.name.ludic"),
