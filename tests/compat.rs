@@ -276,3 +276,25 @@ fn every_word_that_is_not_reserved_is_a_name() {
         }
     }
 }
+
+#[test]
+fn the_authors_kalah_plays_as_the_fixture() {
+    // The outside author's Kalah (common words as names) is the same game as
+    // tests/fixtures/kalah.game: the same number of turn sequences at each depth.
+    let load = |path: &str| {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        ludic::load_game(&text, &Settings::default()).unwrap_or_else(|_| panic!("{path}"))
+    };
+    let (author, fixture) = (
+        load("tests/compat/authors/kalah.game"),
+        load("tests/fixtures/kalah.game"),
+    );
+    let counts = |g: &ludic::Game| {
+        (1..=4)
+            .map(|d| ludic::perft::perft(g, &g.start(), d).expect("perft"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(counts(&author), vec![10, 116, 1022, 9682]);
+    assert_eq!(counts(&author), counts(&fixture));
+}
