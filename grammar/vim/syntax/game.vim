@@ -1,0 +1,49 @@
+" Vim/Neovim syntax for ludic's .game files (filetype `game`): the regex fallback of
+" grammar/ludic.tmLanguage.json. Its word lists are ludic::language_words(), checked by
+" tests/textmate.rs. Set-up: README.md, "Editor set-up".
+if exists("b:current_syntax")
+  finish
+endif
+
+syn iskeyword @,48-57,_
+" the words of the language: reserved ones, the others (names wherever a name is expected),
+" and the builtins
+syn keyword gameReserved and else false if in not or then true where
+syn keyword gameKeyword about aces again aliases ally alue ame another apture area ariant
+syn keyword gameKeyword arry as at backward between board capture carry choose condition ction
+syn keyword gameKeyword die direction do draw drops eaving eep ef egion elay end ends
+syn keyword gameKeyword equire et etween exists faces first for forall forget forward from gain
+syn keyword gameKeyword game give here hile hoose hrow ice ides ie ieces imit ine ines ing inks
+syn keyword gameKeyword irst ite ith ive keep kind labels lace lap layers leaving limit line
+syn keyword gameKeyword lines links lse ludic maximum minimum move moves nd number oard off
+syn keyword gameKeyword oints on onto opposite orders origin orward otherwise ove ow
+syn keyword gameKeyword owner per pieces place player players points positions pposite ption
+syn keyword gameKeyword rack random rea relay require ring rom round rounds row send set
+syn keyword gameKeyword side sides skip some source sow sower start summary tart
+syn keyword gameKeyword through throw to token tokens total toward turn turned turns urn
+syn keyword gameKeyword value when while winner with
+syn keyword gameBuiltin abs all area between bottom captured cell count first_player hole jumps
+syn keyword gameBuiltin kind max min mover neighbours next none opponent opposite original_owner
+syn keyword gameBuiltin owner point pos repeated round run score side site size sown store top
+syn keyword gameBuiltin track_end track_pos track_site void x y
+
+syn match gameNumber "\<\d\+\>"
+syn match gameOperator "==\|!=\|<=\|>=\|\.\.\|[-+*/%<>=:]"
+" the name a declaration gives (`def total(p)`, `region row`, `let value`): after these words
+syn keyword gameDeclWord def action region site track let option tally dice variant nextgroup=gameDeclName skipwhite
+syn match gameDeclName "\(from\>\|as\>\)\@!\h\w*" contained
+syn region gameString start=/"/ end=/"\|$/ oneline
+syn region gameString start=/"""/ end=/"""/
+syn match gameComment "#.*$" contains=@Spell
+
+hi def link gameReserved Conditional
+hi def link gameKeyword Keyword
+hi def link gameBuiltin Function
+hi def link gameNumber Number
+hi def link gameOperator Operator
+hi def link gameDeclWord Keyword
+hi def link gameDeclName Identifier
+hi def link gameString String
+hi def link gameComment Comment
+
+let b:current_syntax = "game"
