@@ -83,6 +83,8 @@ pub use api::{
     About, Action, DiceDesc, LabelDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source,
     Status, TallyDesc, TokenDesc, VariantDesc, load,
 };
+// the outline of a file and the docs of words, for editors (`ludic lsp`)
+pub use api::{Outline, Symbol, SymbolKind, outline, word_doc};
 pub use check::{LoadError, Settings};
 pub use engine::Game;
 pub use engine::actions::{self, MAX_ORDERED_LAP};
