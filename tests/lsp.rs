@@ -7,7 +7,6 @@
 //! in CI a setup failure is a failure.
 
 #[path = "common/pyenv.rs"]
-#[allow(dead_code)]
 mod pyenv;
 
 use serde_json::{Value, json};
@@ -183,12 +182,18 @@ fn diagnostics_are_published_at_the_line_of_the_error_with_the_hint() {
     let caps = c.initialize();
     assert_eq!(caps["capabilities"]["textDocumentSync"], 1, "{caps}");
     let bad = puluc().replace("throw grains as v", "throw grainz as v");
-    let line = bad.lines().position(|l| l.contains("grainz")).expect("the line");
+    let line = bad
+        .lines()
+        .position(|l| l.contains("grainz"))
+        .expect("the line");
     let diags = c.open(URI, &bad);
     let first = &diags[0];
     assert_eq!(first["range"]["start"]["line"], line, "{diags}");
     assert_eq!(first["severity"], 1);
-    assert!(first["message"].as_str().unwrap().contains("grainz"), "{first}");
+    assert!(
+        first["message"].as_str().unwrap().contains("grainz"),
+        "{first}"
+    );
     let hint = &first["relatedInformation"][0]["message"];
     assert!(hint.as_str().unwrap().contains("grains"), "{first}");
     // fixed: no diagnostics
@@ -224,14 +229,32 @@ fn hover_definition_references_completion_symbols_rename() {
     let h = h["contents"]["value"].as_str().unwrap().to_string();
     assert!(h.contains("def controls(s)"), "{h}");
     let h = c.ask("textDocument/hover", at(&text, "throw", 1));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("chance event"), "{h}");
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("chance event"),
+        "{h}"
+    );
     let h = c.ask("textDocument/hover", at(&text, "c0 for", 0));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("at (0, 0)"), "{h}");
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("at (0, 0)"),
+        "{h}"
+    );
     let h = c.ask("textDocument/hover", at(&text, "max_turns", 1));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("draw"), "{h}");
+    assert!(
+        h["contents"]["value"].as_str().unwrap().contains("draw"),
+        "{h}"
+    );
 
     // definition and references of a def
-    let def_line = text.lines().position(|l| l.starts_with("def controls")).unwrap();
+    let def_line = text
+        .lines()
+        .position(|l| l.starts_with("def controls"))
+        .unwrap();
     let d = c.ask("textDocument/definition", at(&text, "controls(s)", 1));
     assert_eq!(d["range"]["start"]["line"], def_line, "{d}");
     let mut p = at(&text, "controls(s)", 1);
@@ -275,10 +298,24 @@ fn hover_definition_references_completion_symbols_rename() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    for n in ["max_turns", "South", "killed", "grains", "home", "controls", "target", "c"] {
+    for n in [
+        "max_turns",
+        "South",
+        "killed",
+        "grains",
+        "home",
+        "controls",
+        "target",
+        "c",
+    ] {
         assert!(names.contains(&n), "{n} in {names:?}");
     }
-    let target = syms.as_array().unwrap().iter().find(|s| s["name"] == "target").unwrap();
+    let target = syms
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "target")
+        .unwrap();
     assert_eq!(target["children"].as_array().unwrap().len(), 2, "{target}");
 
     // rename a def: its declaration and every use
@@ -291,7 +328,10 @@ fn hover_definition_references_completion_symbols_rename() {
     let edits = edit["changes"][URI].as_array().unwrap();
     assert_eq!(edits.len(), uses, "{edit}");
     // a keyword is not renamed; a reserved word is refused
-    assert_eq!(c.ask("textDocument/prepareRename", at(&text, "throw", 1)), Value::Null);
+    assert_eq!(
+        c.ask("textDocument/prepareRename", at(&text, "throw", 1)),
+        Value::Null
+    );
     let mut p = at(&text, "controls(s)", 1);
     p["newName"] = json!("turn");
     assert!(c.call("textDocument/rename", p).get("error").is_some());
@@ -315,10 +355,17 @@ fn names_are_resolved_in_their_scope() {
     };
     let refs = |c: &mut Client, word: &str, nth: usize| -> Vec<Value> {
         let r = c.ask("textDocument/references", p(word, nth));
-        r.as_array().unwrap().iter().map(|l| l["range"]["start"].clone()).collect()
+        r.as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["range"]["start"].clone())
+            .collect()
     };
     // the `h` of f is used once, in f only; the turn's `h` once, in the `choose`
-    assert_eq!(refs(&mut c, "h) = count(h) + 1", 0), [pos(text, "h) + 1", 0)]);
+    assert_eq!(
+        refs(&mut c, "h) = count(h) + 1", 0),
+        [pos(text, "h) + 1", 0)]
+    );
     assert_eq!(refs(&mut c, "h = 2", 0), [pos(text, "h {", 0)]);
     // a region: its uses, and a site of a row's range goes to the row
     assert_eq!(refs(&mut c, "goal =", 0), [pos(text, "goal where", 0)]);
@@ -344,8 +391,14 @@ fn nothing_a_client_sends_breaks_the_server() {
     c.wait_for(|m| m["error"]["code"] == -32700);
     // an unknown method, parameters of the wrong shape, a document never opened
     assert_eq!(c.call("no/such", json!({}))["error"]["code"], -32601);
-    assert_eq!(c.call("textDocument/hover", json!({"x": 1}))["error"]["code"], -32602);
-    let r = c.call("textDocument/hover", json!({"textDocument": {"uri": "file:///nope"}, "position": {"line": 0, "character": 0}}));
+    assert_eq!(
+        c.call("textDocument/hover", json!({"x": 1}))["error"]["code"],
+        -32602
+    );
+    let r = c.call(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nope"}, "position": {"line": 0, "character": 0}}),
+    );
     assert!(r.get("error").is_some(), "{r}");
     // an unknown notification is ignored
     c.notify("$/whatever", json!([1]));
@@ -355,7 +408,14 @@ fn nothing_a_client_sends_breaks_the_server() {
                 turn { choose sow x in s1 s2 where free(x) > 0 { end turn } }\n";
     let uri = "file:///tmp/ludic-lsp-test/u.game";
     assert_eq!(c.open(uri, text), json!([]));
-    for (line, character) in [(0, 99), (99, 0), (6, 1000), (0, 3), (0, 4), (7, 4_000_000_000u64)] {
+    for (line, character) in [
+        (0, 99),
+        (99, 0),
+        (6, 1000),
+        (0, 3),
+        (0, 4),
+        (7, 4_000_000_000u64),
+    ] {
         for m in [
             "textDocument/hover",
             "textDocument/definition",
@@ -370,15 +430,27 @@ fn nothing_a_client_sends_breaks_the_server() {
     // names after non-ASCII text on their line: their columns in UTF-16 units
     let here = |p: Value| json!({"textDocument": {"uri": uri}, "position": p});
     let h = c.ask("textDocument/hover", here(pos(text, "n # ", 0)));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("option n"), "{h}");
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("option n"),
+        "{h}"
+    );
     assert_eq!(h["range"]["start"], pos(text, "n # ", 0), "{h}");
     let d = c.ask("textDocument/definition", here(pos(text, "h) +", 0)));
     assert_eq!(d["range"]["start"], pos(text, "h) =", 0), "{d}");
     // a document that changes to garbage, and back
     c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "}{\u{0}\"\"\"#"}]}));
     let m = c.wait_for(|m| m["method"] == "textDocument/publishDiagnostics");
-    assert!(!m["params"]["diagnostics"].as_array().unwrap().is_empty(), "{m}");
-    let r = c.call("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    assert!(
+        !m["params"]["diagnostics"].as_array().unwrap().is_empty(),
+        "{m}"
+    );
+    let r = c.call(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
     assert!(r.get("error").is_none(), "{r}");
     assert_eq!(c.stop().0, Some(0));
 
@@ -389,10 +461,18 @@ fn nothing_a_client_sends_breaks_the_server() {
     c.notify("exit", Value::Null);
     assert_eq!(c.finish().0, Some(1));
     let mut c = Client::start();
-    c.stdin.as_mut().unwrap().write_all(b"Content-Length: 99999999999999999999\r\n\r\n").unwrap();
+    c.stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"Content-Length: 99999999999999999999\r\n\r\n")
+        .unwrap();
     assert_eq!(c.finish().0, Some(1));
     let mut c = Client::start();
-    c.stdin.as_mut().unwrap().write_all(b"Content-Length: 100\r\n\r\n{\"jsonrpc\"").unwrap();
+    c.stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"Content-Length: 100\r\n\r\n{\"jsonrpc\"")
+        .unwrap();
     assert_eq!(c.finish().0, Some(1));
 }
 
@@ -415,7 +495,10 @@ fn speed_on_the_largest_game() {
     let word = text
         .lines()
         .find_map(|l| l.strip_prefix("def "))
-        .and_then(|l| l.split(|ch: char| !ch.is_alphanumeric() && ch != '_').next())
+        .and_then(|l| {
+            l.split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+                .next()
+        })
         .unwrap()
         .to_string();
     let p = {
@@ -440,21 +523,37 @@ fn speed_on_the_largest_game() {
         c.wait_for(|m| m["method"] == "textDocument/publishDiagnostics");
     });
     c.open(uri, &text);
-    for m in ["hover", "definition", "completion", "documentSymbol", "references"] {
+    for m in [
+        "hover",
+        "definition",
+        "completion",
+        "documentSymbol",
+        "references",
+    ] {
         let mut params = p.clone();
-        params["context"] = json!({"includeDeclaration": true});
+        if m == "references" {
+            params["context"] = json!({"includeDeclaration": true});
+        }
         let method = format!("textDocument/{m}");
-        time(Box::leak(m.to_string().into_boxed_str()), &mut c, &|c, i| {
-            // (a change first, so that the answer includes the analysis of the new text)
-            if i % 2 == 0 {
-                c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": i + 100}, "contentChanges": [{"text": format!("{body}\n# {i}")}]}));
-            }
-            c.ask(&method, params.clone());
-        });
+        time(
+            Box::leak(m.to_string().into_boxed_str()),
+            &mut c,
+            &|c, i| {
+                // (a change first, so that the answer includes the analysis of the new text)
+                if i % 2 == 0 {
+                    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": i + 100}, "contentChanges": [{"text": format!("{body}\n# {i}")}]}));
+                }
+                c.ask(&method, params.clone());
+            },
+        );
     }
     println!("{} ({} bytes), `{word}`:", path.display(), text.len());
     for (name, t) in &times {
-        println!("  {name:28} median {:6.2} ms   slowest {:6.2} ms", t[t.len() / 2], t[t.len() - 1]);
+        println!(
+            "  {name:28} median {:6.2} ms   slowest {:6.2} ms",
+            t[t.len() / 2],
+            t[t.len() - 1]
+        );
     }
     c.stop();
     for (name, t) in &times {
@@ -464,12 +563,19 @@ fn speed_on_the_largest_game() {
 
 #[test]
 fn neovim_as_a_client() {
-    let have = || Command::new("nvim").arg("--version").output().is_ok_and(|o| o.status.success());
+    let have = || {
+        Command::new("nvim")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
     let setup = if have() {
         Ok(())
     } else {
         pyenv::apt_install(&["neovim"]).and_then(|()| {
-            have().then_some(()).ok_or_else(|| "nvim is not on the PATH after installing it".to_string())
+            have()
+                .then_some(())
+                .ok_or_else(|| "nvim is not on the PATH after installing it".to_string())
         })
     };
     if let Err(e) = setup {
@@ -486,7 +592,12 @@ fn neovim_as_a_client() {
     std::fs::write(&game, &bad).unwrap();
     let out = dir.join("out.txt");
     let mut child = Command::new("nvim")
-        .args(["--headless", "--clean", "-c", "luafile tests/lsp/client.lua"])
+        .args([
+            "--headless",
+            "--clean",
+            "-c",
+            "luafile tests/lsp/client.lua",
+        ])
         .env("LUDIC_BIN", BIN)
         .env("LUDIC_GAME", &game)
         .env("LUDIC_OUT", &out)
@@ -505,19 +616,31 @@ fn neovim_as_a_client() {
     let report = std::fs::read_to_string(&out).expect("the script's report");
     let _ = std::fs::remove_dir_all(&dir);
     let get = |k: &str| -> Vec<&str> {
-        report.lines().filter_map(|l| l.strip_prefix(k)?.strip_prefix('=')).collect()
+        report
+            .lines()
+            .filter_map(|l| l.strip_prefix(k)?.strip_prefix('='))
+            .collect()
     };
     assert!(get("error").is_empty(), "{report}");
     let line = bad.lines().position(|l| l.contains("grainz")).unwrap() + 1;
     let first = get("diagnostic");
     assert!(
-        first.first().is_some_and(|d| d.starts_with(&format!("{line}:1:")) && d.contains("grainz")),
+        first
+            .first()
+            .is_some_and(|d| d.starts_with(&format!("{line}:1:")) && d.contains("grainz")),
         "{report}"
     );
     assert!(get("hover")[0].contains("def controls(s)"), "{report}");
     assert!(get("keyword")[0].contains("chance event"), "{report}");
-    let def_line = bad.lines().position(|l| l.starts_with("def controls")).unwrap() + 1;
-    assert!(get("jump")[0].starts_with(&format!("{def_line}:def controls")), "{report}");
+    let def_line = bad
+        .lines()
+        .position(|l| l.starts_with("def controls"))
+        .unwrap()
+        + 1;
+    assert!(
+        get("jump")[0].starts_with(&format!("{def_line}:def controls")),
+        "{report}"
+    );
     let completion: Vec<&str> = get("completion")[0].split(' ').collect();
     for w in ["controls", "count", "choose"] {
         assert!(completion.contains(&w), "{w}: {report}");

@@ -29,7 +29,10 @@ pub fn word_doc(word: &str) -> Option<String> {
             format!("a builtin function of {min} argument{}", plural(min))
         }
         builtins::Form::Call { min, .. } => {
-            format!("a builtin function of {min} argument{} or more", plural(min))
+            format!(
+                "a builtin function of {min} argument{} or more",
+                plural(min)
+            )
         }
     });
     // the word first in a code span, then anywhere in one
@@ -102,10 +105,17 @@ fn table_row(word: &str, first: bool) -> Option<(String, &'static str)> {
         }
         let names = code_spans(cells[0]).any(|c| {
             names(c, word, first)
-                || (c.split(' ').all(|w| w.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_'))
+                || (c
+                    .split(' ')
+                    .all(|w| w.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_'))
                     && c.split(' ').any(|w| w == word))
         });
-        names.then(|| (format!("{} — {}", cells[0].trim(), cells[1].trim()), section))
+        names.then(|| {
+            (
+                format!("{} — {}", cells[0].trim(), cells[1].trim()),
+                section,
+            )
+        })
     })
 }
 

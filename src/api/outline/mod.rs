@@ -203,7 +203,9 @@ fn range(s: Span) -> Range<usize> {
 
 /// The first line of a declaration, cut to a length a hover or a list shows.
 fn first_line(source: &str, span: Span) -> String {
-    let text = source.get(span.start..span.end.min(source.len())).unwrap_or("");
+    let text = source
+        .get(span.start..span.end.min(source.len()))
+        .unwrap_or("");
     let line = text.lines().next().unwrap_or("").trim();
     let line = match line.find(" #") {
         Some(i) => line[..i].trim_end(),

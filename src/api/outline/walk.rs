@@ -145,7 +145,11 @@ impl<'s> Walker<'s> {
             for (dice, faces) in &d.dice {
                 for f in dice.iter().chain(faces) {
                     let i = self.global(f, SymbolKind::Face, d.span);
-                    let what = if dice.iter().any(|x| x.span == f.span) { "die" } else { "face" };
+                    let what = if dice.iter().any(|x| x.span == f.span) {
+                        "die"
+                    } else {
+                        "face"
+                    };
                     self.symbols[i].detail = format!("{what} {} of dice {}", f.name, d.name.name);
                 }
             }
@@ -180,7 +184,8 @@ impl<'s> Walker<'s> {
                         self.global(id, SymbolKind::Site, row.span);
                     }
                     SiteItem::Range { prefix, .. } => {
-                        let i = self.add(&prefix.name, SymbolKind::Site, range(prefix.span), row.span);
+                        let i =
+                            self.add(&prefix.name, SymbolKind::Site, range(prefix.span), row.span);
                         self.g.prefixes.entry(prefix.name.clone()).or_insert(i);
                     }
                     SiteItem::Coord(..) | SiteItem::CoordRange(..) => {}
@@ -282,7 +287,10 @@ impl<'s> Walker<'s> {
             r.sites.iter().for_each(|s| self.site_item(s, false));
         }
         for o in &b.opposites {
-            o.left.iter().chain(&o.right).for_each(|s| self.site_item(s, false));
+            o.left
+                .iter()
+                .chain(&o.right)
+                .for_each(|s| self.site_item(s, false));
         }
         for t in &b.tracks {
             self.use_name(&t.side);
@@ -306,7 +314,10 @@ impl<'s> Walker<'s> {
         for l in &b.lines {
             match l {
                 LineDecl::Sites(lines, _) => {
-                    lines.iter().flatten().for_each(|s| self.site_item(s, false));
+                    lines
+                        .iter()
+                        .flatten()
+                        .for_each(|s| self.site_item(s, false));
                 }
                 LineDecl::Along(e, _) => self.expr(e),
             }
@@ -404,13 +415,21 @@ impl<'s> Walker<'s> {
                 skip.iter().for_each(|e| self.expr(e));
                 self.bind(last, s.span, |w| w.block(body));
             }
-            StmtKind::Let(id, e) | StmtKind::LetTyped { name: id, value: e, .. } => {
+            StmtKind::Let(id, e)
+            | StmtKind::LetTyped {
+                name: id, value: e, ..
+            } => {
                 self.expr(e);
                 self.local(id, SymbolKind::Let, s.span, s.span.end..end.max(s.span.end));
             }
             StmtKind::Throw { dice, var } => {
                 self.use_name(dice);
-                self.local(var, SymbolKind::Let, s.span, s.span.end..end.max(s.span.end));
+                self.local(
+                    var,
+                    SymbolKind::Let,
+                    s.span,
+                    s.span.end..end.max(s.span.end),
+                );
             }
             StmtKind::ForTokens { var, cond, body } => self.bind(var, s.span, |w| {
                 w.expr(cond);
@@ -432,7 +451,11 @@ impl<'s> Walker<'s> {
                 self.expr(value);
             }
             StmtKind::Capture { items, keep, to } => {
-                items.iter().chain(keep).chain(to).for_each(|e| self.expr(e));
+                items
+                    .iter()
+                    .chain(keep)
+                    .chain(to)
+                    .for_each(|e| self.expr(e));
             }
             StmtKind::Place {
                 count,

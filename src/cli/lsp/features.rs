@@ -2,9 +2,9 @@
 //! answer as a JSON value.
 
 use super::text::{Lines, word_at};
-use ludic::{Outline, Symbol, SymbolKind};
 use lsp_types as lsp;
 use lsp_types::Uri;
+use ludic::{Outline, Symbol, SymbolKind};
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -84,7 +84,12 @@ pub fn answer(
         a.outline.as_ref().and_then(|o| o.symbol_at(at))
     };
     match ask {
-        Ask::Hover(p) => json(hover(text, &lines, a, p.text_document_position_params.position)),
+        Ask::Hover(p) => json(hover(
+            text,
+            &lines,
+            a,
+            p.text_document_position_params.position,
+        )),
         Ask::Definition(p) => {
             let s = symbol_at(p.text_document_position_params.position);
             json(s.map(|s| lsp::GotoDefinitionResponse::Scalar(location(s.name_span.clone()))))
@@ -275,14 +280,16 @@ fn rename(s: &Symbol, new: &str, a: &Analysis, lines: &Lines, uri: &Uri) -> Resu
         .chain(&s.references)
         .map(|r| lsp::TextEdit::new(lines.range(r.clone()), new.to_string()))
         .collect();
-    json(lsp::WorkspaceEdit::new([(uri.clone(), edits)].into_iter().collect()))
+    json(lsp::WorkspaceEdit::new(
+        [(uri.clone(), edits)].into_iter().collect(),
+    ))
 }
 
 /// The words that begin a declaration (at the top of a file), and those that may be written
 /// inside a block: the words that begin a statement, found by parsing each there, and the
 /// other words the reference says something of (`where`, `count`; a name fits in an
 /// expression, so parsing cannot tell which words do).
-fn context_words() -> &'static (Vec<&'static str>, Vec<&'static str>) {
+pub fn context_words() -> &'static (Vec<&'static str>, Vec<&'static str>) {
     static WORDS: OnceLock<(Vec<&'static str>, Vec<&'static str>)> = OnceLock::new();
     WORDS.get_or_init(|| {
         // (a word fits where the text parses, or its syntax error is past the word: followed
@@ -301,8 +308,7 @@ fn context_words() -> &'static (Vec<&'static str>, Vec<&'static str>) {
         for (w, _) in words {
             if fits("", w, "") {
                 top.push(w);
-            } else if fits("turn {\n", w, "\n}") || ludic::word_doc(w).is_some()
-            {
+            } else if fits("turn {\n", w, "\n}") || ludic::word_doc(w).is_some() {
                 block.push(w);
             }
         }
@@ -349,7 +355,11 @@ fn completion(text: &str, at: usize, outline: Option<&Outline>) -> Vec<lsp::Comp
         .map(|w| item(w, lsp::CompletionItemKind::KEYWORD, None))
         .collect();
     let (_, builtins) = ludic::language_words();
-    out.extend(builtins.iter().map(|b| item(b, lsp::CompletionItemKind::FUNCTION, Some("builtin".into()))));
+    out.extend(
+        builtins
+            .iter()
+            .map(|b| item(b, lsp::CompletionItemKind::FUNCTION, Some("builtin".into()))),
+    );
     let mut seen = std::collections::HashSet::new();
     for s in outline.into_iter().flat_map(|o| o.visible_at(at)) {
         let kind = match s.kind {

@@ -23,7 +23,7 @@ use transport::Incoming;
 // `ludic lsp`: no arguments (the help says how to set up an editor).
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "The server speaks the Language Server Protocol on standard input and output; an editor starts it.\nIt gives the errors of `ludic validate` as you type, hover docs, go to definition, references,\ncompletion, the outline of the file and renaming.\n\nNeovim (0.10 or later), in init.lua:\n  vim.filetype.add({ extension = { game = 'ludic' } })\n  vim.api.nvim_create_autocmd('FileType', { pattern = 'ludic', callback = function()\n    vim.lsp.start({ name = 'ludic', cmd = { 'ludic', 'lsp' } })\n  end })\n\nHelix, in languages.toml:\n  [language-server.ludic]\n  command = \"ludic\"\n  args = [\"lsp\"]\n  [[language]]\n  name = \"ludic\"\n  scope = \"source.ludic\"\n  file-types = [\"game\"]\n  language-servers = [\"ludic\"]\n\nVS Code: a generic LSP client extension, with the command `ludic lsp` for files `*.game`.\n\nExit codes: 0 after `shutdown` and `exit`, 1 otherwise (the input closed first, or broke)."
+    after_help = "The server speaks the Language Server Protocol on standard input and output; an editor starts it.\nIt gives the errors of `ludic validate` as you type, hover docs, go to definition, references,\ncompletion, the outline of the file and renaming.\n\nNeovim (0.8 or later), in init.lua:\n  vim.filetype.add({ extension = { game = 'ludic' } })\n  vim.api.nvim_create_autocmd('FileType', { pattern = 'ludic', callback = function()\n    vim.lsp.start({ name = 'ludic', cmd = { 'ludic', 'lsp' } })\n  end })\n\nHelix, in languages.toml:\n  [language-server.ludic]\n  command = \"ludic\"\n  args = [\"lsp\"]\n  [[language]]\n  name = \"ludic\"\n  scope = \"source.ludic\"\n  file-types = [\"game\"]\n  language-servers = [\"ludic\"]\n\nVS Code: a generic LSP client extension, with the command `ludic lsp` for files `*.game`.\n\nExit codes: 0 after `shutdown` and `exit`, 1 otherwise (the input closed first, or broke)."
 )]
 pub struct LspArgs {}
 
@@ -107,7 +107,11 @@ impl Server {
         match m {
             Message::Request(r) => self.request(r)?,
             Message::Notification(n) if n.method == "exit" => {
-                return Ok(Some(if self.shutdown { super::OK } else { super::FAILED }));
+                return Ok(Some(if self.shutdown {
+                    super::OK
+                } else {
+                    super::FAILED
+                }));
             }
             Message::Notification(n) => self.notification(n)?,
             Message::Response(_) => {} // (the server asks nothing of the client)
@@ -129,7 +133,11 @@ impl Server {
             return self.send(ok(id, result));
         }
         if !self.initialized {
-            let e = Response::new_err(id, ErrorCode::ServerNotInitialized as i32, "not initialized".into());
+            let e = Response::new_err(
+                id,
+                ErrorCode::ServerNotInitialized as i32,
+                "not initialized".into(),
+            );
             return self.send(e);
         }
         if r.method == "shutdown" {
@@ -151,13 +159,21 @@ impl Server {
     fn answer(&mut self, r: &Request) -> Result<serde_json::Value, (ErrorCode, String)> {
         use features::Ask;
         let ask = Ask::of(&r.method, r.params.clone())
-            .ok_or((ErrorCode::MethodNotFound, format!("no method `{}`", r.method)))?
+            .ok_or((
+                ErrorCode::MethodNotFound,
+                format!("no method `{}`", r.method),
+            ))?
             .map_err(|e| (ErrorCode::InvalidParams, e.to_string()))?;
         let uri = ask.uri().clone();
         let Some(doc) = self.docs.get_mut(&uri) else {
-            return Err((ErrorCode::InvalidParams, format!("{} is not open", uri.as_str())));
+            return Err((
+                ErrorCode::InvalidParams,
+                format!("{} is not open", uri.as_str()),
+            ));
         };
-        let analysis = doc.analysis.get_or_insert_with(|| features::Analysis::new(&doc.text));
+        let analysis = doc
+            .analysis
+            .get_or_insert_with(|| features::Analysis::new(&doc.text));
         if let Some(o) = &analysis.outline {
             doc.last_outline = Some(o.clone());
         }
@@ -166,20 +182,36 @@ impl Server {
     }
 
     fn notification(&mut self, n: Notification) -> io::Result<()> {
-        use lsp_types::{DidChangeTextDocumentParams as Change, DidCloseTextDocumentParams as Close};
         use lsp_types::DidOpenTextDocumentParams as Open;
+        use lsp_types::{
+            DidChangeTextDocumentParams as Change, DidCloseTextDocumentParams as Close,
+        };
         let uri = match n.method.as_str() {
+            // (the words completion offers are found once, before the first is asked for)
+            "initialized" => {
+                features::context_words();
+                return Ok(());
+            }
             "textDocument/didOpen" => {
-                let Ok(p) = serde_json::from_value::<Open>(n.params) else { return Ok(()) };
+                let Ok(p) = serde_json::from_value::<Open>(n.params) else {
+                    return Ok(());
+                };
                 let d = p.text_document;
                 self.open(d.uri.clone(), d.text, d.version);
                 d.uri
             }
             "textDocument/didChange" => {
-                let Ok(p) = serde_json::from_value::<Change>(n.params) else { return Ok(()) };
+                let Ok(p) = serde_json::from_value::<Change>(n.params) else {
+                    return Ok(());
+                };
                 // (full sync: the last change is the whole text)
-                let Some(c) = p.content_changes.into_iter().last() else { return Ok(()) };
-                let last = self.docs.remove(&p.text_document.uri).and_then(|d| d.last_outline);
+                let Some(c) = p.content_changes.into_iter().last() else {
+                    return Ok(());
+                };
+                let last = self
+                    .docs
+                    .remove(&p.text_document.uri)
+                    .and_then(|d| d.last_outline);
                 self.open(p.text_document.uri.clone(), c.text, p.text_document.version);
                 if let Some(d) = self.docs.get_mut(&p.text_document.uri) {
                     d.last_outline = d.last_outline.take().or(last);
@@ -187,23 +219,42 @@ impl Server {
                 p.text_document.uri
             }
             "textDocument/didClose" => {
-                let Ok(p) = serde_json::from_value::<Close>(n.params) else { return Ok(()) };
+                let Ok(p) = serde_json::from_value::<Close>(n.params) else {
+                    return Ok(());
+                };
                 self.docs.remove(&p.text_document.uri);
-                let params = lsp_types::PublishDiagnosticsParams::new(p.text_document.uri, vec![], None);
-                return self.send(Notification::new("textDocument/publishDiagnostics".into(), params));
+                let params =
+                    lsp_types::PublishDiagnosticsParams::new(p.text_document.uri, vec![], None);
+                return self.send(Notification::new(
+                    "textDocument/publishDiagnostics".into(),
+                    params,
+                ));
             }
             _ => return Ok(()),
         };
-        let Some(doc) = self.docs.get(&uri) else { return Ok(()) };
+        let Some(doc) = self.docs.get(&uri) else {
+            return Ok(());
+        };
         let diagnostics = features::diagnostics(&uri, &doc.text, doc.analysis.as_ref());
         let params = lsp_types::PublishDiagnosticsParams::new(uri, diagnostics, Some(doc.version));
-        self.send(Notification::new("textDocument/publishDiagnostics".into(), params))
+        self.send(Notification::new(
+            "textDocument/publishDiagnostics".into(),
+            params,
+        ))
     }
 
     fn open(&mut self, uri: Uri, text: String, version: i32) {
         let analysis = features::Analysis::new(&text);
         let last_outline = analysis.outline.clone();
-        self.docs.insert(uri, Doc { text, version, analysis: Some(analysis), last_outline });
+        self.docs.insert(
+            uri,
+            Doc {
+                text,
+                version,
+                analysis: Some(analysis),
+                last_outline,
+            },
+        );
     }
 }
 
