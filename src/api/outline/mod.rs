@@ -107,11 +107,11 @@ pub struct Symbol {
 /// The outline of a file: its symbols, declarations in the order of the text.
 ///
 /// ```
-/// let text = "def twice(n) = n + n\ndef four = twice(2)\n";
+/// let text = "def twice(n) = n + n\ndef four(x) = twice(x)\n";
 /// let outline = ludic::outline(text).unwrap();
 /// let twice = outline.symbol_at(text.rfind("twice").unwrap()).unwrap();
 /// assert_eq!((twice.name.as_str(), twice.kind), ("twice", ludic::SymbolKind::Def));
-/// assert_eq!(twice.references, vec![33..38]);
+/// assert_eq!(twice.references, vec![35..40]);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Outline {
