@@ -95,15 +95,18 @@ fn lines() -> impl Iterator<Item = (&'static str, &'static str, bool)> {
     })
 }
 
-/// A table row whose first cell writes the word in one of its code spans (first in it, if
-/// `first`, or among plain words: `hole store cell point void`): the row, as `cell — meaning`.
+/// A table row that writes the word in one of its code spans: its first cell, the word first
+/// in the span or among plain words (`hole store cell point void`), if `first`; any cell
+/// otherwise. The row, as `cell — meaning`.
 fn table_row(word: &str, first: bool) -> Option<(String, &'static str)> {
     lines().find_map(|(line, section, code)| {
         let cells: Vec<&str> = line.strip_prefix('|')?.split('|').collect();
         if code || cells.len() < 3 {
             return None;
         }
-        let names = code_spans(cells[0]).any(|c| {
+        // (the first cell names what the row is about; any cell, when looking anywhere)
+        let written = if first { cells[0] } else { line };
+        let names = code_spans(written).any(|c| {
             names(c, word, first)
                 || (c
                     .split(' ')
