@@ -646,3 +646,54 @@ fn neovim_as_a_client() {
         assert!(completion.contains(&w), "{w}: {report}");
     }
 }
+
+#[test]
+fn a_game_built_on_another_is_checked_with_its_base() {
+    let mut c = Client::start();
+    c.initialize();
+    let dir = std::fs::canonicalize("tests/fixtures/derived").unwrap();
+    let uri = |name: &str| format!("file://{}/{name}", dir.display());
+    let text = std::fs::read_to_string(dir.join("seven-holes.game")).unwrap();
+    assert_eq!(c.open(&uri("seven-holes.game"), &text), json!([]));
+    let syms = c.ask(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri("seven-holes.game")}}),
+    );
+    let names: Vec<&str> = syms
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    // the document's own declarations, at their lines in it (the base's are in the base)
+    assert!(names.contains(&"holes"), "{names:?}");
+    let holes = syms
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "holes")
+        .unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("option holes"))
+        .unwrap();
+    assert_eq!(holes["selectionRange"]["start"]["line"], line, "{holes}");
+    // an error of the document at its line; a base that does not exist said at the start
+    let bad = format!("{text}require nope > 1 \"never\"\n");
+    let diags = c.open(&uri("broken.game"), &bad);
+    assert_eq!(
+        diags[0]["range"]["start"]["line"],
+        bad.lines().count() - 1,
+        "{diags}"
+    );
+    let lost = std::fs::read_to_string(dir.join("missing-base.game")).unwrap();
+    let diags = c.open(&uri("missing-base.game"), &lost);
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no-such-base"),
+        "{diags}"
+    );
+    c.stop();
+}

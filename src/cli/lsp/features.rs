@@ -8,19 +8,83 @@ use ludic::{Outline, Symbol, SymbolKind};
 use serde_json::Value;
 use std::sync::OnceLock;
 
-/// What is found in a document once per version: its diagnostics and its outline.
+/// What is found in a document once per version: its diagnostics and its outline. A game
+/// built on others (`game "…" from "base.game"`) is checked composed with its bases, as
+/// `ludic validate` checks it; what is found in the document is placed in it, what is found in
+/// a base is said at the document's start (with where in the base).
 pub struct Analysis {
     pub validation: ludic::Validation,
     /// `None` when the text does not parse
     pub outline: Option<Outline>,
+    /// the composed text, if the document is built on others
+    composed: Option<String>,
+    /// why the document's bases could not be read
+    compose_error: Option<String>,
+    /// the document's path (its label in a composed text)
+    path: String,
 }
 
 impl Analysis {
-    pub fn new(text: &str) -> Self {
-        Analysis {
-            validation: ludic::validate(text),
-            outline: ludic::outline(text).ok(),
+    pub fn new(path: &str, text: &str) -> Self {
+        let (source, compose_error) = match ludic::gamefile::compose_file(path, text) {
+            Ok(c) if c != text => (c, None),
+            Ok(_) => (text.to_string(), None),
+            Err(e) => (text.to_string(), Some(e)),
+        };
+        let validation = ludic::validate(&source);
+        let mut outline = ludic::outline(&source).ok();
+        let composed = (source.len() != text.len()).then_some(source);
+        if let (Some(c), Some(o)) = (&composed, &mut outline) {
+            // (the document is the composed text's last part)
+            keep_the_document(o, c.len() - text.len(), text.len());
         }
+        Analysis {
+            validation,
+            outline,
+            composed,
+            compose_error,
+            path: path.to_string(),
+        }
+    }
+
+    /// A span of the analysed text in the document, or where in a base it is.
+    fn place(&self, span: std::ops::Range<usize>) -> Result<std::ops::Range<usize>, String> {
+        let Some(c) = &self.composed else {
+            return Ok(span);
+        };
+        let map = ludic::diagnostic::SourceMap::new(&self.path, c);
+        let (file, _, local) = map.locate(ludic::diagnostic::Span {
+            start: span.start,
+            end: span.end,
+        });
+        if file == self.path {
+            Ok(local.start..local.end)
+        } else {
+            Err(map.place(span.start))
+        }
+    }
+}
+
+/// The outline of a composed text made the document's: the symbols declared in it (at `start`,
+/// `len` bytes), their spans and uses within it.
+fn keep_the_document(o: &mut Outline, start: usize, len: usize) {
+    let inside = |r: &std::ops::Range<usize>| r.start >= start && r.end <= start + len;
+    let shift = |r: &std::ops::Range<usize>| r.start - start..r.end - start;
+    o.symbols
+        .retain(|s| inside(&s.name_span) && inside(&s.span));
+    for s in &mut o.symbols {
+        s.name_span = shift(&s.name_span);
+        s.span = shift(&s.span);
+        s.references = s
+            .references
+            .iter()
+            .filter(|r| inside(r))
+            .map(shift)
+            .collect();
+        s.scope = s
+            .scope
+            .as_ref()
+            .map(|r| r.start.saturating_sub(start)..r.end.saturating_sub(start));
     }
 }
 
@@ -130,21 +194,29 @@ pub fn diagnostics(uri: &Uri, text: &str, a: Option<&Analysis>) -> Vec<lsp::Diag
     let v = &a.validation;
     let mut out = vec![];
     let mut add = |d: &ludic::diagnostic::Diagnostic, prefix: &str| {
+        let (range, suffix) = match a.place(d.span.start..d.span.end) {
+            Ok(r) => (r, String::new()),
+            Err(place) => (0..0, format!(" (in the base game, {place})")),
+        };
         let mut related = vec![];
         if let Some(h) = &d.hint {
             related.push(lsp::DiagnosticRelatedInformation {
-                location: lsp::Location::new(uri.clone(), lines.range(d.span.start..d.span.end)),
+                location: lsp::Location::new(uri.clone(), lines.range(range.clone())),
                 message: format!("hint: {h}"),
             });
         }
         for n in d.notes.iter() {
+            let (at, message) = match a.place(n.span.start..n.span.end) {
+                Ok(r) => (r, n.text.clone()),
+                Err(place) => (0..0, format!("{} ({place})", n.text)),
+            };
             related.push(lsp::DiagnosticRelatedInformation {
-                location: lsp::Location::new(uri.clone(), lines.range(n.span.start..n.span.end)),
-                message: n.text.clone(),
+                location: lsp::Location::new(uri.clone(), lines.range(at)),
+                message,
             });
         }
         out.push(lsp::Diagnostic {
-            range: lines.range(d.span.start..d.span.end),
+            range: lines.range(range),
             severity: Some(if d.is_error() {
                 lsp::DiagnosticSeverity::ERROR
             } else {
@@ -152,12 +224,12 @@ pub fn diagnostics(uri: &Uri, text: &str, a: Option<&Analysis>) -> Vec<lsp::Diag
             }),
             code: Some(lsp::NumberOrString::String(d.code().into())),
             source: Some("ludic".into()),
-            message: format!("{prefix}{d}"),
+            message: format!("{prefix}{d}{suffix}"),
             related_information: (!related.is_empty()).then_some(related),
             ..Default::default()
         });
     };
-    let mut option_errors = vec![];
+    let mut option_errors: Vec<String> = a.compose_error.iter().cloned().collect();
     let mut load_error = |e: &ludic::LoadError, prefix: &str| match e {
         ludic::LoadError::File(ds) => ds.0.iter().for_each(|d| add(d, prefix)),
         ludic::LoadError::Options(msgs) => {

@@ -173,7 +173,7 @@ impl Server {
         };
         let analysis = doc
             .analysis
-            .get_or_insert_with(|| features::Analysis::new(&doc.text));
+            .get_or_insert_with(|| features::Analysis::new(&file_path(&uri), &doc.text));
         if let Some(o) = &analysis.outline {
             doc.last_outline = Some(o.clone());
         }
@@ -244,7 +244,7 @@ impl Server {
     }
 
     fn open(&mut self, uri: Uri, text: String, version: i32) {
-        let analysis = features::Analysis::new(&text);
+        let analysis = features::Analysis::new(&file_path(&uri), &text);
         let last_outline = analysis.outline.clone();
         self.docs.insert(
             uri,
@@ -256,6 +256,35 @@ impl Server {
             },
         );
     }
+}
+
+/// The path of a `file:` URI (its `%XX` escapes decoded), where the bases of a game built on
+/// others are looked for; another URI as it is (then only built-in games are bases).
+fn file_path(uri: &Uri) -> String {
+    let Some(path) = uri.as_str().strip_prefix("file://") else {
+        return uri.as_str().to_string();
+    };
+    let b = path.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn ok(id: RequestId, result: impl serde::Serialize) -> Response {
