@@ -344,7 +344,7 @@ fn names_are_resolved_in_their_scope() {
     c.initialize();
     let text = "game \"S\" {}\nsides A B\nlimit 9 turns\nboard {\n  row s[1..3] at y 0\n  region goal = s1 s3\n}\n\
                 pieces { seed }\ndef f(h) = count(h) + 1\ndef g(h) = count(h)\n\
-                turn {\n  let h = 2\n  choose sow x in goal where count(x) > h { end turn }\n}\n";
+                turn {\n  let h = 2\n  choose sow x where x in goal and count(x) > h { end turn }\n}\n";
     let uri = "file:///tmp/ludic-lsp-test/s.game";
     c.open(uri, text);
     let p = |word: &str, nth: usize| {
@@ -368,7 +368,17 @@ fn names_are_resolved_in_their_scope() {
     );
     assert_eq!(refs(&mut c, "h = 2", 0), [pos(text, "h {", 0)]);
     // a region: its uses, and a site of a row's range goes to the row
-    assert_eq!(refs(&mut c, "goal =", 0), [pos(text, "goal where", 0)]);
+    assert_eq!(refs(&mut c, "goal =", 0), [pos(text, "goal and", 0)]);
+    let mut h = p("goal and", 0);
+    h.as_object_mut().unwrap().remove("context");
+    let h = c.ask("textDocument/hover", h);
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("sites: s1 s3"),
+        "{h}"
+    );
     let mut d = p("s3", 0);
     d.as_object_mut().unwrap().remove("context");
     let def = c.ask("textDocument/definition", d);
@@ -695,5 +705,80 @@ fn a_game_built_on_another_is_checked_with_its_base() {
             .contains("no-such-base"),
         "{diags}"
     );
+    c.stop();
+}
+
+/// Every shipped game and every fixture: each symbol's name is written where its name span
+/// says, each use writes the name (a site of a row's range: the prefix and a number), and every
+/// offset of the text answers `symbol_at`, `visible_at` and a word's doc without a panic.
+#[test]
+fn the_outline_of_every_game_and_fixture_points_at_its_names() {
+    let mut files: Vec<std::path::PathBuf> = vec![];
+    let mut dirs = vec![std::path::PathBuf::from("games"), "tests/fixtures".into()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "game") {
+                files.push(p);
+            }
+        }
+    }
+    let mut outlined = 0;
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let Ok(o) = ludic::outline(&text) else {
+            continue;
+        };
+        outlined += 1;
+        for s in &o.symbols {
+            let written = &text[s.name_span.clone()];
+            match s.kind {
+                ludic::SymbolKind::Ring => assert_eq!(written, "ring", "{}", f.display()),
+                ludic::SymbolKind::Track => assert_eq!(written, "track", "{}", f.display()),
+                _ => assert_eq!(written, s.name, "{}: {s:?}", f.display()),
+            }
+            for r in &s.references {
+                let used = &text[r.clone()];
+                let site = s.kind == ludic::SymbolKind::Site
+                    && used
+                        .strip_prefix(s.name.as_str())
+                        .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
+                assert!(used == s.name || site, "{}: `{used}` as {s:?}", f.display());
+            }
+        }
+        for at in 0..=text.len() {
+            let _ = o.symbol_at(at);
+            let _ = o.visible_at(at).count();
+        }
+    }
+    assert!(
+        outlined > 20,
+        "{outlined} files outlined of {}",
+        files.len()
+    );
+}
+
+/// Every request at every position of a game (and past its ends) is answered, never an error.
+#[test]
+fn every_position_of_a_game_is_answered() {
+    let mut c = Client::start();
+    c.initialize();
+    let text = puluc();
+    c.open(URI, &text);
+    let lines: Vec<&str> = text.split('\n').collect();
+    for (line, l) in lines.iter().enumerate() {
+        for character in (0..=l.len() + 1).step_by(2) {
+            let p = json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": character},
+                           "context": {"includeDeclaration": true}});
+            for m in ["hover", "definition", "references", "prepareRename"] {
+                let r = c.call(&format!("textDocument/{m}"), p.clone());
+                assert!(r.get("error").is_none(), "{m} {line}:{character}: {r}");
+            }
+        }
+    }
     c.stop();
 }
