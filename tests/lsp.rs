@@ -327,13 +327,13 @@ fn hover_definition_references_completion_symbols_rename() {
     let edit = c.ask("textDocument/rename", p);
     let edits = edit["changes"][URI].as_array().unwrap();
     assert_eq!(edits.len(), uses, "{edit}");
-    // a keyword is not renamed; a reserved word is refused
+    // a keyword is not renamed; a reserved word is refused (a soft keyword is a name)
     assert_eq!(
         c.ask("textDocument/prepareRename", at(&text, "throw", 1)),
         Value::Null
     );
     let mut p = at(&text, "controls(s)", 1);
-    p["newName"] = json!("turn");
+    p["newName"] = json!("where");
     assert!(c.call("textDocument/rename", p).get("error").is_some());
     assert_eq!(c.stop().0, Some(0));
 }
@@ -780,5 +780,45 @@ fn every_position_of_a_game_is_answered() {
             }
         }
     }
+    c.stop();
+}
+
+/// Words of the language used as names (soft keywords): a def `total`, a region `row`, a let
+/// `value` are found, hovered and renamed as names.
+#[test]
+fn soft_keywords_are_names() {
+    let mut c = Client::start();
+    c.initialize();
+    let text = "game \"K\" {}\nsides A B\nlimit 9 turns\nboard {\n  row s[1..3] at y 0\n  region row = s1 s3\n}\n\
+                pieces { seed }\ndef total(p) = count(row) + p\n\
+                turn {\n  let value = total(1)\n  choose sow x where x in row and count(x) > value { end turn }\n}\n";
+    let uri = "file:///tmp/ludic-lsp-test/k.game";
+    assert_eq!(c.open(uri, text), json!([]));
+    let here = |p: Value| json!({"textDocument": {"uri": uri}, "position": p});
+    let h = c.ask("textDocument/hover", here(pos(text, "total(1)", 0)));
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("def total(p)"),
+        "{h}"
+    );
+    let d = c.ask("textDocument/definition", here(pos(text, "value {", 0)));
+    assert_eq!(d["range"]["start"], pos(text, "value =", 0), "{d}");
+    let mut p = here(pos(text, "row and", 0));
+    p["newName"] = json!("ends");
+    let edit = c.ask("textDocument/rename", p);
+    let starts: Vec<&Value> = edit["changes"][uri]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["range"]["start"])
+        .collect();
+    let want = [
+        pos(text, "row =", 0),
+        pos(text, "row) +", 0),
+        pos(text, "row and", 0),
+    ];
+    assert_eq!(starts, want.iter().collect::<Vec<_>>(), "{edit}");
     c.stop();
 }

@@ -143,6 +143,10 @@ pub fn outline(source: &str) -> Result<Outline, Diagnostics> {
     // (a composed text's symbols of its other files are not in this one)
     symbols.retain(|s| s.span.end <= source.len() && s.name_span.end <= source.len());
     symbols.sort_by_key(|s| (s.span.start, s.name_span.start));
+    for s in &mut symbols {
+        s.references.sort_by_key(|r| (r.start, r.end));
+        s.references.dedup();
+    }
     Ok(Outline { symbols })
 }
 
