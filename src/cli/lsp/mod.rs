@@ -187,9 +187,10 @@ impl Server {
             DidChangeTextDocumentParams as Change, DidCloseTextDocumentParams as Close,
         };
         let uri = match n.method.as_str() {
-            // (the words completion offers are found once, before the first is asked for)
+            // (the words completion offers are found once, on a thread of their own, so that
+            // the first diagnostics do not wait for them; a completion asked meanwhile does)
             "initialized" => {
-                features::context_words();
+                std::thread::spawn(features::context_words);
                 return Ok(());
             }
             "textDocument/didOpen" => {
