@@ -48,6 +48,25 @@ pub fn read_game_file(path: &str) -> Result<String, String> {
     })
 }
 
+/// [`read_game_file`] for a file whose text is given (an editor's, not yet saved): the text
+/// composed with the games it is built on, its bases read beside `path` (or built in). A text
+/// built on nothing is returned as it is.
+///
+/// ```
+/// let (stem, _) = ludic::builtin::GAMES[0];
+/// let text = format!("game \"Mine\" from \"{stem}\" {{ }}\n");
+/// let composed = ludic::gamefile::compose_file("/nowhere/mine.game", &text).unwrap();
+/// assert!(composed.ends_with(&text) && composed.len() > text.len());
+/// assert!(ludic::load_game(&composed, &Default::default()).is_ok());
+/// ```
+pub fn compose_file(path: &str, text: &str) -> Result<String, String> {
+    crate::derive::compose(path, path, text.to_string(), &mut read_base).map_err(|e| {
+        let shown = render(&e.path, &e.source, &e.diagnostics);
+        let shown = shown.trim_end();
+        shown.strip_prefix("error: ").unwrap_or(shown).to_string()
+    })
+}
+
 /// Composes a `.game` text that came from elsewhere than a file (a web client's) with the
 /// games it is built on, as [`read_game_file`] does, but with built-in games as its only
 /// bases: no base is ever read from the file system. An error is rendered as diagnostics

@@ -14,6 +14,9 @@
 //! [`Game::returns`], [`Game::observation_json`]; a state is cloned to look ahead. The
 //! [`agents`] play through the [`agents::Agent`] trait, [`study`] runs many games, [`record`]
 //! writes and replays them, [`render`] draws and narrates them.
+//! For editors: [`validate`] a text (its diagnostics carry spans), its [`outline`] (the symbols
+//! it declares and every use of each, scope-aware) and [`word_doc`] (what a word of the
+//! language means, from the language reference); `ludic lsp` is built on them.
 //!
 //! A seeded random game of a built-in game, to the end, by action ids:
 //!
@@ -83,6 +86,8 @@ pub use api::{
     About, Action, DiceDesc, LabelDesc, LoadFailure, OptionDesc, PieceDesc, SiteDesc, Source,
     Status, TallyDesc, TokenDesc, VariantDesc, load,
 };
+// the outline of a file and the docs of words, for editors (`ludic lsp`)
+pub use api::{Outline, Symbol, SymbolKind, outline, word_doc};
 pub use check::{LoadError, Settings};
 pub use engine::Game;
 pub use engine::actions::{self, MAX_ORDERED_LAP};

@@ -76,6 +76,9 @@ enum Command {
     List(cli::list::ListArgs),
     /// Serve the games on a local web server: play them and check .game texts over HTTP
     Serve(cli::serve::ServeArgs),
+    /// A language server for .game files (errors as you type, hover, definitions,
+    /// completion…), for an editor to start
+    Lsp(cli::lsp::LspArgs),
     /// Print this help, a command's help, or the reference of the .game language
     #[command(
         after_help = "Topics:\n  language   the reference of the .game language, built into ludic\n  COMMAND    the help of a command (as `ludic COMMAND --help`)\n\nExamples:\n  ludic help\n  ludic help play\n  ludic help language | less"
@@ -135,6 +138,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => cli::rules::rules(args),
         Command::List(args) => cli::list::list(args),
         Command::Serve(args) => cli::serve::serve(args),
+        Command::Lsp(args) => cli::lsp::lsp(args),
         Command::Help { topic } => help(topic.as_deref()),
     };
     ExitCode::from(code)

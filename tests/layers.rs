@@ -577,6 +577,9 @@ fn only_the_terminal_front_end_uses_the_terminal_crates() {
         "axum",
         "tokio",
         "futures_util",
+        // `ludic lsp`'s protocol
+        "lsp_server",
+        "lsp_types",
     ];
     let mut found = vec![];
     for f in files() {

@@ -25,17 +25,24 @@
 //!   [`Game::neighbours`], [`Game::move_limit`], [`Game::players`], [`Game::sides`], [`Game::site`],
 //!   [`Game::all_sites`], [`Game::piece_kinds`], [`Game::all_tallies`],
 //!   [`Game::all_options`], [`Game::all_variants`], [`Game::all_dice`].
+//! - **Editing a file** (a language server): the [`outline`] of a text (its symbols, each with
+//!   its uses, scope-aware), [`word_doc`] (what a word of the language means, from the
+//!   reference), and [`crate::validate`]'s diagnostics with their spans.
 
 mod describe;
 mod load;
 mod observe;
+mod outline;
 mod play;
+mod words;
 
 pub use describe::{
     About, DiceDesc, LabelDesc, OptionDesc, PieceDesc, SiteDesc, TallyDesc, TokenDesc, VariantDesc,
 };
 pub use load::{LoadFailure, Source, load};
+pub use outline::{Outline, Symbol, SymbolKind, outline};
 pub use play::{Action, Status};
+pub use words::word_doc;
 
 #[cfg(doc)]
 use crate::engine::{Game, State};

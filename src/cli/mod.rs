@@ -18,6 +18,7 @@ pub mod draw;
 mod elo;
 pub mod help;
 pub mod list;
+pub mod lsp;
 pub mod matches;
 pub mod merge;
 mod output;
