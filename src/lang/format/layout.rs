@@ -40,6 +40,8 @@ pub(super) struct Doc<'a> {
     /// the `{` depth before each token
     depth: Vec<usize>,
     binary: Vec<bool>,
+    /// `and`, `or`, and the `then` and `else` of an `if` expression: where a long line breaks
+    logic: Vec<bool>,
     glued: Vec<bool>,
     /// for each `{`: whether its block stays on one line
     inline: Vec<bool>,
@@ -57,6 +59,7 @@ impl<'a> Doc<'a> {
             pair: vec![None; n],
             depth: vec![0; n],
             binary: vec![false; n],
+            logic: vec![false; n],
             glued: vec![false; n],
             inline: vec![false; n],
         };
@@ -96,14 +99,25 @@ impl<'a> Doc<'a> {
     /// that is not a bracket (an operand's span may or may not hold its brackets).
     fn mark_binary(&mut self, shape: &Shape) {
         for &(l, r) in &shape.binary {
-            let from = self.toks.partition_point(|t| t.start < l);
-            let op = (from..self.toks.len())
-                .take_while(|&i| self.toks[i].end <= r)
-                .find(|&i| !matches!(self.tx(i), "(" | ")" | "[" | "]"));
-            if let Some(i) = op.filter(|&i| self.toks[i].kind != Kind::Comment) {
+            if let Some(i) = self.between(l, r) {
                 self.binary[i] = true;
+                self.logic[i] = matches!(self.tx(i), "and" | "or");
             }
         }
+        for &(l, r) in &shape.keywords {
+            if let Some(i) = self.between(l, r) {
+                self.logic[i] = true;
+            }
+        }
+    }
+
+    /// The first token between two operands that is not a bracket or a comment.
+    fn between(&self, l: usize, r: usize) -> Option<usize> {
+        let from = self.toks.partition_point(|t| t.start < l);
+        (from..self.toks.len())
+            .take_while(|&i| self.toks[i].end <= r)
+            .find(|&i| !matches!(self.tx(i), "(" | ")" | "[" | "]"))
+            .filter(|&i| self.toks[i].kind != Kind::Comment)
     }
 
     /// The innermost element or block around each token (a sweep: spans nest).
@@ -326,7 +340,7 @@ impl<'a> Doc<'a> {
             .toks
             .iter()
             .partition(|&&i| self.toks[i].kind != Kind::Comment);
-        let cands = self.candidates(&code);
+        let cands: HashSet<usize> = self.candidates(&code).into_iter().collect();
         if cands.is_empty() {
             return vec![l];
         }
@@ -335,13 +349,16 @@ impl<'a> Doc<'a> {
             toks: vec![code[0]],
             ..l.clone()
         };
+        let len = |i: usize| self.tx(i).chars().count();
+        let mut width = self.indent(&seg) + len(code[0]);
         let mut last: Option<usize> = None; // index in seg.toks where a break may go
-        for &i in &code[1..] {
+        for (k, &i) in code.iter().enumerate().skip(1) {
             if cands.contains(&i) {
                 last = Some(seg.toks.len());
             }
             seg.toks.push(i);
-            if self.width(&seg) > WIDTH
+            width += self.sep(code[k - 1], i).len() + len(i);
+            if width > WIDTH
                 && let Some(at) = last.take()
                 && at > 0
             {
@@ -353,6 +370,10 @@ impl<'a> Doc<'a> {
                     blank: false,
                 };
                 out.push(std::mem::replace(&mut seg, next));
+                width = self.indent(&seg) + len(seg.toks[0]);
+                for w in seg.toks.windows(2) {
+                    width += self.sep(w[0], w[1]).len() + len(w[1]);
+                }
             }
         }
         seg.toks.extend(comment);
@@ -372,8 +393,7 @@ impl<'a> Doc<'a> {
             let t = self.tx(i);
             let punct = self.toks[i].kind == Kind::Punct;
             if k >= 2 && braces == 0 && !self.sep(code[k - 1], i).is_empty() {
-                let word = self.toks[i].kind == Kind::Word;
-                if word && self.binary[i] && matches!(t, "and" | "or") {
+                if self.logic[i] {
                     logic.push((depth, i));
                 }
                 let prev = code[k - 1];

@@ -14,6 +14,9 @@ pub(super) struct Shape {
     pub glued: Vec<usize>,
     /// (end of the left operand, start of the right operand) of each binary operator
     pub binary: Vec<(usize, usize)>,
+    /// (end, start) of the parts of each `if … then … else …` expression: its `then` and
+    /// `else` are where a long line breaks, as before `and` and `or`
+    pub keywords: Vec<(usize, usize)>,
 }
 
 impl Shape {
@@ -310,7 +313,11 @@ impl Shape {
                 | ExprKind::Exists(_, a, _)
                 | ExprKind::Filter(_, a, _) => stack.push(a),
                 ExprKind::List(v) => stack.extend(v),
-                ExprKind::If(a, b, c) => stack.extend([&**a, &**b, &**c]),
+                ExprKind::If(a, b, c) => {
+                    self.keywords.push((a.span.end, b.span.start));
+                    self.keywords.push((b.span.end, c.span.start));
+                    stack.extend([&**a, &**b, &**c]);
+                }
                 ExprKind::Agg { cond, value, .. } => stack.extend([&**cond, &**value]),
                 ExprKind::SomeAlong {
                     from, dir, cond, ..
