@@ -10,6 +10,8 @@ use std::collections::HashSet;
 pub(super) const INDENT: usize = 4;
 /// The longest line the formatter makes, where it can.
 pub(super) const WIDTH: usize = 100;
+/// The tier of a break between the items of a list (the last choice).
+const LIST: usize = usize::MAX;
 
 /// What holds a token: an element (its breaks are the formatter's), or a block or the file
 /// (where an author's line breaks are kept, for what the syntax tree gives no span to).
@@ -39,6 +41,10 @@ pub(super) struct Doc<'a> {
     pair: Vec<Option<usize>>,
     /// the `{` depth before each token
     depth: Vec<usize>,
+    /// the `{` of the innermost block around each token
+    enclosing: Vec<Option<usize>>,
+    /// the tokens that begin a setting of a variant
+    setting: Vec<bool>,
     binary: Vec<bool>,
     /// `and`, `or`, and the `then` and `else` of an `if` expression: where a long line breaks
     logic: Vec<bool>,
@@ -58,6 +64,8 @@ impl<'a> Doc<'a> {
             holder: vec![Holder::Block; n],
             pair: vec![None; n],
             depth: vec![0; n],
+            enclosing: vec![None; n],
+            setting: vec![false; n],
             binary: vec![false; n],
             logic: vec![false; n],
             glued: vec![false; n],
@@ -66,12 +74,15 @@ impl<'a> Doc<'a> {
         let starts: HashSet<usize> = shape.elements.iter().map(|e| e.start).collect();
         let ends: HashSet<usize> = shape.elements.iter().map(|e| e.end).collect();
         let glued: HashSet<usize> = shape.glued.iter().copied().collect();
+        let settings: HashSet<usize> = shape.settings.iter().copied().collect();
         let mut open = vec![];
         for (i, t) in toks.iter().enumerate() {
             d.starts[i] = starts.contains(&t.start);
             d.ends[i] = ends.contains(&t.end);
             d.glued[i] = t.kind == Kind::Word && glued.contains(&t.end);
             d.depth[i] = open.len();
+            d.enclosing[i] = open.last().copied();
+            d.setting[i] = settings.contains(&t.start);
             match d.tx(i) {
                 "{" if t.kind == Kind::Punct => open.push(i),
                 "}" if t.kind == Kind::Punct => {
@@ -155,7 +166,8 @@ impl<'a> Doc<'a> {
     }
 
     /// A block stays on one line if its author wrote it so, with no comment in it, one
-    /// element at most directly in it, and only blocks on one line inside it.
+    /// element at most directly in it (any number of the settings of a variant), and only
+    /// blocks on one line inside it.
     fn mark_inline(&mut self) {
         let mut blocks: Vec<(usize, usize)> = (0..self.toks.len())
             .filter_map(|o| self.pair[o].filter(|&c| c > o).map(|c| (o, c)))
@@ -168,7 +180,9 @@ impl<'a> Doc<'a> {
             });
             let elements = inside
                 .clone()
-                .filter(|&i| self.starts[i] && self.depth[i] == self.depth[o] + 1)
+                .filter(|&i| {
+                    self.starts[i] && !self.setting[i] && self.depth[i] == self.depth[o] + 1
+                })
                 .count();
             let inner_open = inside
                 .filter(|&i| self.pair[i].is_some_and(|p| p > i))
@@ -208,7 +222,8 @@ impl<'a> Doc<'a> {
             return true;
         }
         let after_sibling = self.ends[i - 1] || self.tx(i - 1) == "}";
-        if self.starts[i] && after_sibling {
+        let in_line = self.enclosing[i].is_some_and(|o| self.inline[o]);
+        if self.starts[i] && after_sibling && !in_line {
             return true;
         }
         self.holder[i] == Holder::Block && t.breaks_before > 0
@@ -340,10 +355,30 @@ impl<'a> Doc<'a> {
             .toks
             .iter()
             .partition(|&&i| self.toks[i].kind != Kind::Comment);
-        let cands: HashSet<usize> = self.candidates(&code).into_iter().collect();
-        if cands.is_empty() {
+        // a line with a string breaks only before `and`, `or`, `then`, `else`: not to move
+        // a long doc string to a line of its own
+        let strings = code.iter().any(|&i| self.toks[i].kind == Kind::Str);
+        let mut tiers = self.candidates(&code);
+        if strings {
+            tiers.retain(|t| t.1 != LIST);
+        }
+        if tiers.is_empty() {
             return vec![l];
         }
+        let tiers: std::collections::HashMap<usize, usize> = tiers.into_iter().collect();
+        let tier = |i: usize| tiers.get(&i).copied();
+        // the best place to break in a segment: the lowest tier, the last of equals
+        let best_in = |toks: &[usize]| {
+            let mut best: Option<(usize, usize)> = None; // (tier, index in toks)
+            for (k, &i) in toks.iter().enumerate().skip(1) {
+                if let Some(t) = tier(i)
+                    && best.is_none_or(|b| t <= b.0)
+                {
+                    best = Some((t, k));
+                }
+            }
+            best
+        };
         let mut out = vec![];
         let mut seg = Line {
             toks: vec![code[0]],
@@ -351,16 +386,11 @@ impl<'a> Doc<'a> {
         };
         let len = |i: usize| self.tx(i).chars().count();
         let mut width = self.indent(&seg) + len(code[0]);
-        let mut last: Option<usize> = None; // index in seg.toks where a break may go
         for (k, &i) in code.iter().enumerate().skip(1) {
-            if cands.contains(&i) {
-                last = Some(seg.toks.len());
-            }
             seg.toks.push(i);
             width += self.sep(code[k - 1], i).len() + len(i);
             if width > WIDTH
-                && let Some(at) = last.take()
-                && at > 0
+                && let Some((_, at)) = best_in(&seg.toks)
             {
                 let rest = seg.toks.split_off(at);
                 let next = Line {
@@ -381,28 +411,34 @@ impl<'a> Doc<'a> {
         out
     }
 
-    /// Where a long line may break: before the outermost `and`/`or`, or else between two
+    /// Where a long line may break, each place with its tier (the lower the better): before
+    /// `then` and `else`, `or`, `and` (the outermost brackets first), or else between two
     /// items of a list (names, numbers, bracketed coordinates); never inside a block kept on
     /// one line, nor in the first two tokens.
-    fn candidates(&self, code: &[usize]) -> Vec<usize> {
+    fn candidates(&self, code: &[usize]) -> Vec<(usize, usize)> {
         let mut depth = 0usize;
         let mut braces = 0usize;
-        let mut logic = vec![];
-        let mut lists = vec![];
+        let mut out = vec![];
         for (k, &i) in code.iter().enumerate() {
             let t = self.tx(i);
             let punct = self.toks[i].kind == Kind::Punct;
             if k >= 2 && braces == 0 && !self.sep(code[k - 1], i).is_empty() {
                 if self.logic[i] {
-                    logic.push((depth, i));
-                }
-                let prev = code[k - 1];
-                let item_end = matches!(self.toks[prev].kind, Kind::Word | Kind::Number)
-                    || matches!(self.tx(prev), ")" | "]");
-                let item_start =
-                    matches!(self.toks[i].kind, Kind::Word | Kind::Number) || (punct && t == "(");
-                if item_end && item_start {
-                    lists.push(i);
+                    let rank = match t {
+                        "and" => 2,
+                        "or" => 1,
+                        _ => 0,
+                    };
+                    out.push((i, depth * 3 + rank));
+                } else {
+                    let prev = code[k - 1];
+                    let item_end = matches!(self.toks[prev].kind, Kind::Word | Kind::Number)
+                        || matches!(self.tx(prev), ")" | "]");
+                    let item_start = matches!(self.toks[i].kind, Kind::Word | Kind::Number)
+                        || (punct && t == "(");
+                    if item_end && item_start {
+                        out.push((i, LIST));
+                    }
                 }
             }
             match t {
@@ -413,19 +449,12 @@ impl<'a> Doc<'a> {
                 _ => {}
             }
         }
-        match logic.iter().map(|l| l.0).min() {
-            Some(min) => logic
-                .into_iter()
-                .filter(|l| l.0 == min)
-                .map(|l| l.1)
-                .collect(),
-            None => lists,
-        }
+        out
     }
 }
 
-/// Blank lines between top-level items: one around an item of several lines, and between
-/// two one-line items as their author had it (none or one).
+/// Blank lines between top-level items: one around an item with a block, and between two
+/// items of one line (or one wrapped) as their author had it (none or one).
 pub(super) fn space_items(d: &Doc, lines: &mut [Line]) {
     let item_start = |l: &Line| {
         l.depth == 0
@@ -446,12 +475,13 @@ pub(super) fn space_items(d: &Doc, lines: &mut [Line]) {
             items.push((g, k));
         }
     }
+    // an item of several lines: one with a block opened (a long line wrapped is still one)
+    let opened = |lines: &[Line], from: usize, to: usize| lines[from + 1..to].iter().any(|l| !l.cont);
     for w in 0..items.len().saturating_sub(1) {
         let (_, s) = items[w];
         let (g, s2) = items[w + 1];
         let next_end = items.get(w + 2).map_or(lines.len(), |n| n.0);
-        let multi = g - s > 1 || next_end - s2 > 1;
-        if multi {
+        if opened(lines, s, g) || opened(lines, s2, next_end) {
             lines[g].blank = true;
         }
     }

@@ -17,6 +17,9 @@ pub(super) struct Shape {
     /// (end, start) of the parts of each `if … then … else …` expression: its `then` and
     /// `else` are where a long line breaks, as before `and` and `or`
     pub keywords: Vec<(usize, usize)>,
+    /// the settings of variants (`holes = 7`): elements, but a block of them may stay on one
+    /// line
+    pub settings: Vec<usize>,
 }
 
 impl Shape {
@@ -40,6 +43,7 @@ impl Shape {
         for v in &g.variants {
             self.elements.push(v.span);
             self.elements.extend(v.sets.iter().map(|s| s.2));
+            self.settings.extend(v.sets.iter().map(|s| s.2.start));
         }
         for r in &g.requires {
             self.elements.push(r.span);
