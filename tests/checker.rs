@@ -88,6 +88,7 @@ fn every_error_kind_has_its_message_pinned() {
         "let-type",
         "shadow",
         "base-game",
+        "version",
     ];
     for k in all {
         assert!(kinds.contains(k), "no fixture for the error kind `{k}`");

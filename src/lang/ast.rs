@@ -56,6 +56,8 @@ pub struct GameFile {
     pub betweens: Vec<(Span, Vec<Stmt>)>,
     /// `labels { sow "…"  collect "…" }`, the entries of every such block in order
     pub labels: Vec<LabelDoc>,
+    /// `ludic 1`: the version of the language the file says it is written for, if it says
+    pub version: Option<(u32, Span)>,
     /// The whole file's span.
     pub span: Span,
     /// the base this game is built on and what it changes, once merged (`crate::derive`)

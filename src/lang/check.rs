@@ -214,6 +214,27 @@ impl<'a> Checker<'a> {
         span: Span,
         what: &'static str,
     ) -> bool {
+        if let Some((Global::Builtin, _)) = self.t.globals.get(name)
+            && name != "none"
+        {
+            // The file's own name wins over a built-in one (a name built in later must not break
+            // a file that used it): said, not silent.
+            let d = Diagnostic::new(
+                ErrorKind::Shadow {
+                    what,
+                    name: name.to_string(),
+                    earlier: "the built-in name",
+                },
+                span,
+            )
+            .with_hint(format!(
+                "in this file `{name}` means this {what}, and the built-in `{name}` cannot be used; if that is meant, a different name says so"
+            ))
+            .warning();
+            self.d.warnings.push(d);
+            self.t.globals.insert(name.to_string(), (g, span));
+            return true;
+        }
         if let Some((prev, prev_span)) = self.t.globals.get(name) {
             let hint = match prev {
                 Global::Builtin => {

@@ -81,6 +81,10 @@ pub enum ErrorKind {
     LineRepeat { name: String },
     #[error("{message}")]
     BaseGame { message: String },
+    #[error(
+        "the file is written for version {found} of the language, which this ludic does not read"
+    )]
+    Version { found: String },
     #[error("`{name}` is {found}, but it is used as {used_as}")]
     LetType {
         name: String,
@@ -225,6 +229,7 @@ impl Diagnostic {
             ErrorKind::UnknownType { .. } => "unknown-type",
             ErrorKind::LetType { .. } => "let-type",
             ErrorKind::BaseGame { .. } => "base-game",
+            ErrorKind::Version { .. } => "version",
             ErrorKind::Shadow { .. } => "shadow",
         }
     }

@@ -193,6 +193,7 @@ pub fn merge(base: GameFile, derived: GameFile) -> GameFile {
         tallies,
         betweens,
         labels,
+        version: derived.version.or(base.version),
         span: derived.span,
         derivation: Some(ast::Derivation {
             base: base_meta.name,

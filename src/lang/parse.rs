@@ -232,12 +232,50 @@ pub(crate) fn parse_part(source: &str, blank: usize) -> Result<GameFile, Diagnos
     check_limits(file.clone())?;
     let mut g = GameFile {
         span: span_of(&file),
+        version: language_version(file.clone())?,
         ..GameFile::default()
     };
     for item in inner(file) {
         add_item(&mut g, item);
     }
     Ok(g)
+}
+
+/// The newest version of the language this ludic reads (`ludic 1` in a file); every change of
+/// the language is listed in grammar/CHANGES.md.
+pub const LANGUAGE_VERSION: u32 = 1;
+
+/// The file's `ludic N` line, if it has one; a version this ludic does not read is an error
+/// (a newer one is a file for a newer ludic).
+fn language_version(file: Pair<'_, Rule>) -> Result<Option<(u32, Span)>, Diagnostics> {
+    let Some(decl) = file
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::version_decl)
+    else {
+        return Ok(None);
+    };
+    let span = span_of(&decl);
+    let number = decl
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::int)
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_default();
+    match number.parse::<u32>() {
+        Ok(v) if (1..=LANGUAGE_VERSION).contains(&v) => Ok(Some((v, span))),
+        _ => {
+            let hint = match number.parse::<i64>() {
+                Ok(v) if v > LANGUAGE_VERSION as i64 => format!(
+                    "this ludic reads versions 1 to {LANGUAGE_VERSION}; a newer ludic reads this file (grammar/CHANGES.md lists what each version changed)"
+                ),
+                _ => format!(
+                    "the versions are 1 to {LANGUAGE_VERSION}: write `ludic {LANGUAGE_VERSION}`, or no version line"
+                ),
+            };
+            Err(Diagnostics(vec![
+                Diagnostic::new(ErrorKind::Version { found: number }, span).with_hint(hint),
+            ]))
+        }
+    }
 }
 
 /// The size a `.game` file may have, whoever reads it (the commands refuse a larger file
@@ -295,6 +333,7 @@ fn add_item(g: &mut GameFile, item: Pair<Rule>) {
         Rule::tally_decl => g.tallies.push(tally(item, span)),
         Rule::def_decl => g.defs.push(def(item, span)),
         Rule::labels_block => g.labels.extend(label_docs(item)),
+        Rule::version_decl => {} // read by `language_version`, before the items
         Rule::EOI => {}
         r => unreachable!("unexpected item {r:?}"),
     }

@@ -226,10 +226,10 @@ impl Lowerer<'_> {
                     Some(Local::BoundSet(..)) => return true,
                     Some(_) => {}
                     None => {
-                        if matches!(
-                            self.t.globals.get(&id.name).map(|g| g.0),
-                            Some(Global::Region(_))
-                        ) || builtins::name_of(&id.name).is_some_and(|b| b.set)
+                        let global = self.t.globals.get(&id.name).map(|g| g.0);
+                        if matches!(global, Some(Global::Region(_)))
+                            || (matches!(global, Some(Global::Builtin))
+                                && builtins::name_of(&id.name).is_some_and(|b| b.set))
                         {
                             return true;
                         }

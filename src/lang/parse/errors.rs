@@ -1,7 +1,7 @@
 //! pest's syntax errors in the language's words: what was expected, as a rule author would
 //! name it ("a number", "`track`"), never a generated rule name.
 
-use super::grammar::{is_reserved, starts_a_statement};
+use super::grammar::{ends_a_list, is_reserved, starts_a_statement};
 use super::*;
 
 pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagnostic {
@@ -97,7 +97,13 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagno
         .collect();
     let reserved = !word.is_empty() && is_reserved(&word);
     let hint = if reserved && expected.contains("a name") {
-        format!("`{word}` is a reserved word of the language; choose another name")
+        format!(
+            "`{word}` is one of the few reserved words (`ludic help language`, \"Reserved words\"): it can never be a name; choose another, such as `{word}_`"
+        )
+    } else if !word.is_empty() && ends_a_list(&word) && after_an_item(source, pos) {
+        format!(
+            "a list written with spaces ends before `{word}`, which begins a declaration, a statement or the next part of one; as an item of such a list, write the name in brackets where an expression may stand, `({word})`, or rename it"
+        )
     } else {
         "`ludic help language` shows the syntax of each construct".to_string()
     };
@@ -109,6 +115,16 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, source: &str) -> Diagno
         },
     )
     .with_hint(hint)
+}
+
+/// Whether the text before `pos` ends what may be an item of a list (a name, a number, a
+/// bracket closed): a word there that ends lists may have ended one.
+fn after_an_item(source: &str, pos: usize) -> bool {
+    let before = source.get(..pos).unwrap_or("").trim_end();
+    before
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ')' | ']'))
 }
 
 /// A word of the language as a syntax error names it: `kw_row` is "`row`".
@@ -247,6 +263,8 @@ const NO_WORDS: &[Rule] = &[
     Rule::item,
     // inside atomic rules (`ident`, `string`), which have words
     Rule::keyword,
+    Rule::list_end,
+    Rule::token_of,
     Rule::ident_char,
     Rule::long_string,
     Rule::short_string,

@@ -323,8 +323,8 @@ pub(super) fn starting_words(r: Rule) -> Option<&'static str> {
     single.get(name.as_str()).map(String::as_str)
 }
 
-/// The reserved words that begin a statement or a declaration. A word that is not reserved
-/// (`another`, `forget`) can be a name, and is not one of them.
+/// The words that begin a statement or a declaration and end a list written with spaces
+/// (`ends_a_list`). A word that does not end a list (`another`, `forget`) is not one of them.
 pub(super) fn statement_starts() -> &'static [&'static str] {
     static STARTS: OnceLock<Vec<&'static str>> = OnceLock::new();
     STARTS.get_or_init(|| {
@@ -332,7 +332,7 @@ pub(super) fn statement_starts() -> &'static [&'static str] {
         for name in statement_rules() {
             first_words(&Atom::Name(name), 0, &mut words);
         }
-        words.retain(|w| is_reserved(w));
+        words.retain(|w| ends_a_list(w));
         words.sort_unstable();
         words.dedup();
         words
@@ -358,7 +358,17 @@ pub(super) fn words() -> &'static [&'static str] {
 
 /// Whether the grammar's `keyword` rule matches the whole word (a reserved word).
 pub(super) fn is_reserved(word: &str) -> bool {
-    LudicParser::parse(Rule::keyword, word)
+    whole(Rule::keyword, word)
+}
+
+/// Whether the grammar's `list_end` rule matches the whole word: a word that ends a list
+/// written with spaces (`capture a b`), a name everywhere else.
+pub(super) fn ends_a_list(word: &str) -> bool {
+    whole(Rule::list_end, word)
+}
+
+fn whole(rule: Rule, word: &str) -> bool {
+    LudicParser::parse(rule, word)
         .ok()
         .and_then(|mut p| p.next())
         .is_some_and(|p| p.as_str() == word)
@@ -411,7 +421,7 @@ mod tests {
         for w in ["let", "move", "carry", "def", "turn", "between", "tally"] {
             assert!(starts.contains(&w), "{w} in {starts:?}");
         }
-        // `forget`, `another` and `labels` are not reserved
+        // `forget`, `another` and `labels` do not end a list
         for w in ["forget", "another", "labels"] {
             assert!(!starts.contains(&w), "{w} in {starts:?}");
         }

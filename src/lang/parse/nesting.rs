@@ -13,10 +13,13 @@ const OPENERS: [&str; 10] = [
     "if", "then", "else", "exists", "forall", "some", "minimum", "maximum", "total", "through",
 ];
 
-/// The reserved words that can only start a statement, a declaration or a part of one that comes
-/// after any expression before it has ended: the levels opened by [`OPENERS`] since the
-/// enclosing bracket are closed there. Read from the grammar: the words that begin a statement
-/// or a declaration, but for those that also begin an expression (`if`).
+/// The words that start a statement, a declaration or a part of one that comes after any
+/// expression before it has ended: the levels opened by [`OPENERS`] since the enclosing bracket
+/// are closed there, when the word comes right after the end of an operand (a number, a string,
+/// a closing bracket, or a name that is no word of the grammar). A word of the grammar may be a
+/// name too (`let row = …`), so after one the levels are kept: a count that is too high is
+/// safe, one too low is not. Read from the grammar: the words that begin a statement or a
+/// declaration, but for those that also begin an expression (`if`).
 fn resets() -> &'static [&'static str] {
     static RESETS: OnceLock<Vec<&'static str>> = OnceLock::new();
     RESETS.get_or_init(|| {
@@ -24,6 +27,19 @@ fn resets() -> &'static [&'static str] {
         words.retain(|w| !OPENERS.contains(w));
         words
     })
+}
+
+/// Whether an opener opens a level here: `if`, `then`, `else` and `through` always do; the
+/// others (`total`, `some`…) only when a variable may follow (`total token x where …`), not
+/// when they are names (`total(p)`, `let some = 1`). `rest` is the text after the word.
+fn opens(word: &str, rest: &[u8]) -> bool {
+    if matches!(word, "if" | "then" | "else" | "through") {
+        return true;
+    }
+    match rest.iter().find(|c| !c.is_ascii_whitespace()) {
+        Some(c) => c.is_ascii_alphabetic() || *c == b'_' || *c == b'#',
+        None => true,
+    }
 }
 
 fn too_deep(start: usize, end: usize) -> Diagnostic {
@@ -52,6 +68,10 @@ pub(crate) fn prescan(source: &str) -> Result<(), Diagnostic> {
     let mut after_close = false;
     // an `if` or `else` of a statement, whose level is its block's `{` (not counted twice)
     let mut statement_head = false;
+    // the last thing read ends an operand (`x`, `2`, `"…"`, `)`): a word after it that starts
+    // a statement cannot continue the expression
+    let mut after_operand = false;
+    let grammar_words = super::grammar::words();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -63,6 +83,7 @@ pub(crate) fn prescan(source: &str) -> Result<(), Diagnostic> {
             b'"' => {
                 i = skip_comment_or_string(b, i);
                 after_close = false;
+                after_operand = true;
                 continue;
             }
             b' ' | b'\t' | b'\r' | b'\n' => {
@@ -79,18 +100,19 @@ pub(crate) fn prescan(source: &str) -> Result<(), Diagnostic> {
             let word = &source[start..i];
             let top = open.last_mut().expect("the top level");
             // A block closed and no `else` follows: the statement it ended is over.
-            if (after_close && word != "else") || resets.contains(&word) {
+            if (after_close && word != "else") || (after_operand && resets.contains(&word)) {
                 depth -= *top;
                 *top = 0;
                 statement_head = false;
             }
             after_close = false;
+            after_operand = grammar_words.binary_search(&word).is_err();
             match word {
                 "if" | "else" => statement_head = true,
                 "then" => statement_head = false,
                 _ => {}
             }
-            if OPENERS.contains(&word) {
+            if OPENERS.contains(&word) && opens(word, &b[i..]) {
                 *top += 1;
                 depth += 1;
                 if depth > MAX_NESTING {
@@ -100,6 +122,7 @@ pub(crate) fn prescan(source: &str) -> Result<(), Diagnostic> {
             continue;
         }
         after_close = false;
+        after_operand = matches!(c, b')' | b']' | b'}');
         match c {
             b'(' | b'[' | b'{' => {
                 let top = open.last_mut().expect("the top level");
@@ -154,6 +177,18 @@ mod tests {
         assert!(depth_error(&nested(MAX_NESTING)).is_some());
         let expr = format!("def d = {} 1", "if true then 1 else ".repeat(300));
         assert!(depth_error(&expr).is_some());
+        // words of the grammar used as names: a statement's word after them keeps the count
+        // (it may be a name in the expression), which can only count too many
+        let soft = format!(
+            "def d = {} 1",
+            "some x from row toward d where ".repeat(300)
+        );
+        assert!(depth_error(&soft).is_some());
+        let soft = format!("def d = {} 1", "if row then row else ".repeat(300));
+        assert!(depth_error(&soft).is_some());
+        // `total(…)`, a call, opens no level
+        let calls = format!("def d = {} 1", "total(x) + some + ".repeat(300));
+        assert_eq!(depth_error(&calls), None);
         let flat = format!("turn {{ {} }}", "if true { end turn }\n".repeat(1000));
         assert_eq!(depth_error(&flat), None);
         let lets = format!(
