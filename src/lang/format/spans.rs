@@ -35,6 +35,7 @@ impl Shape {
 
     fn file(&mut self, g: &GameFile) {
         let el = &mut self.elements;
+        el.extend(g.version.iter().map(|v| v.1));
         el.extend(g.meta.iter().map(|m| m.span));
         el.extend(g.options.iter().map(|o| o.span));
         el.extend(g.sides_spans.iter().copied());
