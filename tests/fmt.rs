@@ -53,7 +53,10 @@ fn validation(text: &str) -> String {
         .iter()
         .map(|(n, e)| format!("{n}: {}", of(e)))
         .collect();
-    format!("{game}\nwarnings {:?}\nvariants {variants:?}", kinds(&v.warnings))
+    format!(
+        "{game}\nwarnings {:?}\nvariants {variants:?}",
+        kinds(&v.warnings)
+    )
 }
 
 /// The first line where two texts differ, for a readable failure.
@@ -81,8 +84,9 @@ fn check_properties(name: &str, text: &str) -> bool {
             return false;
         }
     };
-    let again = ludic::format(&formatted)
-        .unwrap_or_else(|d| panic!("{name}: the formatted text does not parse: {d:?}\n{formatted}"));
+    let again = ludic::format(&formatted).unwrap_or_else(|d| {
+        panic!("{name}: the formatted text does not parse: {d:?}\n{formatted}")
+    });
     assert!(
         again == formatted,
         "{name}: not idempotent, {}",
@@ -107,11 +111,17 @@ fn check_properties(name: &str, text: &str) -> bool {
         validation(&formatted),
         "{name}: validates differently once formatted"
     );
-    assert!(formatted.is_empty() || formatted.ends_with('\n'), "{name}: no final newline");
+    assert!(
+        formatted.is_empty() || formatted.ends_with('\n'),
+        "{name}: no final newline"
+    );
     for (i, line) in formatted.lines().enumerate() {
         assert_eq!(line.trim_end(), line, "{name}:{}: trailing blanks", i + 1);
     }
-    assert!(!formatted.contains("\n\n\n"), "{name}: a run of blank lines");
+    assert!(
+        !formatted.contains("\n\n\n"),
+        "{name}: a run of blank lines"
+    );
     true
 }
 
@@ -152,10 +162,9 @@ fn relayout(text: &str, spread: bool) -> String {
             }
             '"' => {
                 let rest = &text[at..];
-                let len = if rest.starts_with("\"\"\"") {
-                    rest[3..].find("\"\"\"").map_or(rest.len(), |n| n + 6)
-                } else {
-                    rest[1..].find(['"', '\n']).map_or(rest.len(), |n| n + 2)
+                let len = match rest.strip_prefix("\"\"\"") {
+                    Some(long) => long.find("\"\"\"").map_or(rest.len(), |n| n + 6),
+                    None => rest[1..].find(['"', '\n']).map_or(rest.len(), |n| n + 2),
                 };
                 out.push_str(&rest[..len]);
                 while chars.peek().is_some_and(|&(i, _)| i < at + len) {
@@ -168,7 +177,7 @@ fn relayout(text: &str, spread: bool) -> String {
                 }
                 k += 1;
                 if spread {
-                    out.push_str(if k % 11 == 0 { "\n\n" } else { "\n" });
+                    out.push_str(if k.is_multiple_of(11) { "\n\n" } else { "\n" });
                     out.push_str(&" ".repeat(k % 7));
                 } else {
                     out.push(' ');
@@ -283,7 +292,10 @@ fn strings_are_kept_byte_for_byte() {
     let text = "game \"A  b\" {\n  summary \"\"\"\n   two  spaces,   kept\n\t  \"\"\"\n}\nsides South North\n";
     let out = fmt(text);
     assert!(out.contains("\"A  b\""));
-    assert!(out.contains("\"\"\"\n   two  spaces,   kept\n\t  \"\"\""), "{out}");
+    assert!(
+        out.contains("\"\"\"\n   two  spaces,   kept\n\t  \"\"\""),
+        "{out}"
+    );
 }
 
 #[test]
@@ -328,8 +340,14 @@ fn the_command() {
     // --check: a diff, exit 1, the file unchanged
     let (code, out, _) = ludic(&["fmt", "--check", path], "");
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("-  end turn   # done\n+    end turn  # done"), "{out}");
-    assert!(out.starts_with(&format!("--- {path}\n+++ {path}\n")), "{out}");
+    assert!(
+        out.contains("-  end turn   # done\n+    end turn  # done"),
+        "{out}"
+    );
+    assert!(
+        out.starts_with(&format!("--- {path}\n+++ {path}\n")),
+        "{out}"
+    );
     assert_eq!(std::fs::read_to_string(&file).expect("read"), messy);
 
     // in place, then --check passes

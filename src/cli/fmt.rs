@@ -84,8 +84,7 @@ fn one(out: &mut impl Write, path: &str, check: bool) -> Result<u8, String> {
     if path == "-" {
         out.write_all(formatted.as_bytes()).map_err(write_err)?;
     } else if formatted != text {
-        replace(Path::new(path), &formatted)
-            .map_err(|e| format!("cannot write `{path}`: {e}"))?;
+        replace(Path::new(path), &formatted).map_err(|e| format!("cannot write `{path}`: {e}"))?;
     }
     Ok(OK)
 }
@@ -97,10 +96,9 @@ fn replace(path: &Path, text: &str) -> std::io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let name = path.file_name().map_or_else(
-        || "game".to_string(),
-        |n| n.to_string_lossy().to_string(),
-    );
+    let name = path
+        .file_name()
+        .map_or_else(|| "game".to_string(), |n| n.to_string_lossy().to_string());
     let tmp = dir.join(format!(".{name}.fmt-{}.tmp", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;

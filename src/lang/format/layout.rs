@@ -45,6 +45,9 @@ pub(super) struct Doc<'a> {
     enclosing: Vec<Option<usize>>,
     /// the tokens that begin a setting of a variant
     setting: Vec<bool>,
+    /// the first token that is not a comment at or after each token, and the last before it
+    next_code: Vec<Option<usize>>,
+    prev_code: Vec<Option<usize>>,
     binary: Vec<bool>,
     /// `and`, `or`, and the `then` and `else` of an `if` expression: where a long line breaks
     logic: Vec<bool>,
@@ -66,6 +69,8 @@ impl<'a> Doc<'a> {
             depth: vec![0; n],
             enclosing: vec![None; n],
             setting: vec![false; n],
+            next_code: vec![None; n],
+            prev_code: vec![None; n],
             binary: vec![false; n],
             logic: vec![false; n],
             glued: vec![false; n],
@@ -94,6 +99,20 @@ impl<'a> Doc<'a> {
                 }
                 _ => {}
             }
+        }
+        let mut last = None;
+        for i in 0..n {
+            d.prev_code[i] = last;
+            if toks[i].kind != Kind::Comment {
+                last = Some(i);
+            }
+        }
+        let mut next = None;
+        for i in (0..n).rev() {
+            if toks[i].kind != Kind::Comment {
+                next = Some(i);
+            }
+            d.next_code[i] = next;
         }
         d.mark_binary(shape);
         d.mark_holders(shape);
@@ -175,9 +194,9 @@ impl<'a> Doc<'a> {
         blocks.sort_by_key(|b| b.1);
         for (o, c) in blocks {
             let inside = o + 1..=c;
-            let one_line = inside.clone().all(|i| {
-                self.toks[i].breaks_before == 0 && self.toks[i].kind != Kind::Comment
-            });
+            let one_line = inside
+                .clone()
+                .all(|i| self.toks[i].breaks_before == 0 && self.toks[i].kind != Kind::Comment);
             let elements = inside
                 .clone()
                 .filter(|&i| {
@@ -229,6 +248,20 @@ impl<'a> Doc<'a> {
         self.holder[i] == Holder::Block && t.breaks_before > 0
     }
 
+    /// Whether the line that token `i` begins continues the line before (one level deeper):
+    /// a break inside an element, but not at a `}` nor just after one (`} else {` broken by
+    /// a comment). A comment's line is indented with the code after it.
+    fn continues(&self, i: usize) -> bool {
+        let Some(code) = self.next_code[i] else {
+            return false;
+        };
+        let prev = self.prev_code[code];
+        self.holder[code] == Holder::Element
+            && !self.starts[code]
+            && !self.closes_block(code)
+            && !prev.is_some_and(|p| self.closes_block(p))
+    }
+
     /// The lines, before long ones are wrapped.
     pub(super) fn lines(&self) -> Vec<Line> {
         let mut lines: Vec<Line> = vec![];
@@ -239,7 +272,7 @@ impl<'a> Doc<'a> {
                 let after_open = i > 0 && self.opens_block(i - 1);
                 lines.push(Line {
                     depth: self.depth[i],
-                    cont: self.holder[i] == Holder::Element && !self.starts[i] && !closing,
+                    cont: self.continues(i),
                     toks: vec![],
                     blank: t.breaks_before >= 2 && !closing && !after_open && i > 0,
                 });
@@ -261,9 +294,11 @@ impl<'a> Doc<'a> {
         loop {
             let lines = self.lines();
             let long = lines.iter().find_map(|l| {
-                let open = l.toks.iter().copied().find(|&i| {
-                    self.pair[i].is_some_and(|c| c > i) && self.inline[i]
-                })?;
+                let open = l
+                    .toks
+                    .iter()
+                    .copied()
+                    .find(|&i| self.pair[i].is_some_and(|c| c > i) && self.inline[i])?;
                 (self.width(l) > WIDTH).then_some(open)
             });
             match long {
@@ -295,7 +330,10 @@ impl<'a> Doc<'a> {
         let operator = |i: usize| {
             punct(i)
                 && !self.binary[i]
-                && !matches!(self.tx(i), "(" | ")" | "[" | "]" | "{" | "}" | "," | ":" | "=")
+                && !matches!(
+                    self.tx(i),
+                    "(" | ")" | "[" | "]" | "{" | "}" | "," | ":" | "="
+                )
         };
         if operator(a) || operator(b) {
             // a sign the syntax tree does not show as a binary operator (a minus sign, the
@@ -457,10 +495,7 @@ impl<'a> Doc<'a> {
 /// items of one line (or one wrapped) as their author had it (none or one).
 pub(super) fn space_items(d: &Doc, lines: &mut [Line]) {
     let item_start = |l: &Line| {
-        l.depth == 0
-            && !l.cont
-            && d.toks[l.toks[0]].kind != Kind::Comment
-            && d.tx(l.toks[0]) != "}"
+        l.depth == 0 && !l.cont && d.toks[l.toks[0]].kind != Kind::Comment && d.tx(l.toks[0]) != "}"
     };
     let comment = |l: &Line| l.depth == 0 && !l.cont && d.toks[l.toks[0]].kind == Kind::Comment;
     // (first line with its leading comments, first line of code)
@@ -476,7 +511,8 @@ pub(super) fn space_items(d: &Doc, lines: &mut [Line]) {
         }
     }
     // an item of several lines: one with a block opened (a long line wrapped is still one)
-    let opened = |lines: &[Line], from: usize, to: usize| lines[from + 1..to].iter().any(|l| !l.cont);
+    let opened =
+        |lines: &[Line], from: usize, to: usize| lines[from + 1..to].iter().any(|l| !l.cont);
     for w in 0..items.len().saturating_sub(1) {
         let (_, s) = items[w];
         let (g, s2) = items[w + 1];

@@ -26,7 +26,8 @@ impl Shape {
     pub(super) fn of(g: &GameFile) -> Shape {
         let mut s = Shape::default();
         s.file(g);
-        s.elements.sort_unstable_by_key(|e| (e.start, std::cmp::Reverse(e.end)));
+        s.elements
+            .sort_unstable_by_key(|e| (e.start, std::cmp::Reverse(e.end)));
         s.elements.dedup();
         s.glued.sort_unstable();
         s.binary.sort_unstable();
