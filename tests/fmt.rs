@@ -247,6 +247,15 @@ fn comments_stay_where_they_were() {
 }
 
 #[test]
+fn a_comment_is_indented_with_the_code_after_it() {
+    let text = "ludic 1\nsides South North\nturn {\n  if true { again }\n  # why else\n  else {\n    end turn  # t\n  # end\n  }\n}\n";
+    assert_eq!(
+        fmt(text),
+        "ludic 1\nsides South North\n\nturn {\n    if true { again }\n    # why else\n    else {\n        end turn  # t\n        # end\n    }\n}\n"
+    );
+}
+
+#[test]
 fn blocks_of_one_statement_may_stay_on_one_line() {
     // written on one line: kept; two statements, or written over lines: opened
     let text = "sides South North\nturn {\n  if true { end turn }\n  if false { again end turn }\n  if true {\n end game }\n}\n";

@@ -259,7 +259,7 @@ impl<'a> Doc<'a> {
         self.holder[code] == Holder::Element
             && !self.starts[code]
             && !self.closes_block(code)
-            && !prev.is_some_and(|p| self.closes_block(p))
+            && !prev.is_some_and(|p| self.pair[p].is_some_and(|o| o < p))
     }
 
     /// The lines, before long ones are wrapped.
