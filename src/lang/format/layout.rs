@@ -101,9 +101,9 @@ impl<'a> Doc<'a> {
             }
         }
         let mut last = None;
-        for i in 0..n {
+        for (i, t) in toks.iter().enumerate() {
             d.prev_code[i] = last;
-            if toks[i].kind != Kind::Comment {
+            if t.kind != Kind::Comment {
                 last = Some(i);
             }
         }
@@ -259,7 +259,7 @@ impl<'a> Doc<'a> {
         self.holder[code] == Holder::Element
             && !self.starts[code]
             && !self.closes_block(code)
-            && !prev.is_some_and(|p| self.pair[p].is_some_and(|o| o < p))
+            && prev.is_none_or(|p| self.pair[p].is_none_or(|o| o > p))
     }
 
     /// The lines, before long ones are wrapped.
