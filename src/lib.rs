@@ -80,6 +80,10 @@ pub mod study;
 // The language's modules at the top as well: the paths `ludic::parse`, `ludic::check` … that
 // the commands and the tests use.
 pub use lang::diagnostic;
+/// `ludic fmt`: the canonical layout of a `.game` file.
+pub use lang::format::format;
+#[doc(hidden)]
+pub use lang::format::{comments, syntax_tree};
 pub(crate) use lang::{ast, chart, check, derive, optimize, parse};
 
 pub use api::{

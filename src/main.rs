@@ -13,7 +13,7 @@ use std::process::ExitCode;
     version,
     disable_help_subcommand = true,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic simulate GAME -n 100000 --seed 7 -j 2\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic serve --port 8080\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 3 a merge that lacks shards,\n130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (simulate, compare, match, perft: the\npartial result printed, marked partial).\n\nFlags: -n is a number of games and -j the games played at once, wherever they apply;\n--threads is the threads of a search (play, match); playouts are an agent's setting\n(mcts:playouts=N) or `bench --playouts`."
+    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic fmt --check games/*.game\n  ludic simulate GAME -n 100000 --seed 7 -j 2\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic serve --port 8080\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 3 a merge that lacks shards,\n130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (simulate, compare, match, perft: the\npartial result printed, marked partial).\n\nFlags: -n is a number of games and -j the games played at once, wherever they apply;\n--threads is the threads of a search (play, match); playouts are an agent's setting\n(mcts:playouts=N) or `bench --playouts`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -49,6 +49,8 @@ impl ColorWhen {
 enum Command {
     /// Check .game files and report every error with its position
     Validate(cli::validate::ValidateArgs),
+    /// Rewrite .game files in the one canonical layout (--check: print a diff, change nothing)
+    Fmt(cli::fmt::FmtArgs),
     /// Play a game in the terminal (a built-in game's name or a .game file)
     Play(cli::play::PlayArgs),
     /// Replay a game record, checking every step: its final position, the position after a
@@ -126,6 +128,7 @@ fn main() -> ExitCode {
     let colour = || parsed.color.on_stdout();
     let code = match &parsed.command {
         Command::Validate(args) => cli::validate::validate(args),
+        Command::Fmt(args) => cli::fmt::fmt(args),
         Command::Play(args) => cli::play::play(args, colour()),
         Command::Replay(args) => cli::replay::replay(args),
         Command::Simulate(args) => cli::simulate::simulate(args, colour()),

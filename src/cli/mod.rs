@@ -16,6 +16,7 @@ pub mod bench;
 pub mod compare;
 pub mod draw;
 mod elo;
+pub mod fmt;
 pub mod help;
 pub mod list;
 pub mod lsp;

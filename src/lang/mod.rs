@@ -15,6 +15,7 @@ pub mod check;
 pub(crate) mod composed;
 pub mod derive;
 pub mod diagnostic;
+pub mod format;
 pub(crate) mod lower;
 pub(crate) mod merge;
 pub(crate) mod optimize;
