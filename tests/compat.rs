@@ -11,17 +11,6 @@ use std::path::{Path, PathBuf};
 
 use ludic::{LoadError, Settings};
 
-/// Outside authors' files that the grammar does not accept yet: each is an acceptance file of
-/// issue 26 that fails today (with why). Checked by the ignored test
-/// `expected_after_soft_keywords`; a file moves out of this list (and into the corpus test)
-/// once it validates.
-const EXPECTED_AFTER_SOFT_KEYWORDS: &[&str] = &[
-    // `line`, `lines` and `leaving` were names before issue 26 (not words of the language);
-    // since the soft keywords they end a list written with spaces, so `region r = a line[1..4]`
-    // or a ring `… line[1..4] leaving lines[1..4] …` is a syntax error ("expected a site").
-    "list_items.game",
-];
-
 fn dir(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/compat")
@@ -47,7 +36,6 @@ fn corpus() -> Vec<(String, PathBuf)> {
     v.extend(
         games_in("authors")
             .into_iter()
-            .filter(|(n, _)| !EXPECTED_AFTER_SOFT_KEYWORDS.contains(&n.as_str()))
             .map(|(n, p)| (format!("authors/{n}"), p)),
     );
     v
@@ -115,9 +103,16 @@ fn the_outside_authors_files_are_in_the_corpus() {
     // The acceptance files of issue 26: the Kalah with `def total(p)`, a race game and a line
     // game, all with common words as names.
     let authors: Vec<_> = games_in("authors").into_iter().map(|(n, _)| n).collect();
-    for name in ["kalah.game", "race.game", "three.game"] {
+    for name in [
+        "kalah.game",
+        "race.game",
+        "three.game",
+        "list_items.game",
+        "kalah_total.game",
+        "race_words.game",
+        "line_words.game",
+    ] {
         assert!(authors.iter().any(|n| n == name), "missing {name}");
-        assert!(!EXPECTED_AFTER_SOFT_KEYWORDS.contains(&name));
     }
     let kalah = std::fs::read_to_string(dir("authors").join("kalah.game")).unwrap();
     for words in [
@@ -128,21 +123,6 @@ fn the_outside_authors_files_are_in_the_corpus() {
     ] {
         assert!(kalah.contains(words), "kalah.game lost `{words}`");
     }
-}
-
-// Issue 26's outside-author files that the grammar of 6df2d98 (soft keywords) still refuses:
-// see EXPECTED_AFTER_SOFT_KEYWORDS. Ignored until the grammar accepts them; run it with
-// `cargo test --release --test compat -- --ignored`.
-#[test]
-#[ignore = "waits for the grammar: `line`/`lines`/`leaving` as later items of a list with spaces"]
-fn expected_after_soft_keywords() {
-    let files: Vec<_> = games_in("authors")
-        .into_iter()
-        .filter(|(n, _)| EXPECTED_AFTER_SOFT_KEYWORDS.contains(&n.as_str()))
-        .collect();
-    assert_eq!(files.len(), EXPECTED_AFTER_SOFT_KEYWORDS.len());
-    let bad = failures(&files);
-    assert!(bad.is_empty(), "still failing:\n{}", bad.join("\n"));
 }
 
 #[test]

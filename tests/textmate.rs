@@ -4,6 +4,8 @@
 //! node and the packages of tests/textmate/package.json are there (`npm install --prefix
 //! tests/textmate`), a shipped game is tokenized as VS Code does and some scopes are checked.
 
+#[path = "common/pyenv.rs"]
+mod pyenv;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -143,6 +145,21 @@ fn the_rules_cover_the_parts_of_a_file() {
 fn tokenize(file: &Path) -> Option<Vec<(usize, String, String)>> {
     let dir = root().join("tests/textmate");
     if !dir.join("node_modules/vscode-textmate").is_dir() {
+        // the test command sets up what it needs: npm (Debian's, as root), then the two
+        // packages, pinned by package-lock.json
+        if Command::new("npm").arg("--version").output().is_err() {
+            let _ = pyenv::apt_install(&["nodejs", "npm"]);
+        }
+        let _ = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--silent", "--prefix"])
+            .arg(&dir)
+            .status();
+    }
+    if !dir.join("node_modules/vscode-textmate").is_dir() {
+        assert!(
+            !pyenv::ci(),
+            "CI=true: node and npm are needed (Debian: apt-get install nodejs npm), and `npm ci --prefix tests/textmate` failed"
+        );
         return None;
     }
     let out = Command::new("node")

@@ -9,19 +9,15 @@ syn iskeyword @,48-57,_
 " the words of the language: reserved ones, the others (names wherever a name is expected),
 " and the builtins
 syn keyword gameReserved and else false if in not or then true where
-syn keyword gameKeyword about aces again aliases ally alue ame another apture area ariant
-syn keyword gameKeyword arry as at backward between board capture carry choose condition ction
-syn keyword gameKeyword die direction do draw drops eaving eep ef egion elay end ends
-syn keyword gameKeyword equire et etween exists faces first for forall forget forward from gain
-syn keyword gameKeyword game give here hile hoose hrow ice ides ie ieces imit ine ines ing inks
-syn keyword gameKeyword irst ite ith ive keep kind labels lace lap layers leaving limit line
-syn keyword gameKeyword lines links lse ludic maximum minimum move moves nd number oard off
-syn keyword gameKeyword oints on onto opposite orders origin orward otherwise ove ow
-syn keyword gameKeyword owner per pieces place player players points positions pposite ption
-syn keyword gameKeyword rack random rea relay require ring rom round rounds row send set
-syn keyword gameKeyword side sides skip some source sow sower start summary tart
-syn keyword gameKeyword through throw to token tokens total toward turn turned turns urn
-syn keyword gameKeyword value when while winner with
+syn keyword gameKeyword about again aliases another area as at backward between board capture
+syn keyword gameKeyword carry choose condition die direction do draw drops end ends exists
+syn keyword gameKeyword faces first for forall forget forward from game give keep kind labels
+syn keyword gameKeyword lap leaving limit line lines links ludic maximum minimum move moves
+syn keyword gameKeyword number off on onto opposite orders origin otherwise owner per pieces
+syn keyword gameKeyword place player players points positions random relay require ring round
+syn keyword gameKeyword rounds row send set side sides skip some source sow sower start summary
+syn keyword gameKeyword through throw to token tokens total toward turn turned turns value when
+syn keyword gameKeyword while winner with
 syn keyword gameBuiltin abs all area between bottom captured cell count first_player hole jumps
 syn keyword gameBuiltin kind max min mover neighbours next none opponent opposite original_owner
 syn keyword gameBuiltin owner point pos repeated round run score side site size sown store top
