@@ -822,3 +822,35 @@ fn soft_keywords_are_names() {
     assert_eq!(starts, want.iter().collect::<Vec<_>>(), "{edit}");
     c.stop();
 }
+
+#[test]
+fn formatting_is_ludic_fmt() {
+    let mut c = Client::start();
+    c.initialize();
+    let uri = "file:///tmp/ludic-lsp-test/f.game";
+    let messy = "sides South North\nturn {\n      end turn   # done\n}\n";
+    c.open(uri, messy);
+    let doc =
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+    let edits = c.ask("textDocument/formatting", doc.clone());
+    let edits = edits.as_array().expect("edits");
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    assert_eq!(edits[0]["newText"], json!(ludic::format(messy).unwrap()));
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    assert_eq!(edits[0]["range"]["end"], json!({"line": 4, "character": 0}));
+    // a formatted text: no edit; a text that does not parse: none either (its errors are shown)
+    let uri2 = "file:///tmp/ludic-lsp-test/g.game";
+    c.open(uri2, &ludic::format(messy).unwrap());
+    let mut d2 = doc.clone();
+    d2["textDocument"]["uri"] = json!(uri2);
+    assert_eq!(c.ask("textDocument/formatting", d2), json!([]));
+    let uri3 = "file:///tmp/ludic-lsp-test/h.game";
+    c.open(uri3, "turn {");
+    let mut d3 = doc;
+    d3["textDocument"]["uri"] = json!(uri3);
+    assert_eq!(c.ask("textDocument/formatting", d3), Value::Null);
+    c.stop();
+}

@@ -97,6 +97,7 @@ pub enum Ask {
     Symbols(lsp::DocumentSymbolParams),
     PrepareRename(lsp::TextDocumentPositionParams),
     Rename(lsp::RenameParams),
+    Format(lsp::DocumentFormattingParams),
 }
 
 impl Ask {
@@ -112,6 +113,7 @@ impl Ask {
             "textDocument/documentSymbol" => read(params).map(Ask::Symbols),
             "textDocument/prepareRename" => read(params).map(Ask::PrepareRename),
             "textDocument/rename" => read(params).map(Ask::Rename),
+            "textDocument/formatting" => read(params).map(Ask::Format),
             _ => return None,
         })
     }
@@ -125,6 +127,7 @@ impl Ask {
             Ask::Symbols(p) => &p.text_document.uri,
             Ask::PrepareRename(p) => &p.text_document.uri,
             Ask::Rename(p) => &p.text_document_position.text_document.uri,
+            Ask::Format(p) => &p.text_document.uri,
         }
     }
 }
@@ -183,6 +186,15 @@ pub fn answer(
                 .ok_or("there is no name to rename here")?;
             rename(s, &p.new_name, a, &lines, uri)
         }
+        // `ludic fmt`'s layout, as one edit of the whole text; none for a text that does not
+        // parse (its errors are the diagnostics already shown)
+        Ask::Format(_) => match ludic::format(text) {
+            Ok(formatted) if formatted != text => {
+                json([lsp::TextEdit::new(lines.range(0..text.len()), formatted)])
+            }
+            Ok(_) => json(Vec::<lsp::TextEdit>::new()),
+            Err(_) => Ok(Value::Null),
+        },
     }
 }
 
