@@ -172,6 +172,15 @@ fn at(text: &str, word: &str, nth: usize) -> Value {
     json!({"textDocument": {"uri": URI}, "position": pos(text, word, nth)})
 }
 
+/// The text of a hover's answer at a position.
+fn hover_text(c: &mut Client, at: Value) -> String {
+    let h = c.ask("textDocument/hover", at);
+    h["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no hover text: {h}"))
+        .to_string()
+}
+
 fn puluc() -> String {
     std::fs::read_to_string("games/puluc.game").expect("games/puluc.game")
 }
@@ -228,27 +237,12 @@ fn hover_definition_references_completion_symbols_rename() {
     let h = c.ask("textDocument/hover", at(&text, "controls(s)", 1));
     let h = h["contents"]["value"].as_str().unwrap().to_string();
     assert!(h.contains("def controls(s)"), "{h}");
-    let h = c.ask("textDocument/hover", at(&text, "throw", 1));
-    assert!(
-        h["contents"]["value"]
-            .as_str()
-            .unwrap()
-            .contains("chance event"),
-        "{h}"
-    );
-    let h = c.ask("textDocument/hover", at(&text, "c0 for", 0));
-    assert!(
-        h["contents"]["value"]
-            .as_str()
-            .unwrap()
-            .contains("at (0, 0)"),
-        "{h}"
-    );
-    let h = c.ask("textDocument/hover", at(&text, "max_turns", 1));
-    assert!(
-        h["contents"]["value"].as_str().unwrap().contains("draw"),
-        "{h}"
-    );
+    let h = hover_text(&mut c, at(&text, "throw", 1));
+    assert!(h.contains("chance event"), "{h}");
+    let h = hover_text(&mut c, at(&text, "c0 for", 0));
+    assert!(h.contains("at (0, 0)"), "{h}");
+    let h = hover_text(&mut c, at(&text, "max_turns", 1));
+    assert!(h.contains("draw"), "{h}");
 
     // definition and references of a def
     let def_line = text
@@ -371,14 +365,8 @@ fn names_are_resolved_in_their_scope() {
     assert_eq!(refs(&mut c, "goal =", 0), [pos(text, "goal and", 0)]);
     let mut h = p("goal and", 0);
     h.as_object_mut().unwrap().remove("context");
-    let h = c.ask("textDocument/hover", h);
-    assert!(
-        h["contents"]["value"]
-            .as_str()
-            .unwrap()
-            .contains("sites: s1 s3"),
-        "{h}"
-    );
+    let h = hover_text(&mut c, h);
+    assert!(h.contains("sites: s1 s3"), "{h}");
     let mut d = p("s3", 0);
     d.as_object_mut().unwrap().remove("context");
     let def = c.ask("textDocument/definition", d);
@@ -795,14 +783,8 @@ fn soft_keywords_are_names() {
     let uri = "file:///tmp/ludic-lsp-test/k.game";
     assert_eq!(c.open(uri, text), json!([]));
     let here = |p: Value| json!({"textDocument": {"uri": uri}, "position": p});
-    let h = c.ask("textDocument/hover", here(pos(text, "total(1)", 0)));
-    assert!(
-        h["contents"]["value"]
-            .as_str()
-            .unwrap()
-            .contains("def total(p)"),
-        "{h}"
-    );
+    let h = hover_text(&mut c, here(pos(text, "total(1)", 0)));
+    assert!(h.contains("def total(p)"), "{h}");
     let d = c.ask("textDocument/definition", here(pos(text, "value {", 0)));
     assert_eq!(d["range"]["start"], pos(text, "value =", 0), "{d}");
     let mut p = here(pos(text, "row and", 0));

@@ -9,7 +9,7 @@ use std::path::Path;
 // Arguments of `ludic fmt`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  ludic fmt my.game                 (rewrites the file in the canonical layout)\n  ludic fmt games/*.game\n  ludic fmt --check games/*.game    (changes nothing; a diff of what would change)\n  cat my.game | ludic fmt -         (standard input to standard output)\n\nThe layout: 4 spaces a level of `{`, one statement (item, alternative, piece, label) a line,\none space around operators, lines over 100 columns wrapped, comments kept where they were.\n\nExit codes: 0 formatted (or already so), 1 with --check: some file would change,\n2 a file that does not parse (its errors as `ludic validate` prints them), cannot be read or\nwritten, or no file given."
+    after_help = "Examples:\n  ludic fmt my.game                 (rewrites the file in the canonical layout)\n  ludic fmt games/*.game\n  ludic fmt --check games/*.game    (changes nothing; a diff of what would change)\n  cat my.game | ludic fmt -         (standard input to standard output)\n\nThe layout: 2 spaces a level of `{`, one statement (item, alternative, piece, label) a line,\none space around operators, lines over 100 columns wrapped, comments kept where they were.\n\nExit codes: 0 formatted (or already so), 1 with --check: some file would change,\n2 a file that does not parse (its errors as `ludic validate` prints them), cannot be read or\nwritten, or no file given."
 )]
 pub struct FmtArgs {
     /// Change nothing: print a diff of what would change, exit 1 if anything would

@@ -7,7 +7,7 @@
 //! ([`spans`]). It knows no rule of the grammar by name, so that the grammar may change
 //! under it: a construct the tree gives no span to keeps its author's line breaks.
 //!
-//! The layout ([`layout`]): 4 spaces per level of `{`; one element a line (a block of one
+//! The layout ([`layout`]): 2 spaces per level of `{`; one element a line (a block of one
 //! element that its author wrote on one line stays there if it fits); one space around
 //! binary operators and after commas, none inside brackets; a blank line around top-level
 //! items of several lines, an author's single blank line kept elsewhere (runs collapsed);
@@ -28,7 +28,7 @@ use crate::diagnostic::Diagnostics;
 /// ```
 /// let text = "sides South North\nturn {\n  if true {end game}}\n";
 /// let formatted = ludic::format(text).expect("it parses");
-/// assert_eq!(formatted, "sides South North\n\nturn {\n    if true { end game }\n}\n");
+/// assert_eq!(formatted, "sides South North\n\nturn {\n  if true { end game }\n}\n");
 /// ```
 pub fn format(text: &str) -> Result<String, Diagnostics> {
     let file = crate::parse::parse(text)?;
