@@ -112,6 +112,18 @@ pub fn language_words() -> (Vec<(&'static str, bool)>, Vec<&'static str>) {
     (parse::words(), builtins)
 }
 
+/// The words that begin a declaration (at the top of a file) and those that begin a statement
+/// (inside a block), read from the grammar: what an editor offers where.
+///
+/// ```
+/// let (declarations, statements) = ludic::starting_words();
+/// assert!(declarations.contains(&"board") && !declarations.contains(&"sow"));
+/// assert!(statements.contains(&"sow") && statements.contains(&"another"));
+/// ```
+pub fn starting_words() -> (Vec<&'static str>, Vec<&'static str>) {
+    parse::starting_words()
+}
+
 /// The one front door: parses and checks a game description with the given option settings.
 pub fn load_game(source: &str, settings: &Settings) -> Result<Game, LoadError> {
     let file = parse::parse(source).map_err(LoadError::File)?;

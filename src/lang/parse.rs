@@ -207,6 +207,12 @@ pub fn words() -> Vec<(&'static str, bool)> {
         .collect()
 }
 
+/// The words that begin a declaration and those that begin a statement, read from the grammar
+/// (`(["board", "def", …], ["capture", "choose", …])`).
+pub fn starting_words() -> (Vec<&'static str>, Vec<&'static str>) {
+    grammar::starting_words_of_parts().clone()
+}
+
 /// Parses a whole file. A syntax error stops the parse (pest does not recover); it is reported
 /// with the words of the grammar, never with generated rule names. Nesting too deep for the
 /// parser is refused before it runs, and what is too deep or too long for the stages after it

@@ -370,29 +370,20 @@ fn rename(s: &Symbol, new: &str, a: &Analysis, lines: &Lines, uri: &Uri) -> Resu
 }
 
 /// The words that begin a declaration (at the top of a file), and those that may be written
-/// inside a block: the words that begin a statement, found by parsing each there, and the
-/// other words the reference says something of (`where`, `count`; a name fits in an
-/// expression, so parsing cannot tell which words do).
-pub fn context_words() -> &'static (Vec<&'static str>, Vec<&'static str>) {
+/// inside a block: the words that begin a statement (both read from the grammar by
+/// `ludic::starting_words`), and the other words the reference says something of (`where`,
+/// `count`). Found once, on the first completion (a few milliseconds).
+fn context_words() -> &'static (Vec<&'static str>, Vec<&'static str>) {
     static WORDS: OnceLock<(Vec<&'static str>, Vec<&'static str>)> = OnceLock::new();
     WORDS.get_or_init(|| {
-        // (a word fits where the text parses, or its syntax error is past the word: followed
-        // by nothing or by a block)
-        let fits = |before: &str, w: &str, after: &str| {
-            [" ", " {}\n"].iter().any(|gap| {
-                match ludic::outline(&format!("{before}{w}{gap}{after}")) {
-                    Ok(_) => true,
-                    Err(d) => d.0.first().is_some_and(|d| d.span.start > before.len()),
-                }
-            })
-        };
+        let (declarations, statements) = ludic::starting_words();
         let (words, _) = ludic::language_words();
         let mut top = vec![];
         let mut block = vec![];
         for (w, _) in words {
-            if fits("", w, "") {
+            if declarations.contains(&w) {
                 top.push(w);
-            } else if fits("turn {\n", w, "\n}") || ludic::word_doc(w).is_some() {
+            } else if statements.contains(&w) || ludic::word_doc(w).is_some() {
                 block.push(w);
             }
         }

@@ -188,12 +188,6 @@ impl Server {
             DidChangeTextDocumentParams as Change, DidCloseTextDocumentParams as Close,
         };
         let uri = match n.method.as_str() {
-            // (the words completion offers are found once, on a thread of their own, so that
-            // the first diagnostics do not wait for them; a completion asked meanwhile does)
-            "initialized" => {
-                std::thread::spawn(features::context_words);
-                return Ok(());
-            }
             "textDocument/didOpen" => {
                 let Ok(p) = serde_json::from_value::<Open>(n.params) else {
                     return Ok(());

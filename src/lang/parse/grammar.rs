@@ -12,6 +12,27 @@ use std::sync::OnceLock;
 
 const GRAMMAR: &str = include_str!("../../../grammar/ludic.pest");
 
+/// The words that begin a declaration (an alternative of `item`, and the version line) and
+/// those that begin a statement (of `stmt`), each sorted: what an editor offers at the top of a
+/// file and inside a block.
+pub(super) fn starting_words_of_parts() -> &'static (Vec<&'static str>, Vec<&'static str>) {
+    static WORDS: OnceLock<(Vec<&'static str>, Vec<&'static str>)> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let starts = |rules: &[&'static str]| {
+            let mut words = vec![];
+            for name in rules {
+                first_words(&Atom::Name(name), 0, &mut words);
+            }
+            words.sort_unstable();
+            words.dedup();
+            words
+        };
+        let mut items = alternatives_of("item");
+        items.push("version_decl");
+        (starts(&items), starts(&alternatives_of("stmt")))
+    })
+}
+
 /// The rules whose alternatives are the statements and the declarations.
 const STARTS_OF: [&str; 2] = ["stmt", "item"];
 
