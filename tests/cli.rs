@@ -1,24 +1,10 @@
 //! The `ludic` binary, end to end.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+#[path = "common/run.rs"]
+mod run;
 
-fn ludic(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludic"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ludic");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use run::ludic;
+use std::process::{Command, Output, Stdio};
 
 fn text(o: &Output) -> (String, String) {
     (

@@ -4,8 +4,10 @@
 //! keeps every comment in order, and the formatted file validates exactly as the original;
 //! the shipped games are formatted; the canonical layout on small examples; the command.
 
+#[path = "common/run.rs"]
+mod run;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 /// Every `.game` file of `games/` and, at any depth, of `tests/fixtures/`: (path, text).
 fn corpus() -> Vec<(String, String)> {
@@ -313,22 +315,9 @@ fn a_text_that_does_not_parse_is_refused() {
     assert!(!d.0.is_empty());
 }
 
+/// `ludic ARGS` with a standard input: its exit code, standard output and standard error.
 fn ludic(args: &[&str], stdin: &str) -> (i32, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludic"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ludic runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    let out = child.wait_with_output().expect("ludic ends");
+    let out = run::ludic(args, stdin);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).to_string(),
