@@ -280,7 +280,6 @@ const NO_WORDS: &[Rule] = &[
     Rule::item,
     // inside atomic rules (`ident`, `string`), which have words
     Rule::keyword,
-    Rule::list_end,
     Rule::list_end_word,
     Rule::stmt_end,
     Rule::stmt_word,
