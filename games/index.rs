@@ -9,4 +9,6 @@
     ("tuknanavuhpi", include_str!("tuknanavuhpi.game")),
     ("tic-tac-toe", include_str!("tic-tac-toe.game")),
     ("connect-four", include_str!("connect-four.game")),
+    ("hex", include_str!("hex.game")),
+    ("amazons", include_str!("amazons.game")),
 ]
