@@ -83,11 +83,14 @@ class LudicBoard:
 
     def marks(self, state, kinds=None):
         """Each site holding tokens: its owner's player number, or the letter `kinds` gives
-        the tokens' kind."""
+        the tokens' kind; and each site holding counters of a kind that `kinds` names."""
         v = state.observation_tensor()
         out = {}
         k = len(self.kinds)
         for i, xy in enumerate(self.cells):
+            for j, kind in enumerate(self.kinds):
+                if kinds and kind in kinds and v[i * self.width + 5 + j]:
+                    out[xy] = kinds[kind]  # counters of that kind
             base = i * self.width + self.tokens
             for j in range(self.players * k):
                 if v[base + j]:
