@@ -2,7 +2,7 @@
 in both at once, in random games, and must agree at every step.
 
 One generic driver (`play_both`) and, per game, a small table (a `Pair`): the ludic game (its
-built-in name and options), OpenSpiel's (its name and parameters), the mapping of a ludic
+built-in name and options, read from its file in games/), OpenSpiel's (its name and parameters), the mapping of a ludic
 decision's notation to an OpenSpiel action and back, and how each side's position is read into
 one neutral form: `{(file, rank): mark}` over the occupied cells (file and rank counted from 0
 at ludic's a1, mark `0`/`1` for a player's piece, or a piece kind's letter), plus the player to
@@ -39,6 +39,7 @@ between the two.
 
 import functools
 import os
+import pathlib
 import random
 import re
 import time
@@ -50,6 +51,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import ludic  # noqa: E402
 
 GAMES = int(os.environ.get("LUDIC_DIFF_GAMES", "500"))
+GAMES_DIR = pathlib.Path(__file__).resolve().parents[2] / "games"
 ONLY_SEED = os.environ.get("LUDIC_DIFF_SEED")
 
 
@@ -123,7 +125,10 @@ class Pair:
     openspiel_params = None
 
     def games(self):
-        lg = ludic.load_game(self.ludic_name, self.ludic_options)
+        # the repository's file of the built-in game (the same text as the embedded copy,
+        # tests/checker.rs checks it), so that a change of a game is tested without
+        # rebuilding the Python package
+        lg = ludic.load_game(str(GAMES_DIR / f"{self.ludic_name}.game"), self.ludic_options)
         og = pyspiel.load_game(self.openspiel_name, self.openspiel_params or {})
         self.board = LudicBoard(lg)
         return lg, og
@@ -300,4 +305,4 @@ def test_random_games_agree_with_openspiel(pair):
         steps += play_both(pair, lgame, ogame, seed)
     took = time.perf_counter() - start
     # the figures of a run (pytest -s shows them): games, steps compared, time
-    print(f"\n{pair.ludic_name}: {len(seeds)} games, {steps} steps, 0 mismatches, {took:.2f} s")
+    print(f"\n{pair_id(pair)}: {len(seeds)} games, {steps} steps, 0 mismatches, {took:.2f} s")
