@@ -453,6 +453,10 @@ pub struct Game {
     pub(crate) grid: grid::SiteGrid,
     /// the board's named directions (`directions n (0, 1) …`)
     pub(crate) compass: grid::Compass,
+    /// what a position is for `repeated`: the player to move counts (`position pieces mover`),
+    /// and these tallies (first slot, slots)
+    pub(crate) position_mover: bool,
+    pub(crate) position_slots: Vec<(u16, u16)>,
     pub(crate) code: Vec<Instr>,
     pub(crate) choices: Vec<Choice>,
     /// where the turn program starts (the start program is before it)
