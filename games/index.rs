@@ -11,4 +11,5 @@
     ("connect-four", include_str!("connect-four.game")),
     ("hex", include_str!("hex.game")),
     ("amazons", include_str!("amazons.game")),
+    ("go", include_str!("go.game")),
 ]

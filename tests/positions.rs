@@ -67,6 +67,39 @@ fn a_tally_named_in_the_position_makes_positions_differ() {
 }
 
 #[test]
+fn a_board_position_leaves_out_what_players_hold() {
+    // A counter goes off the board into a player's holdings and a new one is placed: with
+    // `position board`, the board alone counts.
+    let src = |position: &str| {
+        format!(
+            r#"
+game "Bank" {{}}
+sides A B
+limit 100 turns
+board {{ row c[1..2] at y 0 kind hole }}
+pieces {{ seed }}
+{position}
+start {{ place 1 seed on c1 }}
+turn {{
+  if repeated {{ end game draw }}
+  choose {{
+    take where count(c1) > 0 {{ capture c1 to A }}
+    put where count(c1) == 0 {{ place 1 seed on c1 }}
+  }}
+}}
+"#
+        )
+    };
+    // take (A holds the seed), put (a new seed on c1): the start's board again, with A holding one
+    let moves = ["take", "put", "take", "put"];
+    let g = load_game(&src("position board"), &Settings::default()).unwrap();
+    assert_eq!(ended_after(&g, &moves), Some(2));
+    // what A holds counts: the board after the second `take` is new too (A holds 2)
+    let g = load_game(&src("position pieces"), &Settings::default()).unwrap();
+    assert_eq!(ended_after(&g, &moves), None);
+}
+
+#[test]
 fn a_position_names_only_mover_and_tallies() {
     let src = "game \"X\" {}\nsides A B\nlimit 9 turns\nboard { row c[1..2] at y 0 }\npieces { man }\nposition pieces mover c1\nturn { }\n";
     let e = load_game(src, &Settings::default()).unwrap_err();

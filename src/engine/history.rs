@@ -62,11 +62,19 @@ impl Keys {
             players,
             nareas: g.areas.len(),
             counts: keys(nsites * nk),
-            bank: keys(players * nk),
+            bank: if g.position_board {
+                vec![0; players * nk]
+            } else {
+                keys(players * nk)
+            },
             kinds: keys(nsites * 5),
             owners: keys(nsites * (players + 1)),
             stack: keys(classes * nsites),
-            area: keys(classes * (g.areas.len() + 1)),
+            area: if g.position_board {
+                vec![0; classes * (g.areas.len() + 1)]
+            } else {
+                keys(classes * (g.areas.len() + 1))
+            },
             mover: if g.position_mover {
                 keys(players.max(1))
             } else {

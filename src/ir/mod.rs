@@ -456,6 +456,9 @@ pub struct Game {
     /// what a position is for `repeated`: the player to move counts (`position pieces mover`),
     /// and these tallies (first slot, slots)
     pub(crate) position_mover: bool,
+    /// only what is on the board's sites counts (`position board`): not holdings, nor tokens
+    /// off the board
+    pub(crate) position_board: bool,
     pub(crate) position_slots: Vec<(u16, u16)>,
     pub(crate) code: Vec<Instr>,
     pub(crate) choices: Vec<Choice>,

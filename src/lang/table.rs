@@ -107,6 +107,8 @@ pub(crate) struct Table<'a> {
     pub(crate) at_coord: HashMap<(i64, i64), u16>,
     /// the player to move is part of a position (`position pieces mover`, the default)
     pub(crate) position_mover: bool,
+    /// only what is on the board's sites is part of a position (`position board`)
+    pub(crate) position_board: bool,
     /// the tallies that are part of a position: (first slot, slots)
     pub(crate) position_slots: Vec<(u16, u16)>,
     /// the board's named directions (`directions n (0, 1) …`), in order
@@ -173,6 +175,7 @@ impl<'a> Table<'a> {
             at_coord: HashMap::new(),
             compass: vec![],
             position_mover: true,
+            position_board: false,
             position_slots: vec![],
             board_lines: vec![],
         }
@@ -213,6 +216,7 @@ impl<'a> Table<'a> {
             grid,
             compass,
             position_mover: self.position_mover,
+            position_board: self.position_board,
             position_slots: self.position_slots,
             code: program.code,
             choices: program.choices,

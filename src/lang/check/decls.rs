@@ -210,13 +210,14 @@ impl Checker<'_> {
     /// `position pieces mover castling`: what a position is for `repeated` and `repetitions`.
     pub(super) fn position_decl(&mut self) {
         let f = self.t.file;
-        let Some((names, _)) =
+        let Some((board, names, _)) =
             self.d
-                .one_of(&f.positions, |p| p.1, "`position` declaration", false)
+                .one_of(&f.positions, |p| p.2, "`position` declaration", false)
         else {
             return;
         };
         self.t.position_mover = false;
+        self.t.position_board = *board;
         for n in names {
             match self.t.globals.get(&n.name).map(|g| g.0) {
                 _ if n.name == "mover" => self.t.position_mover = true,

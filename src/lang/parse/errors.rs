@@ -205,6 +205,7 @@ pub(super) fn rule_words(r: Rule) -> Option<&'static str> {
         Rule::links_decl => "`links`",
         Rule::directions_decl => "`directions`",
         Rule::position_decl => "`position`",
+        Rule::position_base => "`pieces` or `board`",
         Rule::choose_else => "`else`",
         Rule::alt_to => "`to`",
         Rule::alt_set | Rule::exists_set => "a set",
