@@ -481,6 +481,10 @@ pub fn suggest_scored<'a>(
     let len = name.chars().count();
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
+        if c == name {
+            // never "did you mean" the same word
+            continue;
+        }
         let c_len = c.chars().count();
         let limit = (len.max(c_len) / 3).max(1);
         // the distance is at least the difference of the lengths: most names are skipped here
