@@ -144,6 +144,8 @@ fn check_into(
     let limits = limit::limits(&mut l, file);
     let program = l.programs();
     let labels = labels::labels(&table, &mut report);
+    // the warnings of the lowering (a quantifier's reach: `scope`)
+    warnings.append(&mut report.warnings);
     if !broken.is_empty() {
         // The options chosen with `-o` break a requirement: that is what to say, not what
         // follows from it in the file.

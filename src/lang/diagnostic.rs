@@ -97,6 +97,12 @@ pub enum ErrorKind {
         name: String,
         earlier: &'static str,
     },
+    #[error("`{inner}` after `{op}` is part of the condition of `{outer}`")]
+    Scope {
+        inner: String,
+        op: &'static str,
+        outer: String,
+    },
     #[error(
         "the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for"
     )]
@@ -231,6 +237,7 @@ impl Diagnostic {
             ErrorKind::BaseGame { .. } => "base-game",
             ErrorKind::Version { .. } => "version",
             ErrorKind::Shadow { .. } => "shadow",
+            ErrorKind::Scope { .. } => "scope",
         }
     }
 }
