@@ -7,9 +7,14 @@ use super::super::{EndReason, Game, Pending, State};
 use crate::ir::{Player, VarId};
 
 impl Game {
-    pub(crate) fn end_turn(&self, st: &mut State) {
+    /// The end of a turn: the next player (or the same after `another turn`) is to move at
+    /// the start of the turn program. True when that ends a look-ahead: it stops at the end
+    /// of the mover's turn, before the next turn's program runs (see `lookahead`).
+    #[must_use]
+    pub(crate) fn end_turn(&self, st: &mut State) -> bool {
         // `another turn`: the same player plays the next turn
-        if !std::mem::take(&mut st.flow.another_turn) {
+        let passes = !std::mem::take(&mut st.flow.another_turn);
+        if passes {
             let next = st.b.mover as usize + 1;
             st.b.mover = if next == self.players.len() {
                 0
@@ -31,6 +36,7 @@ impl Game {
             // turn still run, and the limit ends the game only where it would go on.
             st.flow.limit_reached = true;
         }
+        passes && st.look.active
     }
 
     /// At a decision or a chance event: true (and the game ends as a draw, or scored as the
@@ -78,8 +84,7 @@ impl Game {
             st.log.push(|| Event::Passed {
                 player: Player(st.b.mover),
             });
-            self.end_turn(st);
-            !self.checkpoint(st)
+            self.end_turn(st) || !self.checkpoint(st)
         } else {
             st.pending = Pending::Choice(id);
             true
@@ -88,6 +93,10 @@ impl Game {
 
     /// `end round`: the `between rounds` program runs, or without one the game ends scored.
     pub(super) fn end_round(&self, st: &mut State) -> bool {
+        if st.look.active {
+            // the round ends the mover's turn: a look-ahead stops before `between rounds`
+            return true;
+        }
         match self.between_start {
             Some(at) => {
                 st.sow.planning = false;
