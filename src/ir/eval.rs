@@ -28,7 +28,10 @@ pub(crate) trait Fixed {
     fn first_owner(&self, s: usize) -> i64;
     /// `between(a, c)`: the site between two sites on a line, one step from each (-1 if none).
     fn between_sites(&self, a: i64, c: i64) -> i64;
-    /// `next(s, d, n)`: n steps along the ring (-1 where the ring stops).
+    /// `site_at(x, y)`: the site at a point (-1 for none).
+    fn site_at(&self, x: i64, y: i64) -> i64;
+    /// `next(s, d, n)`: n steps along the ring, or n offsets along a named direction (-1 where
+    /// there is no site).
     fn ring_walk(&self, s: i64, d: i64, n: i64) -> i64;
 }
 
@@ -102,7 +105,16 @@ impl Fixed for Game {
         }
         -1
     }
+    fn site_at(&self, x: i64, y: i64) -> i64 {
+        self.grid.at(x, y)
+    }
     fn ring_walk(&self, s: i64, d: i64, n: i64) -> i64 {
+        if let Some(i) = self.compass.index(d) {
+            return site_index(self.sites.len(), s).map_or(-1, |s| {
+                let xy = (self.sites[s].x, self.sites[s].y);
+                self.compass.walk(&self.grid, i, s, xy, n)
+            });
+        }
         walk(&self.next, self.sites.len(), s, d, n)
     }
 }
@@ -122,7 +134,11 @@ pub(crate) fn is_static(e: &Expr, v: VarId) -> bool {
         | Expr::CoordY(s)
         | Expr::OriginalOwner(s)
         | Expr::BinConst(_, s, _) => f(s),
-        Expr::Bin(_, x, y) | Expr::And(x, y) | Expr::Or(x, y) | Expr::Between(x, y) => f(x) && f(y),
+        Expr::Bin(_, x, y)
+        | Expr::And(x, y)
+        | Expr::Or(x, y)
+        | Expr::Between(x, y)
+        | Expr::SiteAt(x, y) => f(x) && f(y),
         Expr::Next { site, dir, steps } => f(site) && f(dir) && f(steps),
         Expr::All(items) | Expr::Any(items) => items.iter().all(f),
         Expr::If(c, x, y) => f(c) && f(x) && f(y),
@@ -147,6 +163,7 @@ pub(crate) fn static_value<B: Fixed + ?Sized>(b: &B, e: &Expr, v: VarId, site: i
         Expr::CoordY(s) => at(ev(s)?).map_or(-1, |s| b.coord_y(s)),
         Expr::OriginalOwner(s) => at(ev(s)?).map_or(-1, |s| b.first_owner(s)),
         Expr::Between(a, c) => b.between_sites(ev(a)?, ev(c)?),
+        Expr::SiteAt(x, y) => b.site_at(ev(x)?, ev(y)?),
         Expr::Next { site, dir, steps } => b.ring_walk(ev(site)?, ev(dir)?, ev(steps)?),
         Expr::Not(x) => (ev(x)? == 0) as i64,
         Expr::Neg(x) => ev(x)?.checked_neg()?,

@@ -109,6 +109,8 @@ pub enum Expr {
     /// `x(s)`, `y(s)`: a site's coordinates
     CoordX(Box<Expr>),
     CoordY(Box<Expr>),
+    /// `site_at(x, y)`: the site at these coordinates (-1 for none)
+    SiteAt(Box<Expr>, Box<Expr>),
     /// `some v where c`, `some token v where c`: the first site or token where c holds (-1)
     Some {
         over: Over,
@@ -291,4 +293,15 @@ pub enum SetExpr {
     List(Vec<u16>),
     /// `(line v through s: c)`: the sites of every line through s with c at each of its sites
     Line(Box<LineQuery>),
+    /// `ray(s, d)`: the sites from s along direction d (s left out), up to and including the
+    /// first that holds a piece, or the edge of the board
+    Ray { from: Box<Expr>, dir: Box<Expr> },
+    /// `connected(FROM, THROUGH)`: the sites of THROUGH joined to a site of FROM by links
+    /// through sites of THROUGH (the sites of FROM in THROUGH included), each once, in order
+    Connected {
+        from: Box<SetExpr>,
+        through: Box<SetExpr>,
+    },
+    /// `neighbours(SET)`: the sites linked to a site of the set and not in it, each once, in order
+    Around(Box<SetExpr>),
 }

@@ -8,6 +8,7 @@
 pub(crate) mod arith;
 pub(crate) mod eval;
 mod expr;
+pub(crate) mod grid;
 pub(crate) mod walk;
 
 pub(crate) use arith::apply;
@@ -448,6 +449,10 @@ pub struct Game {
     /// (`step[direction][site]`, `u16::MAX` where the line stops)
     pub(crate) dirs: Vec<(i64, i64)>,
     pub(crate) step: Vec<Vec<u16>>,
+    /// the site at each point (`site_at(x, y)`)
+    pub(crate) grid: grid::SiteGrid,
+    /// the board's named directions (`directions n (0, 1) …`)
+    pub(crate) compass: grid::Compass,
     pub(crate) code: Vec<Instr>,
     pub(crate) choices: Vec<Choice>,
     /// where the turn program starts (the start program is before it)

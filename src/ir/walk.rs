@@ -91,6 +91,7 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::TrackSite(a, b)
         | Expr::TrackPos(a, b)
         | Expr::Between(a, b)
+        | Expr::SiteAt(a, b)
         | Expr::Agg {
             cond: a, value: b, ..
         } => kids.extend([&**a, &**b]),
@@ -135,6 +136,12 @@ pub(crate) fn visit_set<'a>(s: &'a SetExpr, kids: &mut Vec<&'a Expr>) {
         } => kids.extend([&**a, &**b, &**c]),
         SetExpr::Neighbours(a) | SetExpr::Jumps(a) => kids.push(a),
         SetExpr::Line(l) => kids.extend([&l.through, &l.cond]),
+        SetExpr::Ray { from: a, dir: b } => kids.extend([&**a, &**b]),
+        SetExpr::Connected { from, through } => {
+            visit_set(from, kids);
+            visit_set(through, kids);
+        }
+        SetExpr::Around(s) => visit_set(s, kids),
         SetExpr::All | SetExpr::Empty | SetExpr::Region(_) | SetExpr::List(_) => {}
     }
 }

@@ -183,6 +183,9 @@ pub struct Board {
     pub areas: Vec<Ident>,
     /// `line a1 d1 g1, a4 b4 c4` and `lines 3`
     pub lines: Vec<LineDecl>,
+    /// `directions n (0, 1) e (1, 0)`: each name with its offset (x, y, the offset's span),
+    /// and the span of the declaration
+    pub directions: Vec<DirectionsDecl>,
 }
 
 /// The lines of a board.
@@ -193,6 +196,10 @@ pub enum LineDecl {
     /// `lines 3`: every run of 3 sites along a straight line of the links
     Along(Expr, Span),
 }
+
+/// `directions n (0, 1) e (1, 0)`: each name with its offset (x, y, the offset's span), and the
+/// declaration's span
+pub type DirectionsDecl = (Vec<(Ident, Expr, Expr, Span)>, Span);
 
 /// `links (2, 0) (0, 2) where COND`: the offsets, the condition on the first point, the span
 pub type LinksDecl = (Vec<(Expr, Expr, Span)>, Option<Expr>, Span);

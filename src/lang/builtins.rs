@@ -57,6 +57,11 @@ pub(crate) enum Lowering {
     Y,
     Neighbours,
     Jumps,
+    SiteAt,
+    Ray,
+    Rays,
+    Steps,
+    Connected,
 }
 
 /// One builtin of the language.
@@ -192,6 +197,23 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     call("x", 1, 1, L::X, "coordinates"),
     call("y", 1, 1, L::Y, "coordinates"),
     set(call("neighbours", 1, 1, L::Neighbours, "linked sites")),
+    call("site_at", 2, 2, L::SiteAt, "the site at these coordinates"),
+    set(call(
+        "ray",
+        2,
+        2,
+        L::Ray,
+        "up to and including the first site that holds a piece",
+    )),
+    set(call("rays", 2, 65, L::Rays, "the rays in each direction")),
+    set(call("steps", 2, 65, L::Steps, "one step in each direction")),
+    set(call(
+        "connected",
+        2,
+        2,
+        L::Connected,
+        "joined to a site of FROM by links",
+    )),
     set(call(
         "jumps",
         1,

@@ -505,6 +505,15 @@ fn set(g: &Game, s: SetExpr) -> SetExpr {
             dir: b(expr(g, *dir)),
             len: b(expr(g, *len)),
         },
+        SetExpr::Ray { from, dir } => SetExpr::Ray {
+            from: b(expr(g, *from)),
+            dir: b(expr(g, *dir)),
+        },
+        SetExpr::Connected { from, through } => SetExpr::Connected {
+            from: Box::new(set(g, *from)),
+            through: Box::new(set(g, *through)),
+        },
+        SetExpr::Around(s) => SetExpr::Around(Box::new(set(g, *s))),
         other => other,
     }
 }

@@ -126,6 +126,8 @@ pub(crate) struct Table<'a> {
     pub(crate) step: Vec<Vec<u16>>,
     /// the site at each coordinate (the first declared there)
     pub(crate) at_coord: HashMap<(i64, i64), u16>,
+    /// the board's named directions (`directions n (0, 1) …`), in order
+    pub(crate) compass: Vec<(String, (i64, i64))>,
     /// the lines of the board (`line …`, `lines N`)
     pub(crate) board_lines: Vec<Vec<u16>>,
 }
@@ -186,6 +188,7 @@ impl<'a> Table<'a> {
             dirs: vec![],
             step: vec![],
             at_coord: HashMap::new(),
+            compass: vec![],
             board_lines: vec![],
         }
     }
@@ -199,6 +202,9 @@ impl<'a> Table<'a> {
             .enumerate()
             .map(|(i, s)| (s.name.clone(), SiteId(i as u16)))
             .collect();
+        let grid = crate::ir::grid::SiteGrid::new(self.at_coord.iter().map(|(&p, &s)| (p, s)));
+        let coords: Vec<(i64, i64)> = self.sites.iter().map(|s| (s.x, s.y)).collect();
+        let compass = crate::ir::grid::Compass::new(self.compass, &grid, &coords);
         Game {
             meta: extras.meta,
             options: self.options,
@@ -219,6 +225,8 @@ impl<'a> Table<'a> {
             loops: program.loops,
             dirs: self.dirs,
             step: self.step,
+            grid,
+            compass,
             code: program.code,
             choices: program.choices,
             turn_start: program.turn_start,

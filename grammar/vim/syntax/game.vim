@@ -10,7 +10,7 @@ syn iskeyword @,48-57,_
 " and the builtins
 syn keyword gameReserved and else false if in not or then true where
 syn keyword gameKeyword about again aliases another area as at backward between board capture
-syn keyword gameKeyword carry choose condition die direction do draw drops end ends exists
+syn keyword gameKeyword carry choose condition die direction directions do draw drops end ends exists
 syn keyword gameKeyword faces first for forall forget forward from game give keep kind labels
 syn keyword gameKeyword lap leaving limit line lines links ludic maximum minimum move moves
 syn keyword gameKeyword number off on onto opposite orders origin otherwise owner per pieces
@@ -21,7 +21,7 @@ syn keyword gameKeyword while winner with
 syn keyword gameBuiltin abs all area between bottom captured cell count first_player hole jumps
 syn keyword gameBuiltin kind max min mover neighbours next none opponent opposite original_owner
 syn keyword gameBuiltin owner point pos repeated round run score side site size sown store top
-syn keyword gameBuiltin track_end track_pos track_site void x y
+syn keyword gameBuiltin track_end track_pos track_site void x y site_at ray rays steps connected
 
 syn match gameNumber "\<\d\+\>"
 syn match gameOperator "==\|!=\|<=\|>=\|\.\.\|[-+*/%<>=:]"

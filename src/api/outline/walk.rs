@@ -204,6 +204,11 @@ impl<'s> Walker<'s> {
             self.global(&r.forward, SymbolKind::Direction, r.span);
             self.global(&r.backward, SymbolKind::Direction, r.span);
         }
+        for (dirs, span) in &b.directions {
+            for (name, ..) in dirs {
+                self.global(name, SymbolKind::Direction, *span);
+            }
+        }
         for t in &b.tracks {
             let keyword = t.span.start..(t.span.start + 5).min(t.span.end);
             self.add(&t.side.name, SymbolKind::Track, keyword, t.span);
@@ -303,6 +308,10 @@ impl<'s> Walker<'s> {
         }
         for p in &b.points {
             self.points(p);
+        }
+        for (x, y) in b.directions.iter().flat_map(|d| &d.0).map(|d| (&d.1, &d.2)) {
+            self.expr(x);
+            self.expr(y);
         }
         for (offsets, cond, _) in &b.links {
             for (x, y, _) in offsets {

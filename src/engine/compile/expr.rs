@@ -117,6 +117,7 @@ impl Compiler {
             | Expr::Between(..)
             | Expr::CoordX(_)
             | Expr::CoordY(_)
+            | Expr::SiteAt(..)
             | Expr::TrackSite(..)
             | Expr::TrackPos(..)
             | Expr::TrackEnd(_) => self.geometry(e),

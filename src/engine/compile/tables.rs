@@ -32,6 +32,9 @@ pub(crate) struct Tables {
     pub(crate) far_bits: Vec<u64>,
     pub(crate) x: Vec<i64>,
     pub(crate) y: Vec<i64>,
+    /// the site at each point, and the board's named directions
+    pub(crate) grid: crate::ir::grid::SiteGrid,
+    pub(crate) compass: crate::ir::grid::Compass,
     pub(crate) original_owner: Vec<i64>,
     /// the track of each player's side, by player
     pub(crate) tracks: Vec<Option<TrackInfo>>,
@@ -129,6 +132,8 @@ impl Tables {
             near_bits,
             far_bits,
             x: g.sites.iter().map(|s| s.x).collect(),
+            grid: g.grid.clone(),
+            compass: g.compass.clone(),
             y: g.sites.iter().map(|s| s.y).collect(),
             original_owner: g
                 .sites
@@ -235,6 +240,12 @@ impl Tables {
     /// `next(s, d, n)`: n steps along the ring (backward for a negative n), going round it as
     /// often as needed; -1 where the ring stops.
     pub(crate) fn walk(&self, site: i64, dir: i64, steps: i64) -> i64 {
+        if let Some(i) = self.compass.index(dir) {
+            return self.site(site).map_or(-1, |s| {
+                self.compass
+                    .walk(&self.grid, i, s, (self.x[s], self.y[s]), steps)
+            });
+        }
         eval::walk(&self.next, self.nsites, site, dir, steps)
     }
 
@@ -257,6 +268,9 @@ impl Tables {
 impl Fixed for Tables {
     fn nsites(&self) -> usize {
         self.nsites
+    }
+    fn site_at(&self, x: i64, y: i64) -> i64 {
+        self.grid.at(x, y)
     }
     fn in_region(&self, r: RegionId, s: usize) -> bool {
         bits::test(&self.regions[r.0 as usize], s)

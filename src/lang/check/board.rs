@@ -195,6 +195,7 @@ impl Checker<'_> {
         self.rows_and_sites(b);
         self.points(&b.points);
         self.links(&b.links);
+        self.directions(&b.directions);
         let n = self.t.sites.len();
         self.t.next = [vec![u16::MAX; n], vec![u16::MAX; n]];
         self.t.opposite = vec![u16::MAX; n];
@@ -585,6 +586,42 @@ impl Checker<'_> {
                 format!("{}{}", (b'a' + (x - min_x) as u8) as char, y - min_y + 1)
             };
             self.add_site(name, span, x, y, kind, owner);
+        }
+    }
+
+    /// `directions n (0, 1) …`: named offsets on the board's coordinates (direction values
+    /// after the ring's two).
+    fn directions(&mut self, decls: &[ast::DirectionsDecl]) {
+        for (name, x, y, sp) in decls.iter().flat_map(|d| &d.0) {
+            let (Some(x), Some(y)) = (self.const_int(x), self.const_int(y)) else {
+                continue;
+            };
+            let (Some(x), Some(y)) = (self.coordinate(x, *sp), self.coordinate(y, *sp)) else {
+                continue;
+            };
+            if (x, y) == (0, 0) {
+                let kind = ErrorKind::BadRange {
+                    name: "(0, 0)".into(),
+                };
+                self.error_hint(
+                    kind,
+                    *sp,
+                    "a direction moves: give it an offset other than (0, 0)",
+                );
+                continue;
+            }
+            if self.t.compass.len() >= MAX_DIRECTIONS {
+                let kind = ErrorKind::TooLarge {
+                    value: MAX_DIRECTIONS as i64 + 1,
+                    what: "at most 64 named directions",
+                };
+                self.error(kind, name.span);
+                return;
+            }
+            let value = crate::ir::grid::Compass::FIRST as usize + self.t.compass.len();
+            if self.declare(&name.name, Global::Dir(value as u8), name.span, "direction") {
+                self.t.compass.push((name.name.clone(), (x, y)));
+            }
         }
     }
 

@@ -150,6 +150,13 @@ impl Shape {
                 self.expr(y);
             }
         }
+        for (dirs, span) in &b.directions {
+            self.elements.push(*span);
+            for (_, x, y, _) in dirs {
+                self.expr(x);
+                self.expr(y);
+            }
+        }
         for (offsets, cond, span) in &b.links {
             self.elements.push(*span);
             for (x, y, _) in offsets {

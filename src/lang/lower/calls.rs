@@ -258,7 +258,12 @@ impl Lowerer<'_> {
                 | L::X
                 | L::Y
                 | L::Neighbours
-                | L::Jumps,
+                | L::Jumps
+                | L::SiteAt
+                | L::Ray
+                | L::Rays
+                | L::Steps
+                | L::Connected,
             )
             | None => {
                 self.error(
@@ -487,7 +492,16 @@ impl Lowerer<'_> {
             | L::All
             | L::Run
             | L::Neighbours
-            | L::Jumps => (Expr::Const(0), Ty::Error),
+            | L::Jumps
+            | L::Ray
+            | L::Rays
+            | L::Steps
+            | L::Connected => (Expr::Const(0), Ty::Error),
+            L::SiteAt => {
+                let x = self.expect(&args[0], Ty::Num);
+                let y = self.expect(&args[1], Ty::Num);
+                (Expr::SiteAt(b(x), b(y)), Ty::Site)
+            }
         }
     }
 
@@ -577,7 +591,9 @@ impl Lowerer<'_> {
 
     /// `next(h, d, n)`: the site n steps along the ring (`d` is the sowing's inside `sow`).
     fn next_site(&mut self, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
-        self.need_ring(span);
+        if self.t.compass.is_empty() {
+            self.need_ring(span);
+        }
         let s = self.expect(&args[0], Ty::Site);
         let d = if args.len() >= 2 {
             self.expect(&args[1], Ty::Dir)

@@ -58,7 +58,7 @@ impl Lowerer<'_> {
         let span = s.span;
         self.need_ring(span);
         let f = self.expect(from, Ty::Site);
-        let d = self.expect(dir, Ty::Dir);
+        let d = self.ring_dir(dir);
         self.emit(Instr::SowStart { from: f, dir: d });
         self.s.scopes.push(vec![]);
         let lap = self.here();

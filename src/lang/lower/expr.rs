@@ -344,7 +344,7 @@ impl Lowerer<'_> {
         }
         self.need_ring(span);
         let f = self.expect(from, Ty::Site);
-        let d = self.expect(dir, Ty::Dir);
+        let d = self.ring_dir(dir);
         self.s.scopes.push(vec![]);
         let id = self.new_var(&var.name, if token { Ty::Token } else { Ty::Site });
         let c = self.expect(cond, Ty::Bool);

@@ -160,11 +160,37 @@ impl Lowerer<'_> {
             return SetExpr::Empty;
         }
         match builtin.lowering {
+            L::Neighbours if self.peek_is_set(&args[0]) => {
+                SetExpr::Around(Box::new(self.set_expr(&args[0])))
+            }
             L::Neighbours => SetExpr::Neighbours(b(self.expect(&args[0], Ty::Site))),
+            L::Ray | L::Rays | L::Steps => {
+                let s = self.expect(&args[0], Ty::Site);
+                let mut dirs = args[1..].iter().map(|d| self.expect(d, Ty::Dir));
+                let one = |d: Expr| match builtin.lowering {
+                    L::Steps => SetExpr::One(Expr::Next {
+                        site: b(s.clone()),
+                        dir: b(d),
+                        steps: b(Expr::Const(1)),
+                    }),
+                    _ => SetExpr::Ray {
+                        from: b(s.clone()),
+                        dir: b(d),
+                    },
+                };
+                match builtin.lowering {
+                    L::Ray => dirs.next().map_or(SetExpr::Empty, one),
+                    _ => SetExpr::Union(dirs.collect::<Vec<_>>().into_iter().map(one).collect()),
+                }
+            }
+            L::Connected => SetExpr::Connected {
+                from: Box::new(self.set_expr(&args[0])),
+                through: Box::new(self.set_expr(&args[1])),
+            },
             L::Jumps => SetExpr::Jumps(b(self.expect(&args[0], Ty::Site))),
             L::Run => {
                 let s = self.expect(&args[0], Ty::Site);
-                let d = self.expect(&args[1], Ty::Dir);
+                let d = self.ring_dir(&args[1]);
                 let n = self.expect(&args[2], Ty::Num);
                 self.need_ring(span);
                 SetExpr::Run {
@@ -265,6 +291,25 @@ impl Lowerer<'_> {
             }
         }
         false
+    }
+
+    /// A direction that must be the ring's (a sowing, `run`, `some … toward`): a named
+    /// direction of the board is refused there.
+    pub(super) fn ring_dir(&mut self, dir: &ast::Expr) -> Expr {
+        let d = self.expect(dir, Ty::Dir);
+        if let Expr::Const(c) = d
+            && c >= crate::ir::grid::Compass::FIRST
+        {
+            self.error_hint(
+                ErrorKind::Type {
+                    expected: "a direction of the ring".into(),
+                    found: "a named direction of the board".into(),
+                },
+                dir.span,
+                "sowing, `run` and `some … toward` follow the ring (its `forward` and `backward` names); `next`, `ray` and `steps` take the board's directions",
+            );
+        }
+        d
     }
 
     pub(super) fn need_ring(&mut self, span: Span) {

@@ -352,6 +352,15 @@ pub(super) fn board(p: Pair<Rule>) -> Board {
                 }
                 b.links.push((offsets, cond, span));
             }
+            Rule::directions_decl => {
+                let mut it = inner(item);
+                let mut dirs = vec![];
+                while let (Some(name), Some(c)) = (it.next(), it.next()) {
+                    let (x, y, sp) = coord(c);
+                    dirs.push((ident(name), x, y, sp));
+                }
+                b.directions.push((dirs, span));
+            }
             Rule::opposite_decl => {
                 let mut it = inner(item);
                 let left = site_items(it.next().expect("opposite left"));

@@ -112,6 +112,13 @@ impl Compiler {
                     None => -1,
                 })
             }
+            Expr::SiteAt(x, y) => {
+                let (x, y) = (self.arg(x), self.arg(y));
+                num(move |b, r| {
+                    let x = x.get(b, r);
+                    t.grid.at(x, y.get(b, r))
+                })
+            }
             _ => unreachable!("not an expression about the board's geometry: {e:?}"),
         }
     }

@@ -6,6 +6,8 @@
 //! candidates are the intersection of the indexed sets, computed a word at a time; only they
 //! are tried with the rest of the condition.
 
+mod flood;
+
 use super::memory::line_sites;
 use super::num::{Compiler, Num, num, player_ref};
 use super::tables::Tables;
@@ -14,6 +16,9 @@ use crate::engine::state::{Board, Fault, Regs, raise};
 use crate::engine::tokens::{ON_BOARD, UNPLACED};
 use crate::ir::eval::{is_static, static_values};
 use crate::ir::*;
+pub(crate) use flood::Flood;
+use flood::Sites;
+use flood::ray;
 use std::sync::Arc;
 
 mod plan;
@@ -557,6 +562,10 @@ pub(crate) enum CSet {
     /// `(line v through s: c)`: the sites of the lines through s with c at each site, each once
     /// (boxed: the variant adds nothing to the size of every set)
     Line(Box<LineSet>),
+    /// `ray(s, d)`: from s along d up to the first site that holds a piece
+    Ray(Num, Num, Arc<Tables>),
+    /// `connected(FROM, THROUGH)` and `neighbours(SET)`, worked out in scratch words
+    Flood(Box<Flood<CSet>>),
 }
 
 /// `(line v through s: c)`, compiled: the lines through the site `through` with `cond` at
@@ -574,6 +583,20 @@ pub(crate) struct LineSet {
 pub(crate) enum Reach {
     Neighbours,
     Jumps,
+}
+
+impl Sites for CSet {
+    fn each(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
+    ) -> bool {
+        self.for_each(b, r, f)
+    }
+    fn has(&self, b: &Board, r: &mut Regs, s: i64) -> bool {
+        self.contains(b, r, s)
+    }
 }
 
 impl CSet {
@@ -640,6 +663,11 @@ impl CSet {
             }
             CSet::Empty => true,
             CSet::Line(l) => line_sites(&l.t, l.var, &l.through, &l.cond, b, r, f),
+            CSet::Ray(from, d, t) => {
+                let (from, d) = (from(b, r), d(b, r));
+                ray(t, from, d, b, r, f)
+            }
+            CSet::Flood(fl) => fl.for_each(b, r, f),
         }
     }
 
@@ -660,7 +688,7 @@ impl CSet {
                     c(b, r) != 0
                 }
             }
-            CSet::Run(..) | CSet::Near(..) | CSet::Line(..) => {
+            CSet::Run(..) | CSet::Near(..) | CSet::Line(..) | CSet::Ray(..) | CSet::Flood(..) => {
                 !self.for_each(b, r, &mut |_, _, x| x != s)
             }
             CSet::Empty => false,

@@ -380,8 +380,23 @@ impl Compiler {
                 cond: self.num(&l.cond),
                 t: self.t.clone(),
             })),
+            SetExpr::Ray { from, dir } => CSet::Ray(self.num(from), self.num(dir), self.t.clone()),
+            SetExpr::Connected { from, through } => self.flood(from, Some(through)),
+            SetExpr::Around(set) => self.flood(set, None),
             SetExpr::All | SetExpr::Region(_) | SetExpr::Empty => CSet::Empty,
         }
+    }
+
+    /// `connected(FROM, THROUGH)` (with `through`), `neighbours(SET)` (without).
+    fn flood(&mut self, from: &SetExpr, through: Option<&SetExpr>) -> CSet {
+        let (n, w) = (self.t.nsites, self.t.layout.w);
+        let at = self.scratch(Flood::<CSet>::words(through.is_some(), n, w));
+        CSet::Flood(Box::new(Flood {
+            from: self.set(from),
+            through: through.map(|s| self.set(s)),
+            at,
+            t: self.t.clone(),
+        }))
     }
 
     /// `exists v in SET where c`.
