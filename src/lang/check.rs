@@ -246,7 +246,9 @@ impl<'a> Checker<'a> {
                 span,
             );
             d = match prev {
-                Global::Builtin => d.with_hint("this name is built into the language; choose another"),
+                Global::Builtin => {
+                    d.with_hint("this name is built into the language; choose another")
+                }
                 _ => {
                     // both places: the first one may be of another kind (a piece kind, a side…)
                     let at = self.t.places.place(prev_span.start);

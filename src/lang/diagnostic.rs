@@ -99,9 +99,10 @@ pub enum ErrorKind {
     },
     #[error("`{inner}` after `{op}` is part of the condition of `{outer}`")]
     Scope {
-        inner: String,
+        /// (boxed: a diagnostic stays small)
+        inner: Box<str>,
         op: &'static str,
-        outer: String,
+        outer: Box<str>,
     },
     #[error(
         "the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for"

@@ -125,7 +125,9 @@ impl Lowerer<'_> {
             | ExprKind::ExistsIn(v, _, c)
             | ExprKind::Forall(v, _, c)
             | ExprKind::Line(v, _, c, false)
-            | ExprKind::SomeAlong { var: v, cond: c, .. } => self.quantifier_scope(e, v, c),
+            | ExprKind::SomeAlong {
+                var: v, cond: c, ..
+            } => self.quantifier_scope(e, v, c),
             ExprKind::Agg { var, value, .. } => self.quantifier_scope(e, var, value),
             _ => {}
         }

@@ -9,7 +9,12 @@ use super::*;
 
 impl<'a> Lowerer<'a> {
     /// Looks at the condition (or value) `body` of the quantifier `outer` over `var`.
-    pub(super) fn quantifier_scope(&mut self, outer: &ast::Expr, var: &ast::Ident, body: &ast::Expr) {
+    pub(super) fn quantifier_scope(
+        &mut self,
+        outer: &ast::Expr,
+        var: &ast::Ident,
+        body: &ast::Expr,
+    ) {
         let mut node = body;
         let mut op = None;
         loop {
@@ -43,9 +48,9 @@ impl<'a> Lowerer<'a> {
         }
         let d = Diagnostic::new(
             ErrorKind::Scope {
-                inner: inner.clone(),
+                inner: inner.as_str().into(),
                 op,
-                outer: outer_head.clone(),
+                outer: outer_head.as_str().into(),
             },
             node.span,
         )
