@@ -8,10 +8,10 @@ use crate::ir::{Player, VarId};
 
 impl Game {
     /// The end of a turn: the next player (or the same after `another turn`) is to move at
-    /// the start of the turn program. True when that ends a look-ahead: it stops at the end
-    /// of the mover's turn, before the next turn's program runs (see `lookahead`).
-    #[must_use]
-    pub(crate) fn end_turn(&self, st: &mut State) -> bool {
+    /// the start of the turn program. A look-ahead stops there, at the end of the mover's
+    /// turn, before the next turn's program runs (see `lookahead`).
+    #[inline(always)]
+    pub(crate) fn end_turn(&self, st: &mut State) {
         // `another turn`: the same player plays the next turn
         let passes = !std::mem::take(&mut st.flow.another_turn);
         if passes {
@@ -36,7 +36,18 @@ impl Game {
             // turn still run, and the limit ends the game only where it would go on.
             st.flow.limit_reached = true;
         }
-        passes && st.look.active
+        if passes && st.look.active {
+            self.look_ends_turn(st);
+        }
+    }
+
+    /// A look-ahead reached the end of the mover's turn: the turn passes as in play (the next
+    /// player to move, the turn counted), but the program goes on at a `choose`, where a
+    /// look-ahead stops (`look_stops`), instead of the start of the next turn's program.
+    #[cold]
+    #[inline(never)]
+    fn look_ends_turn(&self, st: &mut State) {
+        st.pc = self.prog.look_halt;
     }
 
     /// At a decision or a chance event: true (and the game ends as a draw, or scored as the
@@ -84,7 +95,8 @@ impl Game {
             st.log.push(|| Event::Passed {
                 player: Player(st.b.mover),
             });
-            self.end_turn(st) || !self.checkpoint(st)
+            self.end_turn(st);
+            !self.checkpoint(st)
         } else {
             st.pending = Pending::Choice(id);
             true

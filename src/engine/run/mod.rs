@@ -44,7 +44,8 @@ impl Game {
         loop {
             st.r.work += 1;
             let Some(op) = prog.code.get(st.pc as usize) else {
-                if self.end_turn(st) || !self.checkpoint(st) {
+                self.end_turn(st);
+                if !self.checkpoint(st) {
                     return;
                 }
                 continue;
@@ -65,7 +66,10 @@ impl Game {
                 }
                 // the turn's flow
                 Op::Choose(id) => self.choose(st, *id),
-                Op::EndTurn => self.end_turn(st) || !self.checkpoint(st),
+                Op::EndTurn => {
+                    self.end_turn(st);
+                    !self.checkpoint(st)
+                }
                 Op::EndRound => self.end_round(st),
                 Op::NewRound => self.new_round(st),
                 Op::SetMover(p) => self.set_mover(st, p),
