@@ -209,7 +209,7 @@ impl Checker<'_> {
         }
     }
 
-    /// `position pieces mover castling`: what a position is for `repeated` and `repetitions`.
+    /// `position pieces mover TALLY`: what a position is for `repeated` and `repetitions`.
     pub(super) fn position_decl(&mut self) {
         let f = self.t.file;
         let Some((board, names, _)) =
