@@ -7,4 +7,5 @@
     ("puluc", include_str!("puluc.game")),
     ("kuilichi-chanakua", include_str!("kuilichi-chanakua.game")),
     ("tuknanavuhpi", include_str!("tuknanavuhpi.game")),
+    ("backgammon", include_str!("backgammon.game")),
 ]
