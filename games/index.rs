@@ -7,5 +7,6 @@
     ("puluc", include_str!("puluc.game")),
     ("kuilichi-chanakua", include_str!("kuilichi-chanakua.game")),
     ("tuknanavuhpi", include_str!("tuknanavuhpi.game")),
+    ("go", include_str!("go.game")),
     ("backgammon", include_str!("backgammon.game")),
 ]

@@ -67,6 +67,16 @@ impl Board {
         for t in 0..g.tokens.len() {
             add(&mut h, k.area_key(g, t, self.toks.area[t]));
         }
+        for (i, &v) in self.tallies.iter().enumerate() {
+            add(
+                &mut h,
+                k.tallies
+                    .get(i)
+                    .copied()
+                    .unwrap_or(0)
+                    .wrapping_mul(v as u64),
+            );
+        }
         debug_assert_eq!(k.nk, self.nk);
         h
     }

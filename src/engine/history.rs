@@ -43,8 +43,10 @@ pub(crate) struct Keys {
     pub(super) stack: Vec<u64>,
     /// `class * (areas + 1) + area` (the last for tokens not placed yet)
     area: Vec<u64>,
-    /// the player to move
+    /// the player to move (zeros when he is not part of a position: `position pieces`)
     pub(super) mover: Vec<u64>,
+    /// each tally slot (zero for the slots of tallies that are not part of a position)
+    pub(super) tallies: Vec<u64>,
 }
 
 impl Keys {
@@ -60,12 +62,32 @@ impl Keys {
             players,
             nareas: g.areas.len(),
             counts: keys(nsites * nk),
-            bank: keys(players * nk),
+            bank: if g.position_board {
+                vec![0; players * nk]
+            } else {
+                keys(players * nk)
+            },
             kinds: keys(nsites * 5),
             owners: keys(nsites * (players + 1)),
             stack: keys(classes * nsites),
-            area: keys(classes * (g.areas.len() + 1)),
-            mover: keys(players.max(1)),
+            area: if g.position_board {
+                vec![0; classes * (g.areas.len() + 1)]
+            } else {
+                keys(classes * (g.areas.len() + 1))
+            },
+            mover: if g.position_mover {
+                keys(players.max(1))
+            } else {
+                vec![0; players.max(1)]
+            },
+            tallies: {
+                let mut t = vec![0; g.tally_slots];
+                for &(at, n) in &g.position_slots {
+                    let (at, n) = (at as usize, n as usize);
+                    t[at..at + n].copy_from_slice(&keys(n));
+                }
+                t
+            },
         }
     }
 
@@ -92,10 +114,12 @@ pub(crate) struct Positions {
     pub(crate) hash: u64,
     /// the hash of each site's stack of tokens
     pub(super) stacks: Vec<u64>,
-    /// the positions at the start of earlier turns, in order
+    /// the positions at the start of earlier turns, in order (a position seen twice is twice)
     list: Vec<u64>,
-    /// an open-addressing table of `list` (a slot is used when its generation is `gen`)
+    /// an open-addressing table of `list` (a slot is used when its generation is `gen`), with
+    /// how many times each position is in it
     table: Vec<u64>,
+    counts: Vec<u32>,
     gens: Vec<u32>,
     epoch: u32,
     /// the position at the start of the turn being played (added to the history when the
@@ -114,6 +138,7 @@ impl Clone for Positions {
             stacks: self.stacks.clone(),
             list: self.list.clone(),
             table: self.table.clone(),
+            counts: self.counts.clone(),
             gens: self.gens.clone(),
             epoch: self.epoch,
             start: self.start,
@@ -130,6 +155,7 @@ impl Clone for Positions {
         self.stacks.clone_from(&o.stacks);
         self.list.clone_from(&o.list);
         self.table.clone_from(&o.table);
+        self.counts.clone_from(&o.counts);
         self.gens.clone_from(&o.gens);
         self.epoch = o.epoch;
         self.start = o.start;
@@ -151,6 +177,7 @@ impl PartialEq for Positions {
             list,
             // the look-up table of `list`, its generations and epoch: an index of `list`
             table: _,
+            counts: _,
             gens: _,
             epoch: _,
             start,
@@ -185,6 +212,8 @@ impl Positions {
         table.resize(slots, 0);
         let mut gens = Vec::with_capacity(table.capacity());
         gens.resize(slots, 0);
+        let mut counts = Vec::with_capacity(table.capacity());
+        counts.resize(slots, 0);
         Positions {
             stacks: if keys.is_some() {
                 vec![0; g.sites.len()]
@@ -195,6 +224,7 @@ impl Positions {
             hash: 0,
             list: Vec::with_capacity(reserve),
             table,
+            counts,
             gens,
             epoch: 1,
             start: None,
@@ -236,6 +266,17 @@ impl Positions {
         }
     }
 
+    /// A tally slot changed from `old` to `new`.
+    #[inline]
+    pub(crate) fn tally(&mut self, i: usize, old: i64, new: i64) {
+        if let Some(k) = &self.keys {
+            let key = k.tallies.get(i).copied().unwrap_or(0);
+            self.hash = self
+                .hash
+                .wrapping_add(key.wrapping_mul(new.wrapping_sub(old) as u64));
+        }
+    }
+
     /// A site's kind changed.
     #[inline]
     pub(crate) fn kind(&mut self, s: usize, old: usize, new: usize) {
@@ -273,7 +314,17 @@ impl Positions {
     /// cleared.
     #[inline]
     pub(crate) fn repeated(&self, mover: u8) -> bool {
-        self.keys.is_some() && self.contains(self.position(self.to_move.unwrap_or(mover)))
+        self.repetitions(mover) > 0
+    }
+
+    /// `repetitions`: how many times the position was at the start of an earlier turn since the
+    /// history was last cleared.
+    #[inline]
+    pub(crate) fn repetitions(&self, mover: u8) -> u32 {
+        if self.keys.is_none() {
+            return 0;
+        }
+        self.count_of(self.position(self.to_move.unwrap_or(mover)))
     }
 
     /// A turn starts with `mover` to move: the start of the last one joins the history.
@@ -318,33 +369,31 @@ impl Positions {
         self.list.len()
     }
 
-    fn contains(&self, h: u64) -> bool {
+    fn count_of(&self, h: u64) -> u32 {
         if self.list.is_empty() || self.table.is_empty() {
-            return false;
+            return 0;
         }
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
         loop {
             if self.gens[i] != self.epoch {
-                return false;
+                return 0;
             }
             if self.table[i] == h {
-                return true;
+                return self.counts[i];
             }
             i = (i + 1) & mask;
         }
     }
 
     fn insert(&mut self, h: u64) {
-        if self.contains(h) {
-            return;
-        }
         self.list.push(h);
         if self.list.len() * 2 > self.table.len() {
             // Twice the room (within what was reserved, nothing is allocated), and every
             // position of the history put in again.
             let n = (self.table.len() * 2).max(64);
             self.table.resize(n, 0);
+            self.counts.resize(n, 0);
             self.gens.resize(n, 0);
             self.epoch = self.epoch.wrapping_add(1);
             if self.epoch == 0 {
@@ -365,11 +414,13 @@ impl Positions {
         let mut i = h as usize & mask;
         while self.gens[i] == self.epoch {
             if self.table[i] == h {
+                self.counts[i] += 1;
                 return;
             }
             i = (i + 1) & mask;
         }
         self.gens[i] = self.epoch;
         self.table[i] = h;
+        self.counts[i] = 1;
     }
 }

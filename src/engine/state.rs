@@ -623,7 +623,8 @@ impl Board {
     }
     /// The tally in slot `i` (a player's or a site's slot of a tally kept per player or site).
     pub(crate) fn set_tally(&mut self, i: usize, v: i64) {
-        self.tallies[i] = v;
+        let old = std::mem::replace(&mut self.tallies[i], v);
+        self.seen.tally(i, old, v);
     }
 }
 

@@ -146,6 +146,8 @@ pub enum Expr {
     /// `repeated`: the position (board, holdings, player to move) was seen at the start of an
     /// earlier turn since the last `forget positions`
     Repeated,
+    /// `repetitions`: how many times the position was at the start of an earlier turn
+    Repetitions,
     /// `line v through s: c`: some line of the board through s has c at each of its sites
     InLine(Box<LineQuery>),
     /// `some v from s toward d where c`: the first site along the ring from s (s itself first)

@@ -453,6 +453,13 @@ pub struct Game {
     pub(crate) grid: grid::SiteGrid,
     /// the board's named directions (`directions n (0, 1) …`)
     pub(crate) compass: grid::Compass,
+    /// what a position is for `repeated`: the player to move counts (`position pieces mover`),
+    /// and these tallies (first slot, slots)
+    pub(crate) position_mover: bool,
+    /// only what is on the board's sites counts (`position board`): not holdings, nor tokens
+    /// off the board
+    pub(crate) position_board: bool,
+    pub(crate) position_slots: Vec<(u16, u16)>,
     pub(crate) code: Vec<Instr>,
     pub(crate) choices: Vec<Choice>,
     /// where the turn program starts (the start program is before it)

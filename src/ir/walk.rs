@@ -44,6 +44,7 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::Round
         | Expr::FirstPlayer
         | Expr::Repeated
+        | Expr::Repetitions
         | Expr::NextSowVar(_) => {}
         Expr::Count(a, _)
         | Expr::Captured(a, _)

@@ -52,6 +52,9 @@ pub struct GameFile {
     pub team_size: Vec<Expr>,
     /// `tally NAME [per player] = EXPR "doc"`
     pub tallies: Vec<TallyDecl>,
+    /// `position pieces mover castling`: whether it says `board` (not `pieces`), the names after
+    /// it, and the declaration's span
+    pub positions: Vec<(bool, Vec<Ident>, Span)>,
     /// `between rounds { … }`
     pub betweens: Vec<(Span, Vec<Stmt>)>,
     /// `labels { sow "…"  collect "…" }`, the entries of every such block in order

@@ -26,6 +26,7 @@ pub(crate) enum Lowering {
     Round,
     FirstPlayer,
     Repeated,
+    Repetitions,
     Sown,
     /// a site kind, by its number (`hole` 0, `store` 1, `cell` 2, `point` 3, `void` 4)
     SiteKind(i64),
@@ -134,6 +135,11 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         "repeated",
         L::Repeated,
         "the position was at the start of an earlier turn",
+    ),
+    name(
+        "repetitions",
+        L::Repetitions,
+        "how many times the position was at the start of an earlier turn",
     ),
     name(
         "sown",

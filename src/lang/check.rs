@@ -129,6 +129,7 @@ fn check_into(
     c.dice_decls();
     c.defs();
     c.tally_decls();
+    c.position_decl();
     c.shadowing();
     *warnings = std::mem::take(&mut c.d.warnings);
     // (the requirements are evaluated with the option values before `-o` as well)

@@ -168,6 +168,7 @@ pub fn merge(base: GameFile, derived: GameFile) -> GameFile {
     let turns = whole(base.turns, derived.turns, "turn", &mut ch);
     let betweens = whole(base.betweens, derived.betweens, "between rounds", &mut ch);
     let limits = whole(base.limits, derived.limits, "limit", &mut ch);
+    let positions = whole(base.positions, derived.positions, "position", &mut ch);
     let team_size = whole(
         base.team_size,
         derived.team_size,
@@ -191,6 +192,7 @@ pub fn merge(base: GameFile, derived: GameFile) -> GameFile {
         actions,
         team_size,
         tallies,
+        positions,
         betweens,
         labels,
         version: derived.version.or(base.version),

@@ -337,6 +337,11 @@ fn add_item(g: &mut GameFile, item: Pair<Rule>) {
         Rule::turn_block => g.turns.push((span, stmts(inner(item)))),
         Rule::between_block => g.betweens.push((span, stmts(inner(item)))),
         Rule::tally_decl => g.tallies.push(tally(item, span)),
+        Rule::position_decl => {
+            let mut it = inner(item);
+            let board = it.next().is_some_and(|b| b.as_str() == "board");
+            g.positions.push((board, it.map(ident).collect(), span));
+        }
         Rule::def_decl => g.defs.push(def(item, span)),
         Rule::labels_block => g.labels.extend(label_docs(item)),
         Rule::version_decl => {} // read by `language_version`, before the items

@@ -105,6 +105,12 @@ pub(crate) struct Table<'a> {
     pub(crate) step: Vec<Vec<u16>>,
     /// the site at each coordinate (the first declared there)
     pub(crate) at_coord: HashMap<(i64, i64), u16>,
+    /// the player to move is part of a position (`position pieces mover`, the default)
+    pub(crate) position_mover: bool,
+    /// only what is on the board's sites is part of a position (`position board`)
+    pub(crate) position_board: bool,
+    /// the tallies that are part of a position: (first slot, slots)
+    pub(crate) position_slots: Vec<(u16, u16)>,
     /// the board's named directions (`directions n (0, 1) …`), in order
     pub(crate) compass: Vec<(String, (i64, i64))>,
     /// the lines of the board (`line …`, `lines N`)
@@ -168,6 +174,9 @@ impl<'a> Table<'a> {
             step: vec![],
             at_coord: HashMap::new(),
             compass: vec![],
+            position_mover: true,
+            position_board: false,
+            position_slots: vec![],
             board_lines: vec![],
         }
     }
@@ -206,6 +215,9 @@ impl<'a> Table<'a> {
             step: self.step,
             grid,
             compass,
+            position_mover: self.position_mover,
+            position_board: self.position_board,
+            position_slots: self.position_slots,
             code: program.code,
             choices: program.choices,
             turn_start: program.turn_start,

@@ -14,14 +14,14 @@ syn keyword gameKeyword carry choose condition die direction directions do draw 
 syn keyword gameKeyword faces first for forall forget forward from game give keep kind labels
 syn keyword gameKeyword lap leaving limit line lines links ludic maximum minimum move moves
 syn keyword gameKeyword number off on onto opposite orders origin otherwise owner per pieces
-syn keyword gameKeyword place player players points positions random relay require ring round
+syn keyword gameKeyword place player players points position positions random relay require ring round
 syn keyword gameKeyword rounds row send set side sides skip some source sow sower start summary
 syn keyword gameKeyword through throw to token tokens total toward turn turned turns value when
 syn keyword gameKeyword while winner with
 syn keyword gameBuiltin abs all area between bottom captured cell count first_player hole jumps
 syn keyword gameBuiltin kind max min mover neighbours next none opponent opposite original_owner
 syn keyword gameBuiltin owner point pos repeated round run score side site size sown store top
-syn keyword gameBuiltin track_end track_pos track_site void x y site_at ray rays steps connected
+syn keyword gameBuiltin track_end track_pos track_site void x y site_at ray rays steps connected repetitions
 
 syn match gameNumber "\<\d\+\>"
 syn match gameOperator "==\|!=\|<=\|>=\|\.\.\|[-+*/%<>=:]"

@@ -94,6 +94,7 @@ impl Compiler {
             | Expr::Round
             | Expr::FirstPlayer
             | Expr::Repeated
+            | Expr::Repetitions
             | Expr::Tally(_)
             | Expr::TallyOf(..)
             | Expr::TallyAt(..) => self.turn_value(e),

@@ -186,8 +186,9 @@ impl Game {
                 self.player_index(p).map(|p| slot + p)
             }
         };
-        if let Some(v) = at.and_then(|i| st.b.tallies.get_mut(i)) {
-            *v = x;
+        if let Some(i) = at.filter(|&i| i < st.b.tallies.len()) {
+            let old = std::mem::replace(&mut st.b.tallies[i], x);
+            st.b.seen.tally(i, old, x);
         }
         st.pc += 1;
         false
@@ -199,13 +200,15 @@ impl Game {
         let TallyAtOp { slot, site, value } = at;
         let x = value(&st.b, &mut st.r);
         let s = site(&st.b, &mut st.r);
-        if let Some(v) = self
+        if let Some(i) = self
             .prog
             .t
             .site(s)
-            .and_then(|s| st.b.tallies.get_mut(*slot + s))
+            .map(|s| *slot + s)
+            .filter(|&i| i < st.b.tallies.len())
         {
-            *v = x;
+            let old = std::mem::replace(&mut st.b.tallies[i], x);
+            st.b.seen.tally(i, old, x);
         }
         st.pc += 1;
         false

@@ -207,6 +207,46 @@ impl Checker<'_> {
         }
     }
 
+    /// `position pieces mover castling`: what a position is for `repeated` and `repetitions`.
+    pub(super) fn position_decl(&mut self) {
+        let f = self.t.file;
+        let Some((board, names, _)) =
+            self.d
+                .one_of(&f.positions, |p| p.2, "`position` declaration", false)
+        else {
+            return;
+        };
+        self.t.position_mover = false;
+        self.t.position_board = *board;
+        for n in names {
+            match self.t.globals.get(&n.name).map(|g| g.0) {
+                _ if n.name == "mover" => self.t.position_mover = true,
+                Some(Global::Tally(i)) if i < self.t.tallies.len() => {
+                    let t = &self.t.tallies[i];
+                    let slots = if t.per_site {
+                        self.t.sites.len()
+                    } else if t.per_player {
+                        self.t.players.len()
+                    } else {
+                        1
+                    };
+                    self.t.position_slots.push((t.slot, slots as u16));
+                }
+                _ => {
+                    let kind = ErrorKind::Unknown {
+                        what: "part of a position",
+                        name: n.name.clone(),
+                    };
+                    self.error_hint(
+                        kind,
+                        n.span,
+                        "after `position pieces` come `mover` (the player to move) and the names of tallies",
+                    );
+                }
+            }
+        }
+    }
+
     /// `dice NAME { … }`: every way the dice can land, with its value by the chart.
     pub(super) fn dice_decls(&mut self) {
         for d in &self.t.file.dice {

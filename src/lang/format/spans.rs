@@ -42,6 +42,7 @@ impl Shape {
         el.extend(g.sides_spans.iter().copied());
         el.extend(g.limits.iter().map(|l| l.span));
         el.extend(g.tallies.iter().map(|t| t.span));
+        el.extend(g.positions.iter().map(|p| p.2));
         for v in &g.variants {
             self.elements.push(v.span);
             self.elements.extend(v.sets.iter().map(|s| s.2));

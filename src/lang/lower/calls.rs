@@ -207,6 +207,10 @@ impl Lowerer<'_> {
                 self.s.history = true;
                 (Expr::Repeated, Ty::Bool)
             }
+            Some(L::Repetitions) => {
+                self.s.history = true;
+                (Expr::Repetitions, Ty::Num)
+            }
             Some(L::FirstPlayer) => (Expr::FirstPlayer, Ty::Player),
             Some(L::Mover) => (Expr::Mover, Ty::Player),
             Some(L::Opponent) => (Expr::Opponent, Ty::Player),
@@ -474,6 +478,7 @@ impl Lowerer<'_> {
             | L::Round
             | L::FirstPlayer
             | L::Repeated
+            | L::Repetitions
             | L::Sown
             | L::SiteKind(_)
             | L::All

@@ -39,6 +39,7 @@ impl Compiler {
             Expr::Round => num(|b, _| b.round as i64),
             Expr::TallyAt(slot, s) => self.tally_at(*slot, s),
             Expr::Repeated => num(|b, _| b.seen.repeated(b.mover) as i64),
+            Expr::Repetitions => num(|b, _| b.seen.repetitions(b.mover) as i64),
             Expr::FirstPlayer => num(|b, _| b.round_first as i64),
             _ => unreachable!("not an expression about players, rounds and tallies: {e:?}"),
         }
