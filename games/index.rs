@@ -7,6 +7,10 @@
     ("puluc", include_str!("puluc.game")),
     ("kuilichi-chanakua", include_str!("kuilichi-chanakua.game")),
     ("tuknanavuhpi", include_str!("tuknanavuhpi.game")),
+    ("tic-tac-toe", include_str!("tic-tac-toe.game")),
+    ("connect-four", include_str!("connect-four.game")),
+    ("hex", include_str!("hex.game")),
+    ("amazons", include_str!("amazons.game")),
     ("go", include_str!("go.game")),
     ("backgammon", include_str!("backgammon.game")),
 ]

@@ -87,6 +87,7 @@ fn every_error_kind_has_its_message_pinned() {
         "unknown-type",
         "let-type",
         "shadow",
+        "scope",
         "base-game",
         "version",
     ];

@@ -58,13 +58,16 @@ fn name(x: i64, y: i64) -> String {
     format!("{}{}", (b'a' + x as u8) as char, y + 1)
 }
 
+/// A move: its notation, the square moved from and the square moved to.
+type Move = (String, (i64, i64), (i64, i64));
+
 impl Queens {
     fn at(&self, x: i64, y: i64) -> Option<i8> {
         ((0..5).contains(&x) && (0..5).contains(&y)).then(|| self.board[y as usize][x as usize])
     }
 
     /// The legal moves with their notation, and the square moved from and to.
-    fn moves(&self) -> Vec<(String, (i64, i64), (i64, i64))> {
+    fn moves(&self) -> Vec<Move> {
         let me = self.mover + 1;
         let mut out = vec![];
         if !self.board.iter().flatten().any(|&c| c == me) {

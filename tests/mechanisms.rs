@@ -504,9 +504,11 @@ turn {{
 #[test]
 fn a_look_ahead_does_not_look_ahead() {
     // B's choice is never allowed (`leaving false`): in play, B always passes. A's look-ahead
-    // stops where B's choice is reached, before its decisions are listed: `started` is then 2
-    // and A may go. Were B's choice listed there with its condition, B would pass, A's next
-    // turn would start (`started` 3), and A could never go.
+    // stops at the end of A's turn, before B's turn program runs: `started` is then 1 and A
+    // may go. (Before issue 27 it ran on to B's choice, `started` 2, and the condition was
+    // `started == 2`: the look-ahead now ends with the mover's turn, see
+    // the_look_ahead_ends_with_the_movers_turn.) Were B's choice listed there with its
+    // condition, B would pass, A's next turn would start (`started` 3), and A could never go.
     let g = source(
         r#"
 game "Depth" {}
@@ -518,7 +520,7 @@ tally started = 0
 turn {
   set started = started + 1
   if mover == A {
-    choose go where true leaving started == 2 { }
+    choose go where true leaving started == 1 { }
   } else {
     choose wait where true leaving false { }
   }
@@ -529,10 +531,71 @@ turn {
     assert_eq!(legal(&g, &st), vec!["go"]);
     play(&g, &mut st, &["go"]);
     // B passes (his only decision is never allowed); from then on A's look-ahead finds
-    // `started` past 2, so A passes too, until the turn limit.
+    // `started` past 1, so A passes too, until the turn limit.
     let o = st.outcome().expect("over");
     assert_eq!(o.reason, EndReason::TurnLimit);
     assert_eq!(st.passes().0, 5);
+}
+
+#[test]
+fn the_look_ahead_ends_with_the_movers_turn() {
+    // "A move may not empty the board" (`leaving count(all) > 0`), and the automatic rule of a
+    // turn's start: a player with no seed of his own loses, his opponent taking what is left.
+    // South's only move takes North's last seed: the board keeps South's, so it is legal and
+    // wins. (The look-ahead used to run on into North's turn, whose first rule empties the
+    // board: the condition failed there, and every move that ended the game was refused.)
+    let g = source(
+        r#"
+game "Starve" {}
+sides South North
+limit 20 turns
+board {
+  row s[1..2] at y 0 owner South
+  row n[2..1] at y 1 owner North
+}
+pieces { seed }
+start { place 1 seed on s1  place 1 seed on n1 }
+def mine(h) = owner(h) == mover and count(h) > 0
+turn {
+  if not exists h where mine(h) { capture all to opponent  end game winner opponent }
+  choose take h where count(h) > 0 and owner(h) != mover leaving count(all) > 0 {
+    capture h to mover
+  }
+}
+"#,
+    );
+    let mut st = g.start();
+    assert_eq!(legal(&g, &st), vec!["take n1"]);
+    play(&g, &mut st, &["take n1"]);
+    let o = st.outcome().expect("over");
+    assert_eq!(o.reason, EndReason::Rules);
+    assert_eq!(
+        o.winner.map(|p| g.player_name(p).to_string()),
+        Some("South".into())
+    );
+    // After `another turn` the mover's next turn is his too: the look-ahead goes on to its
+    // first choice (`started` 2); without it, it stops where A's turn passes (`started` 1,
+    // before B's turn program adds one).
+    let g = source(
+        r#"
+game "Again" {}
+sides A B
+limit 6 turns
+board { row c[1..2] at y 0 kind cell }
+pieces { man }
+tally started = 0
+turn {
+  set started = started + 1
+  choose {
+    more leaving started == 2 { another turn }
+    stay leaving started == 1 { }
+    late leaving started == 2 { }
+  }
+}
+"#,
+    );
+    let st = g.start();
+    assert_eq!(legal(&g, &st), vec!["more", "stay"]);
 }
 
 // ------------------------------------------------------------------ invariants

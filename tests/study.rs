@@ -533,6 +533,49 @@ fn draws_at_the_turn_limit() {
 }
 
 #[test]
+fn games_at_the_move_limit_are_counted_as_such() {
+    // `limit max_moves moves then end game`: every game of 4 takes ends by the move limit
+    // (the holes cannot be emptied in 4 takes), none by the turn limit
+    let v = json(&["simulate", "tests/fixtures/move_limit.game", "-n", "40"]);
+    assert_eq!(metric(&v, "move_limit"), 1.0);
+    assert_eq!(metric(&v, "turn_limit"), 0.0);
+    assert_eq!(metric(&v, "other_limit"), 0.0);
+    assert_eq!(v["move_limit_reached"], 40);
+    assert_eq!(v["turn_limit_reached"], 0);
+    assert_eq!(v["stats"]["move_limit"], 40);
+    assert_eq!(v["stats"]["turn_limit"], 0);
+    let table = ludic(&["simulate", "tests/fixtures/move_limit.game", "-n", "40"]);
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(table.contains("ended by the move limit"), "{table}");
+    // the results of an older version, without `move_limit` (it counted those games in
+    // `turn_limit`), still merge: the field reads as 0
+    let mut old = Vec::new();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let mut s = json(&[
+            "simulate",
+            "tests/fixtures/move_limit.game",
+            "-n",
+            "40",
+            "--shard",
+            &shard,
+        ]);
+        let stats = s["stats"].as_object_mut().unwrap();
+        let m = stats.remove("move_limit").unwrap();
+        stats.insert("turn_limit".into(), m);
+        s.as_object_mut().unwrap().remove("move_limit_reached");
+        let f = tmp(&format!("old-move-limit{i}.json"));
+        std::fs::write(&f, serde_json::to_string(&s).unwrap()).unwrap();
+        old.push(f);
+    }
+    let merged = json(&["merge", &old[0], &old[1]]);
+    assert_eq!(merged["playouts"], 40);
+    assert_eq!(merged["stats"]["move_limit"], 0);
+    assert_eq!(merged["stats"]["turn_limit"], 40);
+    assert_eq!(metric(&merged, "move_limit"), 0.0);
+}
+
+#[test]
 fn two_agents_give_each_agent_its_score() {
     let v = json(&[
         "simulate",

@@ -113,6 +113,21 @@ fn check(what: &str, g: &Game, st: &State, text: &str) {
                 )
             })
             .collect();
+        if st.site_kind(s) == SiteKind::Point {
+            // On a point, counters are stones: one for each kind held, with its number.
+            for k in &counter_kinds {
+                let c = st.count(g, s, *k);
+                let kind = g.piece_kind(*k).unwrap().name;
+                let shown: Vec<String> = node
+                    .descendants()
+                    .filter(|x| class_is(x, "count") && x.attribute("data-kind") == Some(kind))
+                    .map(|x| x.attribute("data-count").unwrap_or("").to_string())
+                    .collect();
+                let want = if c > 0 { vec![c.to_string()] } else { vec![] };
+                assert_eq!(shown, want, "{what}: {name} holds {c} {kind}");
+            }
+            continue;
+        }
         for (i, k) in counter_kinds.iter().enumerate() {
             let c = st.count(g, s, *k);
             let kind = g.piece_kind(*k).unwrap().name;

@@ -1,8 +1,11 @@
 //! `leaving C`: a decision is legal only if the position after it satisfies C. Each such
 //! decision is played on a scratch copy of the state (kept in the state and reused, so that a
-//! playout allocates nothing once it exists) up to the next choice (where the program stops,
-//! before the choice's decisions are listed), the next order of drops, chance event or end of
-//! the game, and C is tested there with `mover` still the player who decides.
+//! playout allocates nothing once it exists) up to the end of the mover's turn (where the turn
+//! passes, `end_turn`, or the round ends, before the next turn's program or `between rounds`
+//! runs: its automatic rules are not the decision's doing), the next choice of the same turn
+//! (where the program stops, before the choice's decisions are listed; after `another turn`,
+//! the mover's next turn is his too), the next order of drops, chance event or end of the
+//! game, and C is tested there with `mover` still the player who decides.
 //!
 //! A look-ahead does not look ahead: it stops at the next choice without listing its
 //! decisions, so no `leaving` of that choice is tested, and a look-ahead costs the way to the

@@ -168,7 +168,7 @@ impl Game {
             },
             scratch: Vec::with_capacity(g.sites.len()),
             pending: Pending::Choice(0),
-            moves: Vec::with_capacity(32),
+            moves: Vec::with_capacity(g.sites.len().max(32)),
             flow: state::TurnFlow {
                 round_turn0: 0,
                 limit_reached: false,

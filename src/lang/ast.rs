@@ -52,7 +52,7 @@ pub struct GameFile {
     pub team_size: Vec<Expr>,
     /// `tally NAME [per player] = EXPR "doc"`
     pub tallies: Vec<TallyDecl>,
-    /// `position pieces mover castling`: whether it says `board` (not `pieces`), the names after
+    /// `position pieces mover TALLY`: whether it says `board` (not `pieces`), the names after
     /// it, and the declaration's span
     pub positions: Vec<(bool, Vec<Ident>, Span)>,
     /// `between rounds { … }`

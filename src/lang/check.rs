@@ -145,6 +145,8 @@ fn check_into(
     let limits = limit::limits(&mut l, file);
     let program = l.programs();
     let labels = labels::labels(&table, &mut report);
+    // the warnings of the lowering (a quantifier's reach: `scope`)
+    warnings.append(&mut report.warnings);
     if !broken.is_empty() {
         // The options chosen with `-o` break a requirement: that is what to say, not what
         // follows from it in the file.
@@ -236,30 +238,57 @@ impl<'a> Checker<'a> {
             self.t.globals.insert(name.to_string(), (g, span));
             return true;
         }
-        if let Some((prev, prev_span)) = self.t.globals.get(name) {
-            let hint = match prev {
-                Global::Builtin => {
-                    "this name is built into the language; choose another".to_string()
-                }
-                _ => {
-                    let at = self.t.places.place(prev_span.start);
-                    format!(
-                        "the first definition is at {at}; names of options, sides, pieces, sites, regions, directions and defs share one namespace"
-                    )
-                }
-            };
-            self.error_hint(
+        if let Some(&(prev, prev_span)) = self.t.globals.get(name) {
+            let mut d = Diagnostic::new(
                 ErrorKind::Duplicate {
                     what,
                     name: name.to_string(),
                 },
                 span,
-                hint,
             );
+            d = match prev {
+                Global::Builtin => {
+                    d.with_hint("this name is built into the language; choose another")
+                }
+                _ => {
+                    // both places: the first one may be of another kind (a piece kind, a side…)
+                    let at = self.t.places.place(prev_span.start);
+                    let earlier = shadow::global_words(&prev);
+                    d.with_hint(format!(
+                        "the first definition, {earlier} `{name}`, is at {at}; names of options, sides, pieces, sites, regions, directions and defs share one namespace: rename one of them"
+                    ))
+                    .with_note(prev_span, format!("{earlier} `{name}` is here"))
+                }
+            };
+            self.d.diags.push(d);
             return false;
         }
         self.t.globals.insert(name.to_string(), (g, span));
         true
+    }
+
+    /// A `def` or a tally named like a built-in function (`count`, `owner`…): a call of that
+    /// name is the file's from here on, said with a warning (as a name that hides a built-in
+    /// name is, in [`Checker::declare`]).
+    pub(crate) fn hides_function(&mut self, name: &str, span: Span, what: &'static str) {
+        if crate::lang::builtins::function(name).is_none()
+            || matches!(self.t.globals.get(name), Some((Global::Builtin, _)))
+        {
+            return;
+        }
+        let d = Diagnostic::new(
+            ErrorKind::Shadow {
+                what,
+                name: name.to_string(),
+                earlier: "the built-in function",
+            },
+            span,
+        )
+        .with_hint(format!(
+            "in this file `{name}(…)` calls this {what}, and the built-in `{name}` cannot be used; if that is meant, a different name says so"
+        ))
+        .warning();
+        self.d.warnings.push(d);
     }
 
     fn meta(&mut self) -> MetaInfo {

@@ -97,6 +97,13 @@ pub enum ErrorKind {
         name: String,
         earlier: &'static str,
     },
+    #[error("`{inner}` after `{op}` is part of the condition of `{outer}`")]
+    Scope {
+        /// (boxed: a diagnostic stays small)
+        inner: Box<str>,
+        op: &'static str,
+        outer: Box<str>,
+    },
     #[error(
         "the type of `{name}` cannot be determined: it is `none` and nothing says what it stands for"
     )]
@@ -231,6 +238,7 @@ impl Diagnostic {
             ErrorKind::BaseGame { .. } => "base-game",
             ErrorKind::Version { .. } => "version",
             ErrorKind::Shadow { .. } => "shadow",
+            ErrorKind::Scope { .. } => "scope",
         }
     }
 }
@@ -481,6 +489,10 @@ pub fn suggest_scored<'a>(
     let len = name.chars().count();
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
+        if c == name {
+            // never "did you mean" the same word
+            continue;
+        }
         let c_len = c.chars().count();
         let limit = (len.max(c_len) / 3).max(1);
         // the distance is at least the difference of the lengths: most names are skipped here

@@ -23,6 +23,7 @@ mod expr;
 mod memory;
 pub(crate) mod none_type;
 mod pieces;
+mod quantifiers;
 mod scope;
 mod sets;
 mod stmt;

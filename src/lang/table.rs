@@ -71,6 +71,27 @@ pub(crate) enum Global {
     Builtin,
 }
 
+impl Global {
+    /// What the name is, in words: "the piece kind", "the side"…
+    pub(crate) fn words(&self) -> &'static str {
+        match self {
+            Global::Option(_) => "the option",
+            Global::Word(_) => "the word",
+            Global::Site(_) => "the site",
+            Global::Region(_) => "the region",
+            Global::Player(_) => "the side",
+            Global::Piece(_) => "the piece kind",
+            Global::Dir(_) => "the direction",
+            Global::Def(_) => "the `def`",
+            Global::Area(_) => "the area",
+            Global::Dice(_) => "the dice",
+            Global::Action(_) => "the action",
+            Global::Tally(_) => "the tally",
+            Global::Builtin => "the built-in name",
+        }
+    }
+}
+
 /// The symbol table and the board, as the declaration passes of the checker build them: the
 /// lowering reads it, and the game is assembled from it ([`Table::into_game`]).
 pub(crate) struct Table<'a> {

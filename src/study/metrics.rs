@@ -73,7 +73,12 @@ pub struct Stats {
     /// games won, by side
     pub wins: Vec<u64>,
     pub draws: u64,
+    /// games ended by the game's turn limit (`limit N turns`)
     pub turn_limit: u64,
+    /// games ended by the game's move limit (`limit N moves`; absent from the results of
+    /// older versions, which counted them in `turn_limit`: then 0)
+    #[serde(default)]
+    pub move_limit: u64,
     /// games stopped by the step, decision or round limit of the engine
     pub other_limit: u64,
     pub faults: u64,
@@ -113,6 +118,7 @@ impl Stats {
             wins: vec![0; sides],
             draws: 0,
             turn_limit: 0,
+            move_limit: 0,
             other_limit: 0,
             faults: 0,
             first: Wdl::default(),
@@ -137,6 +143,7 @@ impl Stats {
         }
         self.draws += o.draws;
         self.turn_limit += o.turn_limit;
+        self.move_limit += o.move_limit;
         self.other_limit += o.other_limit;
         self.faults += o.faults;
         self.forfeits += o.forfeits;
@@ -188,6 +195,7 @@ impl Stats {
         }
         add(&mut t.draws, o.draws, "draws")?;
         add(&mut t.turn_limit, o.turn_limit, "turn_limit")?;
+        add(&mut t.move_limit, o.move_limit, "move_limit")?;
         add(&mut t.other_limit, o.other_limit, "other_limit")?;
         add(&mut t.faults, o.faults, "faults")?;
         add(&mut t.forfeits, o.forfeits, "forfeits")?;
@@ -438,7 +446,8 @@ impl<const FULL: bool> Observer<FULL> {
             None => s.draws += 1,
         }
         match o.reason {
-            EndReason::TurnLimit | EndReason::MoveLimit => s.turn_limit += 1,
+            EndReason::TurnLimit => s.turn_limit += 1,
+            EndReason::MoveLimit => s.move_limit += 1,
             EndReason::StepLimit | EndReason::DecisionLimit | EndReason::RoundLimit => {
                 s.other_limit += 1
             }
@@ -656,6 +665,12 @@ impl Stats {
             "turn_limit",
             "ended by the turn limit",
             self.turn_limit as f64,
+            n,
+        ));
+        out.push(proportion(
+            "move_limit",
+            "ended by the move limit",
+            self.move_limit as f64,
             n,
         ));
         out.push(proportion(

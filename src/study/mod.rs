@@ -30,7 +30,8 @@ pub const METRICS_HELP: &str =
   first_player_win     share, of games with a decision, won by the side that took the first one
   first_player_score   the same with a draw counted 1/2 (0.5: no advantage between two sides)
   agent.A.win/.score   with two agents: A's share of wins, and its score (draw 1/2): skill
-  turn_limit           share of games ended by the game's turn or move limit (`limit …`)
+  turn_limit           share of games ended by the game's turn limit (`limit N turns`)
+  move_limit           share of games ended by the game's move limit (`limit N moves`)
   other_limit          share stopped by the engine's step, decision or round limit
   fault                share stopped because the rules asked for something impossible
   turns.*              turns played (a turn the game ended in counts if it had a decision):

@@ -115,6 +115,7 @@ impl Study {
             "wins": wins,
             "draws": s.draws,
             "turn_limit_reached": s.turn_limit,
+            "move_limit_reached": s.move_limit,
             "step_limit_reached": s.other_limit,
             "faults": s.faults,
             "moves_mean": num(d.mean()),

@@ -195,6 +195,9 @@ pub(crate) struct Program {
     pub(crate) limit_ends: [EndOp; 2],
     /// decisions allowed in a round (`u64::MAX` without `limit … moves`: never reached)
     pub(crate) move_limit: u64,
+    /// a `choose` of the program (`u32::MAX` without one): where a look-ahead goes when the
+    /// mover's turn ends, to stop there as it stops at any choice (see `lookahead`)
+    pub(crate) look_halt: u32,
 }
 
 /// Jumps to jumps go straight to where the chain ends, and a jump to `end turn` ends the turn.
@@ -250,6 +253,10 @@ pub(crate) fn compile(g: &Game) -> Program {
         })
         .collect();
     thread_jumps(&mut code);
+    let look_halt = code
+        .iter()
+        .position(|op| matches!(op, Op::Choose(_)))
+        .map_or(u32::MAX, |i| i as u32);
     let choices = g.choices.iter().map(|ch| c.choice(ch)).collect();
     let limit_ends = [c.end_op(&g.turn_limit_end), c.end_op(&g.move_limit_end)];
     let n = g.players.len();
@@ -265,6 +272,7 @@ pub(crate) fn compile(g: &Game) -> Program {
         first: cumulative((0..n).map(|_| 1.0 / n as f64)),
         scratch: c.scratch_words(),
         limit_ends,
+        look_halt,
         move_limit: if g.move_limit == u32::MAX {
             u64::MAX
         } else {

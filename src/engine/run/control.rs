@@ -7,9 +7,14 @@ use super::super::{EndReason, Game, Pending, State};
 use crate::ir::{Player, VarId};
 
 impl Game {
+    /// The end of a turn: the next player (or the same after `another turn`) is to move at
+    /// the start of the turn program. A look-ahead stops there, at the end of the mover's
+    /// turn, before the next turn's program runs (see `lookahead`).
+    #[inline(always)]
     pub(crate) fn end_turn(&self, st: &mut State) {
         // `another turn`: the same player plays the next turn
-        if !std::mem::take(&mut st.flow.another_turn) {
+        let passes = !std::mem::take(&mut st.flow.another_turn);
+        if passes {
             let next = st.b.mover as usize + 1;
             st.b.mover = if next == self.players.len() {
                 0
@@ -31,6 +36,18 @@ impl Game {
             // turn still run, and the limit ends the game only where it would go on.
             st.flow.limit_reached = true;
         }
+        if passes && st.look.active {
+            self.look_ends_turn(st);
+        }
+    }
+
+    /// A look-ahead reached the end of the mover's turn: the turn passes as in play (the next
+    /// player to move, the turn counted), but the program goes on at a `choose`, where a
+    /// look-ahead stops (`look_stops`), instead of the start of the next turn's program.
+    #[cold]
+    #[inline(never)]
+    fn look_ends_turn(&self, st: &mut State) {
+        st.pc = self.prog.look_halt;
     }
 
     /// At a decision or a chance event: true (and the game ends as a draw, or scored as the
@@ -88,6 +105,10 @@ impl Game {
 
     /// `end round`: the `between rounds` program runs, or without one the game ends scored.
     pub(super) fn end_round(&self, st: &mut State) -> bool {
+        if st.look.active {
+            // the round ends the mover's turn: a look-ahead stops before `between rounds`
+            return true;
+        }
         match self.between_start {
             Some(at) => {
                 st.sow.planning = false;

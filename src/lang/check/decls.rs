@@ -165,6 +165,7 @@ impl Checker<'_> {
 
     pub(super) fn defs(&mut self) {
         for (i, d) in self.t.file.defs.iter().enumerate() {
+            self.hides_function(&d.name.name, d.name.span, "def");
             self.declare(&d.name.name, Global::Def(i), d.name.span, "def");
         }
         for (i, a) in self.t.file.actions.iter().enumerate() {
@@ -176,6 +177,7 @@ impl Checker<'_> {
     pub(super) fn tally_decls(&mut self) {
         for (i, t) in self.t.file.tallies.iter().enumerate() {
             // (a clash is reported; the tally keeps its index so that the others stay aligned)
+            self.hides_function(&t.name.name, t.name.span, "tally");
             self.declare(&t.name.name, Global::Tally(i), t.name.span, "tally");
             let init = self.const_int(&t.init).unwrap_or(0);
             let slots = if t.per_site {
@@ -207,7 +209,7 @@ impl Checker<'_> {
         }
     }
 
-    /// `position pieces mover castling`: what a position is for `repeated` and `repetitions`.
+    /// `position pieces mover TALLY`: what a position is for `repeated` and `repetitions`.
     pub(super) fn position_decl(&mut self) {
         let f = self.t.file;
         let Some((board, names, _)) =

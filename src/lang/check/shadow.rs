@@ -127,20 +127,6 @@ fn bound<'a>(id: &'a Ident, what: &'static str) -> Bound<'a> {
     }
 }
 
-fn global_words(g: &Global) -> &'static str {
-    match g {
-        Global::Option(_) => "the option",
-        Global::Word(_) => "the word",
-        Global::Site(_) => "the site",
-        Global::Region(_) => "the region",
-        Global::Player(_) => "the side",
-        Global::Piece(_) => "the piece kind",
-        Global::Dir(_) => "the direction",
-        Global::Def(_) => "the `def`",
-        Global::Area(_) => "the area",
-        Global::Dice(_) => "the dice",
-        Global::Action(_) => "the action",
-        Global::Tally(_) => "the tally",
-        Global::Builtin => "the built-in name",
-    }
+pub(super) fn global_words(g: &Global) -> &'static str {
+    g.words()
 }

@@ -379,14 +379,27 @@ impl Lowerer<'_> {
     /// A call of a function that is none: the error, with the closest name (its arguments are
     /// checked all the same).
     fn unknown_function(&mut self, name: &ast::Ident, args: &[ast::Expr]) -> (Expr, Ty) {
-        let hint = self.did_you_mean(&name.name);
         let kind = ErrorKind::Unknown {
             what: "function",
             name: name.name.clone(),
         };
-        match hint {
-            Some(h) => self.error_hint(kind, name.span, h),
-            None => self.error(kind, name.span),
+        if let Some(&(g, at)) = self.t.globals.get(&name.name) {
+            // the name is the file's, of another kind: a `def` of that name was refused as
+            // defined twice (said there), or the call is of a piece kind, a side, a site…
+            if !self.t.file.defs.iter().any(|d| d.name.name == name.name) {
+                let place = self.t.places.place(at.start);
+                let what = match g {
+                    Global::Builtin => "a built-in name".to_string(),
+                    _ => format!("{} declared at {place}", g.words()),
+                };
+                let hint = format!("`{}` is {what}, not a function", name.name);
+                self.error_hint(kind, name.span, hint);
+            }
+        } else {
+            match self.did_you_mean(&name.name) {
+                Some(h) => self.error_hint(kind, name.span, h),
+                None => self.error(kind, name.span),
+            }
         }
         for a in args {
             let _ = self.expr(a);

@@ -118,6 +118,19 @@ impl Lowerer<'_> {
 
     pub(super) fn expr_in(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         let span = e.span;
+        // (the body, the value after `:` of an aggregate, extends as far as the condition)
+        match &e.kind {
+            ExprKind::Some(v, c, _)
+            | ExprKind::Exists(v, c, _)
+            | ExprKind::ExistsIn(v, _, c)
+            | ExprKind::Forall(v, _, c)
+            | ExprKind::Line(v, _, c, false)
+            | ExprKind::SomeAlong {
+                var: v, cond: c, ..
+            } => self.quantifier_scope(e, v, c),
+            ExprKind::Agg { var, value, .. } => self.quantifier_scope(e, var, value),
+            _ => {}
+        }
         match &e.kind {
             ExprKind::Int(n) => (Expr::Const(*n), Ty::Num),
             ExprKind::Bool(v) => (Expr::Const(*v as i64), Ty::Bool),

@@ -75,21 +75,7 @@ impl Picture<'_> {
             .filter(|&(_, c)| c > 0)
             .collect();
         if shape.is_dot() {
-            // A point: the numbers beside it.
-            let mut text = c.to_string();
-            for (k, c) in &others {
-                let _ = write!(text, "+{c} {}", g.pieces[k.0 as usize].name);
-            }
-            if c > 0 || !others.is_empty() {
-                let _ = write!(
-                    self.out,
-                    r#"<text class="count" data-kind="{}" x="{}" y="{}" font-size="12" font-weight="700" fill="{INK}">{}</text>"#,
-                    esc(&g.pieces[first.0 as usize].name),
-                    n(x + 7.0),
-                    n(y - 7.0),
-                    esc(&text)
-                );
-            }
+            self.stones(s, x, y);
             return;
         }
         let r = shape.inner_radius();
@@ -246,6 +232,48 @@ impl Picture<'_> {
             );
         }
         self.out.push_str("</g>\n");
+    }
+
+    /// Counters on a point, drawn as stones: one disc for each kind it holds, side by side, the
+    /// first kinds in the colours of the sides in order (the first kind in the first side's),
+    /// the others in the badges' colours; the number on the disc when more than one.
+    fn stones(&mut self, s: SiteId, x: f64, y: f64) {
+        let (g, st) = (self.g, self.st);
+        let held: Vec<(usize, PieceKind, u32)> = self
+            .counters
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (i, k, st.count(g, s, k)))
+            .filter(|&(_, _, c)| c > 0)
+            .collect();
+        let r = self.lay.token_r;
+        let w = held.len().saturating_sub(1) as f64 * r * 1.1;
+        for (j, &(i, k, c)) in held.iter().enumerate() {
+            let colour = match self.colours.get(i).filter(|_| i < g.sides.len()) {
+                Some(c) => *c,
+                None => KIND_COLOURS[i.saturating_sub(1) % KIND_COLOURS.len()],
+            };
+            let edge = if is_light(colour) {
+                "#5a5248"
+            } else {
+                "#1c1611"
+            };
+            let ink = if is_light(colour) { INK } else { "#ffffff" };
+            let cx = x - w / 2.0 + j as f64 * r * 1.1;
+            let label = if c > 1 { c.to_string() } else { String::new() };
+            let _ = write!(
+                self.out,
+                r#"<g class="stone" data-kind="{}"><circle cx="{}" cy="{}" r="{}" fill="{colour}" stroke="{edge}" stroke-width="1.5"/><text class="count" data-kind="{}" data-count="{c}" x="{}" y="{}" font-size="{}" font-weight="700" fill="{ink}" text-anchor="middle">{label}</text></g>"#,
+                esc(&g.pieces[k.0 as usize].name),
+                n(cx),
+                n(y),
+                n(r),
+                esc(&g.pieces[k.0 as usize].name),
+                n(cx),
+                n(y + r * 0.36),
+                n((r * 0.95).max(8.0)),
+            );
+        }
     }
 
     /// A token's disc: the colour of its owner's side, his number in a team.
