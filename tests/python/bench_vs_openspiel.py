@@ -4,7 +4,7 @@ game of the library that OpenSpiel has.
 
     python tests/python/bench_vs_openspiel.py [--games go9,hex] [--rounds 5] [--seconds 1.5]
                                               [--ludic target/release/ludic] [--uct-c 1e9]
-                                              [--file backgammon=PATH]
+                                              [--file backgammon=PATH] [--per-search M]
 
 ludic's side is the binary: `ludic bench GAME --playouts N --format json`, its CPU time (user +
 system) read from the child's rusage (`resource.getrusage(RUSAGE_CHILDREN)` around the run),
@@ -21,7 +21,9 @@ that leaf: its rollout starts a few moves in, and a leaf at the end of the game 
 that the leaves stay as close to the start as they can, `uct_c` is huge by default (1e9: the
 tree grows breadth first). The tree's own cost is counted on OpenSpiel's side. A start state
 that is a chance node (backgammon's first roll) is moved past by one seeded chance outcome
-first: the bot cannot search from a chance root.
+first: the bot cannot search from a chance root. In a short game (tic-tac-toe) one search of
+many simulations grows a tree that holds much of the game, and its rollouts are short or none:
+`--per-search M` splits the run into searches of M simulations, each from a new tree.
 
 Rounds: for each game both sides are calibrated to about `--seconds` CPU-seconds a run, then
 `--rounds` rounds alternate the two (the order swapped every round), and the table gives the
@@ -50,6 +52,8 @@ import time
 import pyspiel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# Wall seconds a run of ludic may take before the game's row says it hung (--timeout).
+TIMEOUT = 120.0
 
 # key: (label, ludic game (built-in name, file, or ("branch", BRANCH, PATH)), ludic options,
 #       OpenSpiel game string, what differs between the two)
@@ -124,14 +128,22 @@ def resolve_ludic_game(spec, tmp):
     return str(out), f"ludic's file: `git show {branch}:{path}`"
 
 
-def ludic_run(binary, game, options, playouts, seed):
+class Hung(Exception):
+    """A run of ludic that did not end in time."""
+
+
+def ludic_run(binary, game, options, playouts, seed, timeout=TIMEOUT):
     """(CPU seconds, bench's JSON row) of one `ludic bench` run."""
     cmd = [binary, "bench", game, "--playouts", str(playouts), "--seed", str(seed)]
     for o in options:
         cmd += ["-o", o]
     cmd += ["--format", "json"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        shown = " ".join(["ludic"] + cmd[1:])
+        raise Hung(f"`{shown}` did not end within {timeout:g} s (killed)") from None
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
@@ -139,11 +151,11 @@ def ludic_run(binary, game, options, playouts, seed):
     return cpu, json.loads(r.stdout)[0]
 
 
-def ludic_rate(binary, game, options, playouts, seed):
+def ludic_rate(binary, game, options, playouts, seed, timeout=TIMEOUT):
     """(playouts/CPU-s, decisions a playout) of one round: N playouts less the start-up (a run
     of one playout)."""
-    base, _ = ludic_run(binary, game, options, 1, seed)
-    cpu, row = ludic_run(binary, game, options, playouts, seed)
+    base, _ = ludic_run(binary, game, options, 1, seed, timeout)
+    cpu, row = ludic_run(binary, game, options, playouts, seed, timeout)
     return (playouts - 1) / max(cpu - base, 1e-9), row["decisions_per_playout"]
 
 
@@ -156,14 +168,18 @@ def spiel_root(game, seed):
     return state
 
 
-def spiel_rate(game, simulations, seed, uct_c):
-    """Playouts/CPU-s of one MCTSBot search of `simulations` simulations from the start."""
+def spiel_rate(game, simulations, seed, uct_c, per_search=None):
+    """Playouts/CPU-s of one MCTSBot search of `simulations` simulations from the start (or of
+    as many searches of `per_search` simulations as make up `simulations`)."""
     state = spiel_root(game, seed)
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    bot = pyspiel.MCTSBot(game, evaluator, uct_c, simulations, 16000, False, seed, False)
+    each = min(per_search or simulations, simulations)
+    searches = -(-simulations // each)
+    bot = pyspiel.MCTSBot(game, evaluator, uct_c, each, 16000, False, seed, False)
     t0 = time.process_time()
-    bot.step(state)
-    return simulations / max(time.process_time() - t0, 1e-9)
+    for _ in range(searches):
+        bot.step(state)
+    return searches * each / max(time.process_time() - t0, 1e-9)
 
 
 def spiel_game_length(game, seconds=0.5, most=200):
@@ -185,12 +201,12 @@ def spiel_game_length(game, seconds=0.5, most=200):
     return actions / n
 
 
-def calibrate_ludic(binary, game, options, seconds):
+def calibrate_ludic(binary, game, options, seconds, timeout=TIMEOUT):
     """Playouts for about `seconds` CPU-seconds."""
     n = 4
     while True:
-        base, _ = ludic_run(binary, game, options, 1, 1)
-        cpu, _ = ludic_run(binary, game, options, n, 1)
+        base, _ = ludic_run(binary, game, options, 1, 1, timeout)
+        cpu, _ = ludic_run(binary, game, options, n, 1, timeout)
         spent = cpu - base
         # past the noise of the start-up's own time
         if (spent >= 0.2 and spent >= base) or n >= 10**8:
@@ -198,10 +214,10 @@ def calibrate_ludic(binary, game, options, seconds):
         n *= 4
 
 
-def calibrate_spiel(game, seconds, uct_c):
+def calibrate_spiel(game, seconds, uct_c, per_search):
     n = 16
     while True:
-        rate = spiel_rate(game, n, 1, uct_c)
+        rate = spiel_rate(game, n, 1, uct_c, per_search)
         if n / rate >= 0.15 or n >= 10**8:
             return max(2, int(rate * seconds))
         n *= 4
@@ -232,6 +248,20 @@ def main():
         help="MCTSBot's exploration constant (default 1e9: a breadth-first tree, leaves near the start)",
     )
     ap.add_argument(
+        "--timeout",
+        type=float,
+        default=TIMEOUT,
+        help=f"wall seconds a run of ludic may take (default {TIMEOUT:g}); past it the game's "
+        "row says so",
+    )
+    ap.add_argument(
+        "--per-search",
+        type=int,
+        metavar="M",
+        help="OpenSpiel's run as searches of M simulations each (default: one search of all): a "
+        "smaller tree, whose leaves stay nearer the start in a short game",
+    )
+    ap.add_argument(
         "--file",
         action="append",
         default=[],
@@ -256,7 +286,9 @@ def main():
     print(f"load at start (/proc/loadavg): {start_load}; {os.cpu_count()} CPUs", flush=True)
     print(
         f"ludic: {args.ludic}; OpenSpiel: pyspiel {getattr(pyspiel, '__version__', '?')}, "
-        f"MCTSBot uct_c={args.uct_c:g}; {args.rounds} rounds of ~{args.seconds} CPU-s a side",
+        f"MCTSBot uct_c={args.uct_c:g}"
+        + (f", searches of {args.per_search} simulations" if args.per_search else ", one search a run")
+        + f"; {args.rounds} rounds of ~{args.seconds} CPU-s a side",
         flush=True,
     )
     rows = []
@@ -269,26 +301,11 @@ def main():
             if k in files:
                 why = "ludic's file given by --file"
             if game_arg is None:
-                rows.append(f"| {label} | – | – | – | – | – | – | {why} |")
+                rows.append(f"| {label} | – | – | – | – | – | – | – | {why} |")
                 print(f"{label}: {why}", file=sys.stderr, flush=True)
                 continue
             l0 = load1()
             game = pyspiel.load_game(sspec)
-            ln = calibrate_ludic(args.ludic, game_arg, lopts, args.seconds)
-            sn = calibrate_spiel(game, args.seconds, args.uct_c)
-            lr, sr, ldec = [], [], []
-            for r in range(args.rounds):
-                seed = r + 1
-                order = ("ludic", "spiel") if r % 2 == 0 else ("spiel", "ludic")
-                for side in order:
-                    if side == "ludic":
-                        rate, dec = ludic_rate(args.ludic, game_arg, lopts, ln, seed)
-                        lr.append(rate)
-                        ldec.append(dec)
-                    else:
-                        sr.append(spiel_rate(game, sn, seed, args.uct_c))
-            slen = spiel_game_length(game)
-            lm, sm = statistics.median(lr), statistics.median(sr)
             ludic_name = game_arg
             if isinstance(lspec, tuple) or game_arg.startswith(str(ROOT) + os.sep):
                 ludic_name = (
@@ -297,6 +314,30 @@ def main():
                 )
             if lopts:
                 ludic_name += f" -o {' -o '.join(lopts)}"
+            lr, sr, ldec = [], [], []
+            try:
+                ln = calibrate_ludic(args.ludic, game_arg, lopts, args.seconds, args.timeout)
+                sn = calibrate_spiel(game, args.seconds, args.uct_c, args.per_search)
+                for r in range(args.rounds):
+                    seed = r + 1
+                    order = ("ludic", "spiel") if r % 2 == 0 else ("spiel", "ludic")
+                    for side in order:
+                        if side == "ludic":
+                            rate, dec = ludic_rate(
+                                args.ludic, game_arg, lopts, ln, seed, args.timeout
+                            )
+                            lr.append(rate)
+                            ldec.append(dec)
+                        else:
+                            sr.append(spiel_rate(game, sn, seed, args.uct_c, args.per_search))
+            except Hung as e:
+                hung = str(e).replace(game_arg, ludic_name.split(" -o ")[0])
+                why = "; ".join(x for x in (why, f"not measured: {hung}") if x)
+                rows.append(f"| {label} | – | – | – | – | – | – | {l0} → {load1()} | {why} |")
+                print(f"{label}: {e}", file=sys.stderr, flush=True)
+                continue
+            slen = spiel_game_length(game)
+            lm, sm = statistics.median(lr), statistics.median(sr)
             note = "; ".join(x for x in (notes, why) if x)
             row = (
                 f"| {label} | `{ludic_name}` vs `{sspec}` | {fmt(lm)} | {fmt(sm)} | {lm / sm:.2f} "
