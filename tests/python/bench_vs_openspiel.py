@@ -88,7 +88,7 @@ GAMES = {
         ("branch", "chess27", "games/chess.game"),
         [],
         "chess",
-        "",
+        "draws by the 50-move rule, threefold repetition and insufficient material in both",
     ),
     "kalah": (
         "kalah (mancala)",
