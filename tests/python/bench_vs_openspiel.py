@@ -15,8 +15,8 @@ OpenSpiel's side is one call of its C++ MCTSBot with a RandomRolloutEvaluator (o
 leaf): `pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), uct_c, N, ...)`, then
 `bot.step(state)` once from the start; playouts = the N simulations, CPU time by
 `time.process_time()` around the call. pyspiel exposes no rollout of its own to Python (its
-evaluator's `evaluate` is not bound), so this is the only way to run many random playouts in
-its C++ from Python. Each simulation walks the tree, adds a node, and plays a random game from
+evaluator's `evaluate` is not bound), so a search is how many random playouts run in its C++
+without a Python loop around each move. Each simulation walks the tree, adds a node, and plays a random game from
 that leaf: its rollout starts a few moves in, and a leaf at the end of the game has none. So
 that the leaves stay as close to the start as they can, `uct_c` is huge by default (1e9: the
 tree grows breadth first). The tree's own cost is counted on OpenSpiel's side. A start state
@@ -234,8 +234,8 @@ def main():
         default=",".join(GAMES),
         help=f"comma-separated, of: {', '.join(GAMES)} (default: all)",
     )
-    ap.add_argument("--rounds", type=int, default=5, help="runs of each side a game")
-    ap.add_argument("--seconds", type=float, default=1.5, help="CPU-seconds of one run")
+    ap.add_argument("--rounds", type=int, default=5, help="runs of each side a game (default 5)")
+    ap.add_argument("--seconds", type=float, default=1.5, help="CPU-seconds of one run (default 1.5)")
     ap.add_argument(
         "--ludic",
         default=str(ROOT / "target" / "release" / "ludic"),
