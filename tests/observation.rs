@@ -162,7 +162,15 @@ fn the_length_bound_follows_the_limits() {
     for g in games() {
         let bound = g.max_game_length();
         assert!(bound > 0 && bound < u64::MAX, "{}", g.title());
-        let turns: u64 = g.option_values()["max_turns"].parse().unwrap();
+        // every built-in game's turn limit follows its option max_turns (backgammon's is a
+        // backstop a few turns beyond it: a tally ends the game at max_turns)
+        let max_turns: u64 = g.option_values()["max_turns"].parse().unwrap();
+        let turns = u64::from(g.turn_limit());
+        assert!(
+            (max_turns..=max_turns + 3).contains(&turns),
+            "{}: limit {turns} turns, max_turns {max_turns}",
+            g.title()
+        );
         if g.has_rounds() {
             assert!(bound >= turns * u64::from(ludic::ROUND_LIMIT));
         } else {

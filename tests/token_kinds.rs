@@ -9,36 +9,38 @@ use ludic::{Game, Settings, load_game};
 /// Men step up a file of five cells; a man that reaches the top becomes a king, which steps
 /// down; `repeated` ends the game as a draw.
 fn promotion() -> Game {
-    let src = format!(
-        r#"
-game "Promotion" {{}}
+    let src = r#"
+game "Promotion" {}
 sides A B
 limit 40 turns
-board {{
+board {
   row a[1..5] at y 0 kind cell
   row b[1..5] at y 2 kind cell
   directions up (1, 0) down (-1, 0)
   area hand
-}}
-pieces {{ man tokens 2  king tokens 1 }}
-start {{ place 1 man on a1 for A  place 1 man on b1 for B  place 1 king in hand for B }}
-turn {{
-  if repeated {{ end game draw "the position came back" }}
+}
+pieces { man tokens 2  king tokens 1 }
+start { place 1 man on a1 for A  place 1 man on b1 for B  place 1 king in hand for B }
+turn {
+  if repeated { end game draw "the position came back" }
   choose step token t to q in steps(site(t), up, down) where owner(t) == mover and top(q) == none
-      and (if kind(t) == man then q == next(site(t), up) else q == next(site(t), down)) {{
+      and (if kind(t) == man then q == next(site(t), up) else q == next(site(t), down)) {
     move t onto q
-    if kind(t) == man and next(q, up) == none {{ set kind(t) = king }}
-  }}
-}}
-"#
-    );
-    load_game(&src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"))
+    if kind(t) == man and next(q, up) == none { set kind(t) = king }
+  }
+}
+"#;
+    load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 /// The game after three steps of each man: A's man on a4, B's on b4, A to move.
 fn before_the_top(g: &Game) -> ludic::State {
     let mut st = g.start();
-    play(g, &mut st, &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"]);
+    play(
+        g,
+        &mut st,
+        &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"],
+    );
     play(g, &mut st, &["step a3 a4", "step b3 b4"]);
     st
 }

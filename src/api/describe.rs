@@ -177,6 +177,11 @@ impl Game {
             .map(SiteId)
     }
 
+    /// `limit N turns`: the turns allowed in a round.
+    pub fn turn_limit(&self) -> u32 {
+        self.turn_limit
+    }
+
     /// `limit N moves`: the decisions allowed in a round, if the game limits them.
     pub fn move_limit(&self) -> Option<u32> {
         (self.move_limit != u32::MAX).then_some(self.move_limit)
