@@ -31,8 +31,10 @@ bottom), as drawn.
 | connect-four / connect_four | `drop F R` (the lowest empty cell of file F) | the column `F` (0..6): `x3`; back: the one legal ludic drop on that file |
 | hex / hex (`size` / `board_size`, default 11) | `place F R` | `size * R + F`: `c5` is `c5` (the same names; OpenSpiel draws rank 1 at the top) |
 | amazons / amazons | `from F R`, then `to F R`, then `shoot F R` | `10 * (9 - R) + F` at each of the three steps: `X From (r, c)`, `X To (r, c)`, `X Shoot: (r, c)` with r = 10 - R counted from the top and c = F + 1 |
+| chess / chess | `move F R F R` (castling: the king's move, `move e1 g1`), `queen F R F R` (`rook`, `bishop`, `knight`: a promotion) | OpenSpiel's action of the long algebraic move `e2e4`, `e1g1`, `e7e8q` (`parse_move_to_action`; back: `action_to_move(...).to_lan()`) |
 
-Players: ludic's first player is OpenSpiel's player 0 in each game (X, X, Black, White).
+Players: ludic's first player is OpenSpiel's player 0 in each game (X, X, Black, White; in
+chess Black: its sides are `Black White`, White moving first, as OpenSpiel numbers them).
 Amazons: OpenSpiel lifts the amazon off the board when it is picked (`From`), ludic moves it with
 the next decision (`to`): the neutral form of OpenSpiel's position puts it back on its square
 between the two.
