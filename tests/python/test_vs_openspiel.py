@@ -295,6 +295,7 @@ class Chess(Pair):
     openspiel_name = "chess"
     letters = {"king": "k", "queen": "q", "rook": "r", "bishop": "b", "knight": "n", "pawn": "p"}
     promotions = {"queen": "q", "rook": "r", "bishop": "b", "knight": "n"}
+    promoted = {v: k for k, v in promotions.items()}
 
     def games(self):
         lg, og = super().games()
@@ -311,7 +312,7 @@ class Chess(Pair):
 
     def to_ludic(self, action, lstate, ostate):
         lan = pyspiel.chess.action_to_move(action, ostate.board()).to_lan()
-        label = {v: k for k, v in self.promotions.items()}.get(lan[4:], "move")
+        label = self.promoted.get(lan[4:], "move")
         return f"{label} {lan[:2]} {lan[2:4]}"
 
     def ludic_position(self, lstate):
