@@ -37,5 +37,8 @@ fn kiwipete_has_the_known_perft_counts() {
 
 #[test]
 fn position_3_has_the_known_perft_counts() {
-    counts("tests/fixtures/chess/position3.game", &[14, 191, 2812, 43_238]);
+    counts(
+        "tests/fixtures/chess/position3.game",
+        &[14, 191, 2812, 43_238],
+    );
 }
