@@ -700,7 +700,7 @@ pub fn state_json(g: &Engine, st: &State) -> Value {
         .map(|t| {
             json!({
                 "owner": g.player_name(g.tokens[t].owner),
-                "kind": g.pieces[g.tokens[t].kind.0 as usize].name,
+                "kind": g.pieces[st.tokens().kind_of(t).0 as usize].name,
                 "site": st.tokens().site_of(t).map(|s| g.site_name(s).to_string()),
                 "area": st.tokens().area_of(t).map(|a| g.areas[a as usize].clone()),
                 "pos": st.tokens().position(t),

@@ -151,7 +151,7 @@ impl<'g> Setup<'g> {
             .find(|&t| {
                 self.st.b.toks.area[t] == UNPLACED
                     && self.g.tokens[t].owner.0 as usize == p
-                    && self.g.tokens[t].kind.0 as usize == k
+                    && self.st.b.toks.kind[t] as usize == k
             })
             .ok_or_else(|| "no token of that side and kind left to place".to_string())
     }

@@ -24,6 +24,7 @@ fn no_game_names_or_terms_in_src() {
         "chanakua",
         "ikuasi",
         "tuknanavuhpi",
+        "backgammon",
         // the fixtures of tests/: a sowing game after OpenSpiel's
         "kalah",
         "mancala",

@@ -154,6 +154,42 @@ fn a_loop_without_a_decision_stops_the_game_within_about_a_second() {
 }
 
 #[test]
+fn throws_for_ever_without_a_decision_stop_at_the_step_limit() {
+    // A loop whose only stops are chance events: the work allowed runs from one decision to
+    // the next, throws included (a `while` over a hidden variable once hung `simulate`).
+    let src = r#"
+game "Throws" { }
+sides South North
+limit 100 turns
+board { points for x in 0..1, y in 0..1 }
+pieces { stone }
+dice die {
+  die d faces one two
+  value 1 when d == one
+  value 2 otherwise
+}
+start { }
+turn {
+  let a = 0
+  while a == 0 { throw die as b }
+  choose put s where count(s) == 0 { place 1 stone on s }
+}
+"#;
+    let g = load_game(src, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut st = g.start();
+    let mut throws = 0u64;
+    let t0 = std::time::Instant::now();
+    while !st.is_over() {
+        assert!(st.moves().is_empty(), "no decision is ever offered");
+        g.play_chance(&mut st, (throws % 2) as i64).unwrap();
+        throws += 1;
+    }
+    assert_eq!(st.outcome().unwrap().reason, EndReason::StepLimit);
+    assert!(throws > 1000, "{throws} throws");
+    assert!(t0.elapsed().as_secs_f64() < 10.0);
+}
+
+#[test]
 fn a_turn_that_never_ends_is_stopped_and_perft_says_so() {
     let g = points(2, "choose { go x in 1 2 { again } }");
     let mut st = g.start();

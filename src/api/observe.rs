@@ -128,7 +128,7 @@ impl Game {
         let areas = at;
         at += self.areas.len() * np;
         for (t, info) in self.tokens.iter().enumerate() {
-            let (o, k) = (info.owner.0 as usize, info.kind.0 as usize);
+            let (o, k) = (info.owner.0 as usize, st.tokens().kind_of(t).0 as usize);
             if let Some(s) = st.tokens().site_of(t) {
                 let i = s.0 as usize * f + SITE_KINDS.len() + nk + np + o * nk + k;
                 if let Some(x) = out.get_mut(i) {

@@ -46,6 +46,12 @@ pub enum Event {
     Owner { site: SiteId, owner: Option<Player> },
     /// a site's kind changed
     Kind { site: SiteId, kind: SiteKind },
+    /// a token's kind changed (`set kind(t) = K`); `site`: where it is, if on the board
+    TokenKind {
+        token: usize,
+        kind: PieceKind,
+        site: Option<SiteId>,
+    },
     /// a token went onto a site (from a site, or from off the board)
     Moved {
         token: usize,

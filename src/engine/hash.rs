@@ -10,7 +10,7 @@ impl Board {
     fn stack_hash(&self, g: &Ir, k: &Keys, s: usize) -> u64 {
         let mut h = 0u64;
         for (level, t) in self.toks.at(s as u16).enumerate() {
-            let key = k.stack[k.class(g, t) * k.nsites + s];
+            let key = k.stack[k.class(g, t, self.toks.kind[t]) * k.nsites + s];
             let pos = self.toks.pos[t] as u32 as u64;
             h = h.wrapping_add(mix(key ^ ((level as u64) << 40) ^ pos));
         }
@@ -28,17 +28,40 @@ impl Board {
         self.seen.hash = self.seen.hash.wrapping_sub(old).wrapping_add(new);
     }
 
+    /// Token `t` becomes of kind `kind`: the hash of where it is follows.
+    pub(crate) fn set_token_kind(&mut self, g: &Ir, t: usize, kind: u8) {
+        let old = std::mem::replace(&mut self.toks.kind[t], kind);
+        if old == kind {
+            return;
+        }
+        let Some(k) = &self.seen.keys else {
+            return;
+        };
+        match self.toks.site_of(t) {
+            Some(s) => self.stack_changed(g, s.0 as usize),
+            None => {
+                let a = self.toks.area[t];
+                self.seen.hash = self
+                    .seen
+                    .hash
+                    .wrapping_sub(k.area_key(g, t, old, a))
+                    .wrapping_add(k.area_key(g, t, kind, a));
+            }
+        }
+    }
+
     /// A token changed areas (`ON_BOARD` on the board).
     #[inline]
     pub(crate) fn area_changed(&mut self, g: &Ir, t: usize, old: u8, new: u8) {
         let Some(k) = &self.seen.keys else {
             return;
         };
+        let kind = self.toks.kind[t];
         let h = self
             .seen
             .hash
-            .wrapping_sub(k.area_key(g, t, old))
-            .wrapping_add(k.area_key(g, t, new));
+            .wrapping_sub(k.area_key(g, t, kind, old))
+            .wrapping_add(k.area_key(g, t, kind, new));
         self.seen.hash = h;
     }
 
@@ -65,7 +88,7 @@ impl Board {
             add(&mut h, self.stack_hash(g, k, s));
         }
         for t in 0..g.tokens.len() {
-            add(&mut h, k.area_key(g, t, self.toks.area[t]));
+            add(&mut h, k.area_key(g, t, self.toks.kind[t], self.toks.area[t]));
         }
         for (i, &v) in self.tallies.iter().enumerate() {
             add(

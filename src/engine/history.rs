@@ -91,17 +91,19 @@ impl Keys {
         }
     }
 
-    pub(super) fn class(&self, g: &Ir, t: usize) -> usize {
-        g.tokens[t].owner.0 as usize * self.npieces + g.tokens[t].kind.0 as usize
+    /// A token's class (its owner and its kind `k`: tokens of one class are interchangeable).
+    pub(super) fn class(&self, g: &Ir, t: usize, k: u8) -> usize {
+        g.tokens[t].owner.0 as usize * self.npieces + k as usize
     }
 
-    pub(super) fn area_key(&self, g: &Ir, t: usize, a: u8) -> u64 {
+    /// The key of token `t` of kind `k` in area `a`.
+    pub(super) fn area_key(&self, g: &Ir, t: usize, k: u8, a: u8) -> u64 {
         let a = match a {
             ON_BOARD => return 0,
             UNPLACED => self.nareas,
             a => (a as usize).min(self.nareas),
         };
-        self.area[self.class(g, t) * (self.nareas + 1) + a]
+        self.area[self.class(g, t, k) * (self.nareas + 1) + a]
     }
 }
 

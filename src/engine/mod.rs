@@ -335,7 +335,6 @@ impl Game {
                 st.b.mover = outcome as u8;
                 st.b.round_first = outcome as u8;
                 st.pc += 1;
-                st.r.work = 0;
                 self.run(st);
                 Ok(())
             }
@@ -348,7 +347,8 @@ impl Game {
                     let var = st.chance.landed(d, outcome as u16);
                     st.r.set(var, o.value);
                     st.pc += 1;
-                    st.r.work = 0;
+                    // the work allowed runs from one decision to the next, throws included:
+                    // rules that throw for ever without a decision end at the step limit
                     self.run(st);
                     Ok(())
                 }

@@ -65,6 +65,8 @@ pub enum Fault {
     RunTooLong,
     #[error("a lap whose drops the sower orders holds more than 65535 pieces")]
     LapTooLongToOrder,
+    #[error("a token was given a kind of counters (a piece declared without `tokens`)")]
+    NotTokenKind,
 }
 
 /// The result of a finished game.

@@ -19,6 +19,8 @@ pub struct Tokens {
     pub(crate) area: Vec<u8>,
     pub(crate) pos: Vec<i32>,
     pub(crate) height: Vec<u32>,
+    /// the kind of each token (`set kind(t) = K` changes it)
+    pub(crate) kind: Vec<u8>,
     pub(crate) clock: u32,
     /// the top and bottom token of each site (-1 when it holds none)
     pub(crate) top: Vec<i16>,
@@ -41,6 +43,7 @@ super::fields::clone_by_fields!(Tokens {
     area,
     pos,
     height,
+    kind,
     clock,
     top,
     bottom,
@@ -61,6 +64,7 @@ impl Tokens {
             area: vec![UNPLACED; n],
             pos: (0..n).map(|t| g.before_track(g.tokens[t].owner)).collect(),
             height: vec![0; n],
+            kind: g.tokens.iter().map(|t| t.kind.0).collect(),
             clock: 0,
             top: vec![-1; g.sites.len()],
             bottom: vec![-1; g.sites.len()],
@@ -116,7 +120,7 @@ impl Tokens {
     /// Whether two tokens are interchangeable: same owner, kind and place.
     pub(crate) fn same_place(&self, g: &Ir, a: usize, b: usize) -> bool {
         g.tokens[a].owner == g.tokens[b].owner
-            && g.tokens[a].kind == g.tokens[b].kind
+            && self.kind[a] == self.kind[b]
             && self.site[a] == self.site[b]
             && self.area[a] == self.area[b]
             && self.pos[a] == self.pos[b]
@@ -125,6 +129,11 @@ impl Tokens {
     /// The site of a token, if it is on the board.
     pub fn site_of(&self, t: usize) -> Option<crate::ir::SiteId> {
         (self.site[t] != NONE).then_some(crate::ir::SiteId(self.site[t]))
+    }
+
+    /// The kind of a token now (`set kind(t) = K` changes it).
+    pub fn kind_of(&self, t: usize) -> crate::ir::PieceKind {
+        crate::ir::PieceKind(self.kind[t])
     }
 
     /// The area of a token, if it is in one.

@@ -89,6 +89,8 @@ pub enum Expr {
     Bottom(Box<Expr>),
     /// `owner(t)` of a token
     TokOwner(Box<Expr>),
+    /// `kind(t)` of a token: its piece kind now (-1 for no token)
+    TokKind(Box<Expr>),
     /// `site(t)`: where a token stands (-1 off the board)
     TokSite(Box<Expr>),
     /// `pos(t)`: a token's position on its side's track (the position before the first one

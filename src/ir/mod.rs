@@ -249,6 +249,8 @@ pub enum Instr {
     SetOwner(Expr, Expr),
     /// `set kind(h) = k`
     SetKind(Expr, Expr),
+    /// `set kind(t) = K` of a token
+    SetTokenKind(Expr, Expr),
     /// `capture SET keep K to P`
     Capture {
         set: SetExpr,
@@ -499,7 +501,7 @@ impl Instr {
         let take_set = |s: &mut SetExpr| std::mem::replace(s, SetExpr::Empty);
         match self {
             Instr::JumpIfNot(e, _) | Instr::SetVar(_, e) => *e = fe(take(e)),
-            Instr::SetOwner(a, b) | Instr::SetKind(a, b) => {
+            Instr::SetOwner(a, b) | Instr::SetKind(a, b) | Instr::SetTokenKind(a, b) => {
                 *a = fe(take(a));
                 *b = fe(take(b));
             }

@@ -59,6 +59,7 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::Top(a)
         | Expr::Bottom(a)
         | Expr::TokOwner(a)
+        | Expr::TokKind(a)
         | Expr::TokSite(a)
         | Expr::TokPos(a)
         | Expr::TokArea(a)

@@ -171,6 +171,7 @@ fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
         | Expr::Abs(a)
         | Expr::BinConst(_, a, _)
         | Expr::TokOwner(a)
+        | Expr::TokKind(a)
         | Expr::TokPos(a)
         | Expr::TokSite(a)
         | Expr::TokArea(a)

@@ -59,6 +59,14 @@ pub fn narrate(g: &Game, before: &State, events: &[Event]) -> Vec<String> {
                 1
             }
             Event::Owner { .. } | Event::Kind { .. } => n.site_changes(rest),
+            Event::TokenKind { token, kind, site } => {
+                let (who, _) = n.tokens_named(&[token]);
+                let at = site.map_or(String::new(), |s| format!(" on {}", n.site(s)));
+                n.lines
+                    .push(format!("{who}{at} becomes a {}", kind_name(g, kind)));
+                n.book.set_kind(token, kind);
+                1
+            }
             Event::Moved { .. } | Event::Sent { .. } => n.tokens(rest),
             Event::Passed { player } => {
                 n.lines.push(format!(
@@ -588,10 +596,9 @@ impl Narrator<'_> {
                     let what = match &tokens[..] {
                         [t] => format!(
                             "a {}",
-                            self.g
-                                .tokens
-                                .get(*t)
-                                .map_or("piece", |t| kind_name(self.g, t.kind))
+                            self.book
+                                .kind(*t)
+                                .map_or("piece", |k| kind_name(self.g, k))
                         ),
                         _ => format!("{} pieces", tokens.len()),
                     };
@@ -683,7 +690,11 @@ impl Narrator<'_> {
         }
         match (&info[..], &owners[..]) {
             ([t], _) => (
-                format!("{}'s {}", g.player_name(t.owner), kind_name(g, t.kind)),
+                format!(
+                    "{}'s {}",
+                    g.player_name(t.owner),
+                    kind_name(g, self.book.kind(tokens[0]).unwrap_or(t.kind))
+                ),
                 false,
             ),
             (_, [(p, n)]) => (format!("{}'s {n} pieces", g.player_name(*p)), true),

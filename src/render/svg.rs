@@ -100,6 +100,7 @@ pub fn event_sites(events: &[Event]) -> Vec<SiteId> {
             Event::Sent { from, .. } => {
                 out.extend(*from);
             }
+            Event::TokenKind { site, .. } => out.extend(*site),
             Event::Given { .. } | Event::Passed { .. } | Event::AnotherTurn { .. } => {}
         }
     }

@@ -138,6 +138,7 @@ impl Compiler {
             Expr::Top(_)
             | Expr::Bottom(_)
             | Expr::TokOwner(_)
+            | Expr::TokKind(_)
             | Expr::TokSite(_)
             | Expr::TokPos(_)
             | Expr::TokArea(_) => self.token_value(e),
@@ -401,7 +402,7 @@ pub(crate) fn count_masked(t: &Tables, b: &Board, site: i64, mask: KindMask) -> 
         n += b
             .toks
             .at(s as u16)
-            .filter(|&x| mask.0 & (1 << t.tok_kind[x]) != 0)
+            .filter(|&x| mask.0 & (1 << b.toks.kind[x]) != 0)
             .count() as i64;
     }
     n

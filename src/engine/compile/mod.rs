@@ -22,6 +22,7 @@ pub(crate) enum Op {
     SetVar(VarId, Num),
     SetOwner(Num, Num),
     SetKind(Num, Num),
+    SetTokenKind(Num, Num),
     Capture {
         set: CSet,
         keep: Num,
@@ -290,6 +291,7 @@ impl Compiler {
             Instr::SetVar(v, e) => Op::SetVar(*v, self.num(e)),
             Instr::SetOwner(s, p) => Op::SetOwner(self.num(s), self.num(p)),
             Instr::SetKind(s, k) => Op::SetKind(self.num(s), self.num(k)),
+            Instr::SetTokenKind(t, k) => Op::SetTokenKind(self.num(t), self.num(k)),
             Instr::Capture { set, keep, to } => Op::Capture {
                 set: self.set(set),
                 keep: self.num(keep),

@@ -39,7 +39,6 @@ pub(crate) struct Tables {
     /// the track of each player's side, by player
     pub(crate) tracks: Vec<Option<TrackInfo>>,
     pub(crate) tok_owner: Vec<u8>,
-    pub(crate) tok_kind: Vec<u8>,
     /// the position before its side's track, for each token
     pub(crate) tok_before: Vec<i32>,
     pub(crate) ntokens: usize,
@@ -145,7 +144,6 @@ impl Tables {
                 .map(|p| g.tracks.get(p % sides).cloned().flatten())
                 .collect(),
             tok_owner: g.tokens.iter().map(|t| t.owner.0).collect(),
-            tok_kind: g.tokens.iter().map(|t| t.kind.0).collect(),
             tok_before: g.tokens.iter().map(|t| g.before_track(t.owner)).collect(),
             ntokens: nt,
             tw: bits::words(nt),

@@ -87,6 +87,7 @@ impl Game {
                 // pieces, owners, kinds, holdings and tallies
                 Op::SetOwner(s, p) => self.set_owner(st, s, p),
                 Op::SetKind(s, k) => self.set_kind(st, s, k),
+                Op::SetTokenKind(t, k) => self.set_token_kind(st, t, k),
                 Op::Capture { set, keep, to } => self.capture(st, set, keep, to),
                 Op::Place {
                     count,

@@ -39,6 +39,31 @@ impl Game {
         false
     }
 
+    /// `set kind(t) = K` of a token (no token: nothing happens, as for `move`).
+    pub(super) fn set_token_kind(&self, st: &mut State, t: &Num, k: &Num) -> bool {
+        let t = t(&st.b, &mut st.r);
+        let k = k(&st.b, &mut st.r);
+        if let Some(t) = self.prog.t.token(t) {
+            // a kind that some token has from the start: a kind of tokens
+            let Some(k) = u8::try_from(k)
+                .ok()
+                .filter(|&k| self.tokens.iter().any(|x| x.kind.0 == k))
+            else {
+                raise(&st.b.fault, Fault::NotTokenKind);
+                st.pc += 1;
+                return false;
+            };
+            st.b.set_token_kind(self, t, k);
+            st.log.push(|| Event::TokenKind {
+                token: t,
+                kind: PieceKind(k),
+                site: st.b.toks.site_of(t),
+            });
+        }
+        st.pc += 1;
+        false
+    }
+
     /// `capture SET keep K to P`.
     #[inline]
     pub(super) fn capture(&self, st: &mut State, set: &CSet, keep: &Num, to: &Num) -> bool {

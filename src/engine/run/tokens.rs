@@ -60,7 +60,7 @@ impl Game {
                     let unplaced = st.b.toks.in_area(UNPLACED);
                     let mut found = None;
                     for_each(unplaced, |x| {
-                        if t.tok_owner[x] as usize == p && t.tok_kind[x] == piece {
+                        if t.tok_owner[x] as usize == p && st.b.toks.kind[x] == piece {
                             found = Some(x);
                             false
                         } else {

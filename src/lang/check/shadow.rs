@@ -72,7 +72,10 @@ impl<'a> Checker<'a> {
                 StmtKind::ForTokens { var, body, .. } | StmtKind::ForSites { var, body, .. } => {
                     self.inner(body, scope, &[var])
                 }
-                StmtKind::Throw { var, .. } => scope.push(bound(var, "the variable")),
+                StmtKind::Throw { var, .. } => {
+                    self.hides(var, "variable", scope);
+                    scope.push(bound(var, "the `throw`'s variable"));
+                }
                 _ => {}
             }
         }
@@ -88,7 +91,8 @@ impl<'a> Checker<'a> {
 
     /// A warning if `name` hides a name of `scope` or a global one.
     fn hides(&mut self, name: &Ident, what: &'static str, scope: &[Bound]) {
-        let earlier = match scope.iter().rev().find(|b| b.name == name.name) {
+        let local = scope.iter().rev().find(|b| b.name == name.name);
+        let earlier = match local {
             Some(b) => Some((b.what, b.span)),
             None => self
                 .t
@@ -99,6 +103,20 @@ impl<'a> Checker<'a> {
         let Some((earlier, at)) = earlier else {
             return;
         };
+        let n = &name.name;
+        // a variable of an enclosing block keeps its value: `set` is what changes it
+        let change = if local.is_some() {
+            format!(
+                ", which keeps its value (as does a `while` condition that reads it); to change that one, {}",
+                if what == "variable" {
+                    format!("`throw DICE as v` then `set {n} = v`")
+                } else {
+                    format!("`set {n} = …`")
+                }
+            )
+        } else {
+            String::new()
+        };
         let mut d = Diagnostic::new(
             ErrorKind::Shadow {
                 what,
@@ -108,12 +126,11 @@ impl<'a> Checker<'a> {
             name.span,
         )
         .with_hint(format!(
-            "below this, `{}` means the new value, not {earlier}; if that is meant, a different name says so",
-            name.name
+            "below this, `{n}` means the new value, not {earlier}{change}; if a new one is meant, a different name says so"
         ))
         .warning();
         if at != Span::default() {
-            d = d.with_note(at, format!("{earlier} `{}` is here", name.name));
+            d = d.with_note(at, format!("{earlier} `{n}` is here"));
         }
         self.d.warnings.push(d);
     }

@@ -28,6 +28,25 @@ impl Lowerer<'_> {
         self.emit(Instr::SetVar(v, x));
     }
 
+    /// The kind a token becomes: a piece kind that is made of tokens (`pieces { queen tokens 2 }`).
+    fn token_kind_value(&mut self, value: &ast::Expr) -> Expr {
+        let k = self.expect(value, Ty::Piece);
+        if let Expr::Const(c) = k
+            && !self.t.token_kinds.get(c as usize).copied().unwrap_or(true)
+        {
+            let name = self.text_of(value.span);
+            self.error_hint(
+                ErrorKind::Misplaced {
+                    what: "a kind of counters",
+                    place: "for the kind of a token",
+                },
+                value.span,
+                format!("a token becomes a kind of tokens; declare the piece with `tokens N` (`{name} tokens 1`), or set the kind of a site (`set kind(site(t)) = …`) if that is meant"),
+            );
+        }
+        k
+    }
+
     /// `set … = …`: a variable, `mover`, a tally, or a site's owner or kind.
     pub(super) fn set(&mut self, target: &ast::Expr, value: &ast::Expr) {
         match &target.kind {
@@ -83,7 +102,13 @@ impl Lowerer<'_> {
                 self.emit(Instr::SetTally { slot, player: Some(p), value: x });
             }
             ExprKind::Call(f, args) if (f.name == "owner" || f.name == "kind") && args.len() == 1 => {
-                let site = self.expect(&args[0], Ty::Site);
+                let (x, t) = self.expr(&args[0]);
+                if f.name == "kind" && t == Ty::Token {
+                    let k = self.token_kind_value(value);
+                    self.emit(Instr::SetTokenKind(x, k));
+                    return;
+                }
+                let site = self.expect_lowered(&args[0], x, t, Ty::Site);
                 if f.name == "owner" {
                     let p = self.expect(value, Ty::Player);
                     self.emit(Instr::SetOwner(site, p));

@@ -471,8 +471,15 @@ impl Lowerer<'_> {
                 (Expr::TrackEnd(b(p)), Ty::Num)
             }
             L::Kind => {
-                let s = self.expect(&args[0], Ty::Site);
-                (Expr::KindOf(b(s)), Ty::SiteKind)
+                let (x, t) = self.expr(&args[0]);
+                match t {
+                    Ty::Token => (Expr::TokKind(b(x)), Ty::Piece),
+                    Ty::Site | Ty::Error => (Expr::KindOf(b(x)), Ty::SiteKind),
+                    t => {
+                        self.type_error(Ty::Site, t, args[0].span);
+                        (Expr::Const(0), Ty::Error)
+                    }
+                }
             }
             L::Opposite => {
                 let s = self.expect(&args[0], Ty::Site);

@@ -18,6 +18,11 @@ impl Lowerer<'_> {
     /// Lowers an expression that must have type `want` (sets are not accepted here).
     pub(crate) fn expect(&mut self, e: &ast::Expr, want: Ty) -> Expr {
         let (x, ty) = self.expr(e);
+        self.expect_lowered(e, x, ty, want)
+    }
+
+    /// [`Self::expect`] of an expression already lowered to `x` of type `ty`.
+    pub(crate) fn expect_lowered(&mut self, e: &ast::Expr, x: Expr, ty: Ty, want: Ty) -> Expr {
         if ty == Ty::Null && super::none_type::nullable(want) {
             // `none`, or a variable made from it: now known to be `want`
             self.determine(&x, want);

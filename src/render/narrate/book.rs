@@ -1,7 +1,7 @@
 //! Where the tokens are while a step is told ([`TokenBook`]).
 
 use crate::engine::{Game, State};
-use crate::ir::SiteId;
+use crate::ir::{PieceKind, SiteId};
 
 /// Where the tokens are while the events of a step are told (each event moves one), starting
 /// from the position before the step.
@@ -12,6 +12,8 @@ pub(super) struct TokenBook {
     area: Vec<Option<u8>>,
     /// each site's stack, bottom first
     stacks: Vec<Vec<usize>>,
+    /// each token's kind
+    kind: Vec<PieceKind>,
 }
 
 impl TokenBook {
@@ -26,7 +28,23 @@ impl TokenBook {
                 .map(|s| st.tokens().stack(SiteId(s as u16)))
                 .collect()
         };
-        TokenBook { site, area, stacks }
+        let kind = (0..n).map(|t| st.tokens().kind_of(t)).collect();
+        TokenBook {
+            site,
+            area,
+            stacks,
+            kind,
+        }
+    }
+
+    pub(super) fn kind(&self, t: usize) -> Option<PieceKind> {
+        self.kind.get(t).copied()
+    }
+
+    pub(super) fn set_kind(&mut self, t: usize, k: PieceKind) {
+        if let Some(x) = self.kind.get_mut(t) {
+            *x = k;
+        }
     }
 
     pub(super) fn site(&self, t: usize) -> Option<SiteId> {

@@ -28,6 +28,11 @@ impl Compiler {
                     .token(x(b, r))
                     .map_or(-1, |x| t.tok_owner[x] as i64)))
             }
+            Expr::TokKind(x) => {
+                with_arg!(self, x, |x| num(move |b, r| t
+                    .token(x(b, r))
+                    .map_or(-1, |x| b.toks.kind[x] as i64)))
+            }
             Expr::TokSite(x) => with_arg!(self, x, |x| num(move |b, r| {
                 match t.token(x(b, r)).map(|x| b.toks.site[x]) {
                     Some(s) if s != u16::MAX => s as i64,
