@@ -1,8 +1,8 @@
 //! Chess (games/chess.game) counted against the known perft numbers of the chess programming
 //! wiki: the start position to depth 4, "Kiwipete" (castling both ways, en passant, pins and
-//! checks in the middle game) to depth 3, and "position 3" (en passant that would expose the king
-//! along a rank) to depth 4. Perft counts complete turns: a promotion is one move (`queen e7
-//! e8`). Depth 5 of the start (4,865,609) and depth 4 of Kiwipete (4,085,603) are run by hand
+//! checks in the middle game) to depth 3, "position 3" (en passant that would expose the king
+//! along a rank) to depth 4, and "position 5" (promotions, taking and not, to each of the four
+//! pieces) to depth 3. Perft counts complete turns: a promotion is one move (`queen d7 d8`). Depth 5 of the start (4,865,609) and depth 4 of Kiwipete (4,085,603) are run by hand
 //! (`ludic perft FILE N --max-positions … --max-work …`): too slow for the suite. The rules
 //! beyond the moves (repetition, the 100-move clock, insufficient material, mate and
 //! stalemate) are compared with OpenSpiel's `chess` in tests/python/test_vs_openspiel.py.
@@ -41,4 +41,9 @@ fn position_3_has_the_known_perft_counts() {
         "tests/fixtures/chess/position3.game",
         &[14, 191, 2812, 43_238],
     );
+}
+
+#[test]
+fn position_5_has_the_known_perft_counts() {
+    counts("tests/fixtures/chess/position5.game", &[44, 1486, 62_379]);
 }

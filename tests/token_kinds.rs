@@ -42,7 +42,11 @@ fn a_man_that_reaches_the_end_becomes_a_king_and_moves_as_one() {
     let mut st = g.start();
     play(&g, &mut st, &["step a1 a2", "step b1 b2"]);
     assert_eq!(g.legal_notations(&st), vec!["step a2 a3".to_string()]);
-    play(&g, &mut st, &["step a2 a3", "step b2 b3", "step a3 a4", "step b3 b4"]);
+    play(
+        &g,
+        &mut st,
+        &["step a2 a3", "step b2 b3", "step a3 a4", "step b3 b4"],
+    );
     // a4 to a5: the top: the man becomes a king, and then steps down only
     let a5 = g.site_named("a5").unwrap();
     let (man, king) = (ludic::PieceKind(0), ludic::PieceKind(1));
@@ -51,7 +55,11 @@ fn a_man_that_reaches_the_end_becomes_a_king_and_moves_as_one() {
     play(&g, &mut st, &["step a4 a5"]);
     let t = st.tokens().stack(a5)[0];
     assert_eq!(st.tokens().kind_of(t), king);
-    assert_eq!(g.token(t).map(|d| d.kind), Some(man), "the token's kind at the start");
+    assert_eq!(
+        g.token(t).map(|d| d.kind),
+        Some(man),
+        "the token's kind at the start"
+    );
     play(&g, &mut st, &["step b4 b5"]);
     assert_eq!(g.legal_notations(&st), vec!["step a5 a4".to_string()]);
     // the position's hash kept up to date equals the one computed from scratch
@@ -62,7 +70,11 @@ fn a_man_that_reaches_the_end_becomes_a_king_and_moves_as_one() {
 fn counts_narration_and_the_state_follow_the_new_kind() {
     let g = promotion("");
     let mut st = g.start();
-    play(&g, &mut st, &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"]);
+    play(
+        &g,
+        &mut st,
+        &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"],
+    );
     play(&g, &mut st, &["step a3 a4", "step b3 b4"]);
     let before = st.clone();
     let d = g.parse_decision(&st, "step a4 a5").expect("legal");
@@ -89,10 +101,18 @@ fn a_position_with_a_king_differs_from_the_same_with_a_man() {
     // nothing repeats; the hash of a4 with a king is not that of a4 with a man.
     let g = promotion("");
     let mut st = g.start();
-    play(&g, &mut st, &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"]);
+    play(
+        &g,
+        &mut st,
+        &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"],
+    );
     play(&g, &mut st, &["step a3 a4"]);
     let with_man = st.position_hash();
-    play(&g, &mut st, &["step b3 b4", "step a4 a5", "step b4 b5", "step a5 a4"]);
+    play(
+        &g,
+        &mut st,
+        &["step b3 b4", "step a4 a5", "step b4 b5", "step a5 a4"],
+    );
     assert_eq!(st.position_hash(), g.position_hash_from_scratch(&st));
     assert_ne!(st.position_hash(), with_man);
 }
@@ -123,5 +143,8 @@ turn {{
     let mut st = g.start();
     play(&g, &mut st, &["go c1"]);
     let out = st.outcome().expect("over");
-    assert_eq!(out.reason, ludic::EndReason::Fault(ludic::Fault::NotTokenKind));
+    assert_eq!(
+        out.reason,
+        ludic::EndReason::Fault(ludic::Fault::NotTokenKind)
+    );
 }

@@ -88,7 +88,10 @@ impl Board {
             add(&mut h, self.stack_hash(g, k, s));
         }
         for t in 0..g.tokens.len() {
-            add(&mut h, k.area_key(g, t, self.toks.kind[t], self.toks.area[t]));
+            add(
+                &mut h,
+                k.area_key(g, t, self.toks.kind[t], self.toks.area[t]),
+            );
         }
         for (i, &v) in self.tallies.iter().enumerate() {
             add(

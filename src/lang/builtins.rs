@@ -165,7 +165,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     call("score", 1, 1, L::Score, "its value"),
     call("size", 1, 1, L::Size, "number of sites"),
     call("owner", 1, 1, L::Owner, "a site's owner, a token's owner"),
-    call("kind", 1, 1, L::Kind, "a site's kind, or a token's kind now"),
+    call(
+        "kind",
+        1,
+        1,
+        L::Kind,
+        "a site's kind, or a token's kind now",
+    ),
     call("next", 1, 3, L::Next, "along the ring"),
     call("opposite", 1, 1, L::Opposite, "from `opposite`"),
     set(call(

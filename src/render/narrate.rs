@@ -596,9 +596,7 @@ impl Narrator<'_> {
                     let what = match &tokens[..] {
                         [t] => format!(
                             "a {}",
-                            self.book
-                                .kind(*t)
-                                .map_or("piece", |k| kind_name(self.g, k))
+                            self.book.kind(*t).map_or("piece", |k| kind_name(self.g, k))
                         ),
                         _ => format!("{} pieces", tokens.len()),
                     };
