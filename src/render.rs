@@ -73,14 +73,63 @@ fn paint(look: &Look, text: &str, side: Option<usize>, marked: bool) -> String {
 }
 
 /// A token's mark: its side's initial, with the player's number in a team (`S2`).
-fn token_mark(g: &Game, ini: &[String], t: usize) -> String {
+fn token_mark(g: &Game, st: &State, ini: &[String], t: usize) -> String {
     let owner = g.tokens[t].owner;
     let side = g.side_of(owner).0 as usize;
-    if g.players.len() > g.sides.len() {
-        format!("{}{}", ini[side], owner.0 as usize / g.sides.len() + 1)
+    let team = if g.players.len() > g.sides.len() {
+        (owner.0 as usize / g.sides.len() + 1).to_string()
     } else {
-        ini[side].clone()
+        String::new()
+    };
+    match kind_letters(g) {
+        // several kinds of tokens: the side in small letters, the kind in a capital (`wK`)
+        Some(letters) => format!(
+            "{}{team}{}",
+            ini[side].to_lowercase(),
+            letters[st.tokens().kind_of(t).0 as usize]
+        ),
+        None => format!("{}{team}", ini[side]),
     }
+}
+
+/// Whether every piece kind of the game is a kind of tokens (the board shows tokens' marks).
+fn only_tokens(g: &Game) -> bool {
+    let kinds: std::collections::BTreeSet<u8> = g.tokens.iter().map(|t| t.kind.0).collect();
+    !g.tokens.is_empty() && kinds.len() == g.pieces.len()
+}
+
+/// A capital letter for each kind of tokens, when a game has several (`None` otherwise): the
+/// first letter of its name that no kind declared before it took (`king` K, `knight` N).
+pub(crate) fn kind_letters(g: &Game) -> Option<Vec<char>> {
+    let token_kinds: std::collections::BTreeSet<u8> = g.tokens.iter().map(|t| t.kind.0).collect();
+    if token_kinds.len() < 2 {
+        return None;
+    }
+    let mut taken: Vec<char> = vec![];
+    let letters = g
+        .pieces
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let upper = p
+                .name
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .map(|c| c.to_ascii_uppercase());
+            let letter = if token_kinds.contains(&(k as u8)) {
+                upper
+                    .clone()
+                    .find(|c| !taken.contains(c))
+                    .or_else(|| upper.clone().next())
+            } else {
+                None
+            };
+            let letter = letter.unwrap_or('?');
+            taken.push(letter);
+            letter
+        })
+        .collect();
+    Some(letters)
 }
 
 /// The side whose colour a site takes: its top token's, else its owner's.
@@ -96,7 +145,8 @@ fn site_side(g: &Game, st: &State, s: SiteId) -> Option<usize> {
 /// The contents of a site in a few characters: `12`, `0+big`, `3+2big`; for tokens, the
 /// owners' marks from the top of the stack down (`SN`, `S1N2` in teams), `.` when empty.
 fn contents(g: &Game, st: &State, s: SiteId) -> String {
-    if g.pieces.len() == 1 && !g.tokens.is_empty() {
+    // every kind a kind of tokens: the tokens' marks (with their kinds when there are several)
+    if only_tokens(g) {
         let ini = initials(g);
         let stack = st.tokens().stack(s);
         if stack.is_empty() {
@@ -105,7 +155,7 @@ fn contents(g: &Game, st: &State, s: SiteId) -> String {
         return stack
             .iter()
             .rev()
-            .map(|&t| token_mark(g, &ini, t))
+            .map(|&t| token_mark(g, st, &ini, t))
             .collect();
     }
     let mut out = st.count(g, s, PieceKind(0)).to_string();
@@ -144,10 +194,10 @@ pub(crate) fn pieces_of_kind(g: &Game, st: &State, k: PieceKind) -> u64 {
 /// owner's mark), as much of it as lets `cols` columns fit in [`BOARD_WIDTH`] characters (at
 /// least two marks, or the longest site name): a taller stack shows its top (`SNS+4`).
 fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
-    if g.pieces.len() == 1 && !g.tokens.is_empty() {
+    if only_tokens(g) {
         let ini = initials(g);
         let mark = (0..g.tokens.len())
-            .map(|t| token_mark(g, &ini, t).chars().count())
+            .map(|t| token_mark(g, st, &ini, t).chars().count())
             .max()
             .unwrap_or(1);
         let name = g
@@ -177,14 +227,14 @@ fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
 /// A stack of tokens too tall for its cell: its top marks and the number of the others
 /// (`SNS+4`); None for counters.
 fn shortened_stack(g: &Game, st: &State, s: SiteId, width: usize) -> Option<String> {
-    if g.pieces.len() != 1 || g.tokens.is_empty() {
+    if !only_tokens(g) {
         return None;
     }
     let ini = initials(g);
     let stack = st.tokens().stack(s);
     let mut out = String::new();
     for (i, &t) in stack.iter().rev().enumerate() {
-        let mark = token_mark(g, &ini, t);
+        let mark = token_mark(g, st, &ini, t);
         let rest = format!("+{}", stack.len() - i);
         if out.chars().count() + mark.chars().count() + rest.len() > width && i > 0 {
             return Some(out + &rest);
@@ -308,7 +358,7 @@ pub fn board_view(g: &Game, st: &State, look: &Look) -> String {
     ys.dedup();
     let cols = (max_x - min_x + 1).clamp(1, 200) as usize;
     let stable = widest_contents(g, st, cols);
-    let stacks = g.pieces.len() == 1 && !g.tokens.is_empty();
+    let stacks = only_tokens(g);
     let cells: Vec<(String, String)> = (0..n)
         .map(|i| {
             let s = SiteId(i as u16);

@@ -148,3 +148,29 @@ turn {{
         ludic::EndReason::Fault(ludic::Fault::NotTokenKind)
     );
 }
+
+#[test]
+fn the_board_shows_each_token_s_kind_when_there_are_several() {
+    // text: the side in a small letter and the kind in a capital (`aM`, `aK`); SVG: the
+    // kind's letter on the disc (`king` K, and `man` M)
+    let g = promotion("");
+    let mut st = g.start();
+    let text = ludic::render::board_text(&g, &st);
+    assert!(
+        text.contains("aM") && text.contains("bM") && !text.contains("aK"),
+        "{text}"
+    );
+    play(
+        &g,
+        &mut st,
+        &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"],
+    );
+    play(&g, &mut st, &["step a3 a4", "step b3 b4", "step a4 a5"]);
+    let text = ludic::render::board_text(&g, &st);
+    assert!(text.contains("aK") && !text.contains("aM"), "{text}");
+    let svg = ludic::render::svg::svg(&g, &st, &[]);
+    assert!(
+        svg.contains(">K</text>") && svg.contains(">M</text>"),
+        "no kind letters"
+    );
+}

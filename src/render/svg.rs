@@ -252,6 +252,8 @@ struct Picture<'a> {
     lay: Layout,
     /// the piece kinds that are counters (not individual tokens)
     counters: Vec<PieceKind>,
+    /// a letter for each kind of tokens, when there are several (drawn on the discs)
+    kind_letters: Option<Vec<char>>,
     out: String,
 }
 
@@ -268,6 +270,7 @@ impl<'a> Picture<'a> {
                 .filter(|k| !token_kinds.contains(k))
                 .map(PieceKind)
                 .collect(),
+            kind_letters: super::kind_letters(g),
             out: String::new(),
         }
     }

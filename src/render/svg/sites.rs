@@ -289,6 +289,7 @@ impl Picture<'_> {
         let g = self.g;
         let c = self.colour(p);
         let edge = if is_light(c) { "#5a5248" } else { "#1c1611" };
+        let token = t;
         let t = t
             .map(|t| format!(r#" data-token="{t}""#))
             .unwrap_or_default();
@@ -303,7 +304,16 @@ impl Picture<'_> {
             n(r * 0.68),
             if is_light(c) { "#5a5248" } else { "#ffffff" }
         );
-        if let Some(label) = player_label(g, p) {
+        let kind = token.and_then(|t| {
+            let letters = self.kind_letters.as_ref()?;
+            letters.get(self.st.tokens().kind_of(t).0 as usize).copied()
+        });
+        let label = match (kind, player_label(g, p)) {
+            (Some(k), Some(team)) => Some(format!("{k}{team}")),
+            (Some(k), None) => Some(k.to_string()),
+            (None, team) => team,
+        };
+        if let Some(label) = label {
             let ink = if is_light(c) { INK } else { "#ffffff" };
             let _ = write!(
                 out,
