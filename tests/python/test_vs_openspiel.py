@@ -288,8 +288,9 @@ class Chess(Pair):
     number of moves since a capture or a pawn move (OpenSpiel's irreversible-move counter,
     ludic's tally `clock`) and at `i3` the en-passant square (FEN's, which OpenSpiel sets only
     when a pawn stands beside the pawn that moved two squares: ludic's tally `passant`, its
-    file; `-` for none). Players: OpenSpiel's player 0 is Black, as ludic's first side. A random game is about 350 moves, half a second or so in ludic:
-    `CHESS_GAMES` (500) are played in CI."""
+    file; `-` for none). Players: OpenSpiel's player 0 is Black, as ludic's first side. A
+    random game is about 350 moves: `CHESS_GAMES` (500) games, 175,199 steps, take about
+    110 s of CPU (both systems and the driver)."""
 
     ludic_name = "chess"
     openspiel_name = "chess"
