@@ -8,7 +8,7 @@ use ludic::{Game, Settings, load_game};
 
 /// Men step up a file of five cells; a man that reaches the top becomes a king, which steps
 /// down; `repeated` ends the game as a draw.
-fn promotion(extra: &str) -> Game {
+fn promotion() -> Game {
     let src = format!(
         r#"
 game "Promotion" {{}}
@@ -21,7 +21,6 @@ board {{
   area hand
 }}
 pieces {{ man tokens 2  king tokens 1 }}
-{extra}
 start {{ place 1 man on a1 for A  place 1 man on b1 for B  place 1 king in hand for B }}
 turn {{
   if repeated {{ end game draw "the position came back" }}
@@ -36,9 +35,17 @@ turn {{
     load_game(&src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
+/// The game after three steps of each man: A's man on a4, B's on b4, A to move.
+fn before_the_top(g: &Game) -> ludic::State {
+    let mut st = g.start();
+    play(g, &mut st, &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"]);
+    play(g, &mut st, &["step a3 a4", "step b3 b4"]);
+    st
+}
+
 #[test]
 fn a_man_that_reaches_the_end_becomes_a_king_and_moves_as_one() {
-    let g = promotion("");
+    let g = promotion();
     let mut st = g.start();
     play(&g, &mut st, &["step a1 a2", "step b1 b2"]);
     assert_eq!(g.legal_notations(&st), vec!["step a2 a3".to_string()]);
@@ -68,14 +75,8 @@ fn a_man_that_reaches_the_end_becomes_a_king_and_moves_as_one() {
 
 #[test]
 fn counts_narration_and_the_state_follow_the_new_kind() {
-    let g = promotion("");
-    let mut st = g.start();
-    play(
-        &g,
-        &mut st,
-        &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"],
-    );
-    play(&g, &mut st, &["step a3 a4", "step b3 b4"]);
+    let g = promotion();
+    let mut st = before_the_top(&g);
     let before = st.clone();
     let d = g.parse_decision(&st, "step a4 a5").expect("legal");
     let events = g.play_narrated(&mut st, d).expect("legal");
@@ -96,25 +97,24 @@ fn counts_narration_and_the_state_follow_the_new_kind() {
 }
 
 #[test]
-fn a_position_with_a_king_differs_from_the_same_with_a_man() {
-    // Kings step down and men up: after A's king goes a5-a4 and back, and B's man on,
-    // nothing repeats; the hash of a4 with a king is not that of a4 with a man.
-    let g = promotion("");
-    let mut st = g.start();
-    play(
-        &g,
-        &mut st,
-        &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"],
-    );
-    play(&g, &mut st, &["step a3 a4"]);
-    let with_man = st.position_hash();
-    play(
-        &g,
-        &mut st,
-        &["step b3 b4", "step a4 a5", "step b4 b5", "step a5 a4"],
-    );
+fn a_crowned_man_is_the_same_piece_as_a_king_for_the_position() {
+    // A's man crowned on a5 and stepped back to a4, B's man on b5, B to move: the same
+    // position as one set up with A's king token on a4, and not as one with a man there.
+    let g = promotion();
+    let mut st = before_the_top(&g);
+    play(&g, &mut st, &["step a4 a5", "step b4 b5", "step a5 a4"]);
     assert_eq!(st.position_hash(), g.position_hash_from_scratch(&st));
-    assert_ne!(st.position_hash(), with_man);
+    let set_up = |piece: &str| {
+        let st = ludic::setup::Setup::new(&g)
+            .token("A", piece, "a4")
+            .and_then(|b| b.token("B", "man", "b5"))
+            .and_then(|b| b.mover("B"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .build();
+        st.position_hash()
+    };
+    assert_eq!(st.position_hash(), set_up("king"));
+    assert_ne!(st.position_hash(), set_up("man"));
 }
 
 #[test]
@@ -153,19 +153,14 @@ turn {{
 fn the_board_shows_each_token_s_kind_when_there_are_several() {
     // text: the side in a small letter and the kind in a capital (`aM`, `aK`); SVG: the
     // kind's letter on the disc (`king` K, and `man` M)
-    let g = promotion("");
-    let mut st = g.start();
-    let text = ludic::render::board_text(&g, &st);
+    let g = promotion();
+    let text = ludic::render::board_text(&g, &g.start());
     assert!(
         text.contains("aM") && text.contains("bM") && !text.contains("aK"),
         "{text}"
     );
-    play(
-        &g,
-        &mut st,
-        &["step a1 a2", "step b1 b2", "step a2 a3", "step b2 b3"],
-    );
-    play(&g, &mut st, &["step a3 a4", "step b3 b4", "step a4 a5"]);
+    let mut st = before_the_top(&g);
+    play(&g, &mut st, &["step a4 a5"]);
     let text = ludic::render::board_text(&g, &st);
     assert!(text.contains("aK") && !text.contains("aM"), "{text}");
     let svg = ludic::render::svg::svg(&g, &st, &[]);

@@ -650,6 +650,7 @@ fn sample_board() -> Board {
             area: vec![],
             pos: vec![],
             height: vec![],
+            kind: vec![],
             clock: 0,
             top: vec![-1; 2],
             bottom: vec![-1; 2],
