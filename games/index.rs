@@ -13,4 +13,5 @@
     ("amazons", include_str!("amazons.game")),
     ("go", include_str!("go.game")),
     ("backgammon", include_str!("backgammon.game")),
+    ("chess", include_str!("chess.game")),
 ]

@@ -31,8 +31,10 @@ bottom), as drawn.
 | connect-four / connect_four | `drop F R` (the lowest empty cell of file F) | the column `F` (0..6): `x3`; back: the one legal ludic drop on that file |
 | hex / hex (`size` / `board_size`, default 11) | `place F R` | `size * R + F`: `c5` is `c5` (the same names; OpenSpiel draws rank 1 at the top) |
 | amazons / amazons | `from F R`, then `to F R`, then `shoot F R` | `10 * (9 - R) + F` at each of the three steps: `X From (r, c)`, `X To (r, c)`, `X Shoot: (r, c)` with r = 10 - R counted from the top and c = F + 1 |
+| chess / chess | `move F R F R` (castling: the king's move, `move e1 g1`), `queen F R F R` (`rook`, `bishop`, `knight`: a promotion) | OpenSpiel's action of the long algebraic move `e2e4`, `e1g1`, `e7e8q` (`parse_move_to_action`; back: `action_to_move(...).to_lan()`) |
 
-Players: ludic's first player is OpenSpiel's player 0 in each game (X, X, Black, White).
+Players: ludic's first player is OpenSpiel's player 0 in each game (X, X, Black, White; in
+chess Black: its sides are `Black White`, White moving first, as OpenSpiel numbers them).
 Amazons: OpenSpiel lifts the amazon off the board when it is picked (`From`), ludic moves it with
 the next decision (`to`): the neutral form of OpenSpiel's position puts it back on its square
 between the two.
@@ -275,7 +277,86 @@ class Go(Pair):
 
 GO_19_GAMES = int(os.environ.get("GO_19_GAMES", "50"))
 
-PAIRS = [TicTacToe(), ConnectFour(), Hex(), Hex(5), Amazons(), Go(9), Go(19)]
+
+class Chess(Pair):
+    """Chess (OpenSpiel's `chess`): ludic's `move F R F R` (and castling: the king's move two
+    squares, `move e1 g1`) is OpenSpiel's long algebraic move `e2e4` / `e1g1`; a promotion,
+    `queen e7 e8` (`rook`, `bishop`, `knight`), is `e7e8q` (`r`, `b`, `n`). The ids through
+    OpenSpiel's own `parse_move_to_action` and `action_to_move(...).to_lan()`. The neutral
+    position: each piece as its FEN letter (upper case White's), and beside the board, at
+    `i1` the castling rights kept (`KQkq` as FEN writes them, `-` for none), at `i2` the
+    number of moves since a capture or a pawn move (OpenSpiel's irreversible-move counter,
+    ludic's tally `clock`) and at `i3` the en-passant square (FEN's, which OpenSpiel sets only
+    when a pawn stands beside the pawn that moved two squares: ludic's tally `passant`, its
+    file; `-` for none). Players: OpenSpiel's player 0 is Black, as ludic's first side. A
+    random game is about 350 moves: `CHESS_GAMES` (500) games, 175,199 steps, take about
+    110 s of CPU (both systems and the driver)."""
+
+    ludic_name = "chess"
+    openspiel_name = "chess"
+    letters = {"king": "k", "queen": "q", "rook": "r", "bishop": "b", "knight": "n", "pawn": "p"}
+    promotions = {"queen": "q", "rook": "r", "bishop": "b", "knight": "n"}
+    promoted = {v: k for k, v in promotions.items()}
+
+    def games(self):
+        lg, og = super().games()
+        offset = 0
+        for name, n in lg.observation_tensor_layout():
+            if name == "tallies":
+                self.tallies = offset
+            offset += n
+        return lg, og
+
+    def to_openspiel(self, notation, lstate, ostate):
+        label, a, b = notation.split()
+        return ostate.parse_move_to_action(a + b + self.promotions.get(label, ""))
+
+    def to_ludic(self, action, lstate, ostate):
+        lan = pyspiel.chess.action_to_move(action, ostate.board()).to_lan()
+        label = self.promoted.get(lan[4:], "move")
+        return f"{label} {lan[:2]} {lan[2:4]}"
+
+    def ludic_position(self, lstate):
+        b = self.board
+        v = lstate.observation_tensor()
+        k = len(b.kinds)
+        out = {}
+        for i, xy in enumerate(b.cells):
+            base = i * b.width + b.tokens
+            for j in range(b.token_slots):
+                if v[base + j]:
+                    letter = self.letters[b.kinds[j % k]]
+                    out[xy] = letter if j // k == 0 else letter.upper()  # player 0 is Black
+        # the tallies, from the tensor's part `tallies` (one value a slot, in the order of the
+        # file: short and long per player, Black's first, then passant and clock)
+        short_b, short_w, long_b, long_w, passant, clock = (int(x) for x in v[self.tallies : self.tallies + 6])
+        rights = "".join(c for c, kept in zip("KQkq", (short_w, long_w, short_b, long_b)) if kept)
+        out[(8, 0)] = rights or "-"
+        out[(8, 1)] = str(clock)
+        white_to_move = lstate.current_player() == 1
+        out[(8, 2)] = cell_name(passant - 1, 5 if white_to_move else 2) if passant else "-"
+        return out
+
+    def openspiel_position(self, ostate):
+        board, _, rights, passant, clock = ostate.board().to_fen().split()[:5]
+        out = {}
+        for i, row in enumerate(board.split("/")):
+            f = 0
+            for ch in row:
+                if ch.isdigit():
+                    f += int(ch)
+                else:
+                    out[(f, 7 - i)] = ch
+                    f += 1
+        out[(8, 0)] = rights
+        out[(8, 1)] = clock
+        out[(8, 2)] = passant
+        return out
+
+
+CHESS_GAMES = int(os.environ.get("CHESS_GAMES", os.environ.get("LUDIC_DIFF_GAMES", "500")))
+
+PAIRS = [TicTacToe(), ConnectFour(), Hex(), Hex(5), Amazons(), Go(9), Go(19), Chess()]
 
 
 def show(pos):
@@ -346,6 +427,8 @@ def pair_id(p):
 def test_random_games_agree_with_openspiel(pair):
     lgame, ogame = pair.games()
     games = GO_19_GAMES if isinstance(pair, Go) and pair.size == 19 else GAMES
+    if isinstance(pair, Chess):
+        games = CHESS_GAMES
     seeds = [int(ONLY_SEED)] if ONLY_SEED else range(games)
     start = time.perf_counter()
     steps = 0
