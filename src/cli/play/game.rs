@@ -615,10 +615,20 @@ mod tests {
 
     /// Plays chance events (their first outcome) until a person's turn or the end.
     fn to_a_person(t: &mut Table, out: &mut Vec<u8>) -> Next {
+        to_a_person_by(t, out, |_| 0)
+    }
+
+    /// Plays chance events until a person's turn or the end, outcome `pick(n)` of `n` each.
+    fn to_a_person_by(
+        t: &mut Table,
+        out: &mut Vec<u8>,
+        mut pick: impl FnMut(usize) -> usize,
+    ) -> Next {
         loop {
             match t.next(out).ok().expect("the table goes on") {
                 Next::Chance => {
-                    let o = t.s.g.chance_outcomes(&t.s.st)[0].0;
+                    let outcomes = t.s.g.chance_outcomes(&t.s.st);
+                    let o = outcomes[pick(outcomes.len())].0;
                     assert!(t.chance(out, o).is_ok());
                 }
                 next => return next,
@@ -642,7 +652,11 @@ mod tests {
             let mut out = vec![];
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(i as u64);
             let mut lines = 0;
-            while to_a_person(&mut t, &mut out) == Next::Line {
+            // chance outcomes drawn (always the first would repeat a roll for ever in a game
+            // that throws again on equal dice)
+            let mut chance = Xoshiro256PlusPlus::seed_from_u64(i as u64 + 1000);
+            let mut draw = |n: usize| chance.random_range(0..n);
+            while to_a_person_by(&mut t, &mut out, &mut draw) == Next::Line {
                 let l = some_move(&t, &mut rng);
                 assert!(matches!(t.line(&mut out, line(&l)), Ok(Flow::Continue)));
                 lines += 1;
@@ -658,7 +672,7 @@ mod tests {
             let mut out = vec![];
             let mut decided = 0;
             loop {
-                match to_a_person(&mut t, &mut out) {
+                match to_a_person_by(&mut t, &mut out, &mut draw) {
                     Next::Over => break,
                     Next::Computer(p) => {
                         let mut agent = t.s.computers[p.0 as usize].take().expect("an agent");
