@@ -43,29 +43,44 @@ pub fn rules(args: &RulesArgs) -> u8 {
 }
 
 /// The first decision point from the start, reached by taking the first outcome of each
-/// chance event on the way: the chance events in words, and the state there (`None` when the
-/// game ends or nothing is decided within a few steps).
+/// chance event on the way (or, when that never reaches a decision, as when equal dice are
+/// thrown again, the outcomes in turn: the first, the second…): the chance events in words,
+/// and the state there (`None` when the game ends or nothing is decided within a few steps).
 fn first_decision(g: &Game) -> (Vec<String>, Option<State>) {
+    match first_decision_by(g, |_| 0) {
+        (_, None) => first_decision_by(g, |k| k),
+        found => found,
+    }
+}
+
+/// [`first_decision`], taking outcome `pick(k)` (modulo their number) at the `k`th chance event.
+fn first_decision_by(g: &Game, pick: impl Fn(usize) -> usize) -> (Vec<String>, Option<State>) {
     let mut st = g.start();
     let mut chances = vec![];
-    for _ in 0..64 {
+    for k in 0..64 {
+        let nth = |n: usize| pick(k) % n.max(1);
         let text = match st.pending() {
             Pending::Choice(_) | Pending::Drop(_) => return (chances, Some(st)),
             Pending::Over(_) => break,
-            Pending::ChanceFirst => g
-                .chance_outcomes(&st)
-                .first()
-                .map(|&(o, _)| (o, format!("{} plays first", g.outcome_name(&st, o)))),
-            Pending::Throw(d) => g.chance_outcomes(&st).first().map(|&(o, _)| {
-                (
-                    o,
-                    format!(
-                        "{} throws {}",
-                        g.player_name(st.mover()),
-                        g.throw_text(d, o as u16)
-                    ),
-                )
-            }),
+            Pending::ChanceFirst => {
+                let outcomes = g.chance_outcomes(&st);
+                outcomes
+                    .get(nth(outcomes.len()))
+                    .map(|&(o, _)| (o, format!("{} plays first", g.outcome_name(&st, o))))
+            }
+            Pending::Throw(d) => {
+                let outcomes = g.chance_outcomes(&st);
+                outcomes.get(nth(outcomes.len())).map(|&(o, _)| {
+                    (
+                        o,
+                        format!(
+                            "{} throws {}",
+                            g.player_name(st.mover()),
+                            g.throw_text(d, o as u16)
+                        ),
+                    )
+                })
+            }
         };
         let Some((o, text)) = text else { break };
         if g.play_chance(&mut st, o).is_err() {
