@@ -3,12 +3,15 @@
 
 mod directions;
 mod lattice;
+mod marks;
 pub mod narrate;
 pub mod svg;
 mod tallies;
 
 pub use directions::direction_hint;
 use lattice::lattice_text;
+pub(crate) use marks::kind_letters;
+use marks::{initials, only_tokens, token_mark};
 pub(crate) use tallies::tallies_shown;
 pub use tallies::tallies_that_change;
 
@@ -16,25 +19,6 @@ use crate::engine::Game as Engine;
 use crate::engine::{EndReason, Outcome, Pending, State};
 use crate::ir::*;
 use serde_json::{Map, Value, json};
-
-/// The first letter of each side's name (or its index when two sides share one).
-fn initials(g: &Game) -> Vec<String> {
-    let firsts: Vec<String> = g
-        .sides
-        .iter()
-        .map(|p| p.chars().next().unwrap_or('?').to_string())
-        .collect();
-    let unique = firsts
-        .iter()
-        .collect::<std::collections::BTreeSet<_>>()
-        .len()
-        == firsts.len();
-    if unique {
-        firsts
-    } else {
-        (1..=g.sides.len()).map(|i| i.to_string()).collect()
-    }
-}
 
 /// How a board is drawn: in colour or not, and the sites to mark (the last move's).
 #[derive(Clone, Copy, Default)]
@@ -70,66 +54,6 @@ fn paint(look: &Look, text: &str, side: Option<usize>, marked: bool) -> String {
         style = style.invert();
     }
     format!("{}{text}{}", style.render(), style.render_reset())
-}
-
-/// A token's mark: its side's initial, with the player's number in a team (`S2`).
-fn token_mark(g: &Game, st: &State, ini: &[String], t: usize) -> String {
-    let owner = g.tokens[t].owner;
-    let side = g.side_of(owner).0 as usize;
-    let team = if g.players.len() > g.sides.len() {
-        (owner.0 as usize / g.sides.len() + 1).to_string()
-    } else {
-        String::new()
-    };
-    match kind_letters(g) {
-        // several kinds of tokens: the side in small letters, the kind in a capital (`wK`)
-        Some(letters) => format!(
-            "{}{team}{}",
-            ini[side].to_lowercase(),
-            letters[st.tokens().kind_of(t).0 as usize]
-        ),
-        None => format!("{}{team}", ini[side]),
-    }
-}
-
-/// Whether every piece kind of the game is a kind of tokens (the board shows tokens' marks).
-fn only_tokens(g: &Game) -> bool {
-    let kinds: std::collections::BTreeSet<u8> = g.tokens.iter().map(|t| t.kind.0).collect();
-    !g.tokens.is_empty() && kinds.len() == g.pieces.len()
-}
-
-/// A capital letter for each kind of tokens, when a game has several (`None` otherwise): the
-/// first letter of its name that no kind declared before it took (`king` K, `knight` N).
-pub(crate) fn kind_letters(g: &Game) -> Option<Vec<char>> {
-    let token_kinds: std::collections::BTreeSet<u8> = g.tokens.iter().map(|t| t.kind.0).collect();
-    if token_kinds.len() < 2 {
-        return None;
-    }
-    let mut taken: Vec<char> = vec![];
-    let letters = g
-        .pieces
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let upper = p
-                .name
-                .chars()
-                .filter(|c| c.is_alphanumeric())
-                .map(|c| c.to_ascii_uppercase());
-            let letter = if token_kinds.contains(&(k as u8)) {
-                upper
-                    .clone()
-                    .find(|c| !taken.contains(c))
-                    .or_else(|| upper.clone().next())
-            } else {
-                None
-            };
-            let letter = letter.unwrap_or('?');
-            taken.push(letter);
-            letter
-        })
-        .collect();
-    Some(letters)
 }
 
 /// The side whose colour a site takes: its top token's, else its owner's.
