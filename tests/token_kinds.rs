@@ -99,24 +99,26 @@ fn counts_narration_and_the_state_follow_the_new_kind() {
 }
 
 #[test]
-fn a_crowned_man_is_the_same_piece_as_a_king_for_the_position() {
-    // A's man crowned on a5 and stepped back to a4, B's man on b5, B to move: the same
-    // position as one set up with A's king token on a4, and not as one with a man there.
+fn a_crowned_man_differs_from_a_man_for_the_position() {
+    // A's man crowned on a5 and stepped back to a4, B's man on b5, B to move; set up by hand
+    // with every token where it is in play (A's other man and his king token not placed, B's
+    // king in hand) but a man on a4: the positions differ by that token's kind alone.
     let g = promotion();
     let mut st = before_the_top(&g);
     play(&g, &mut st, &["step a4 a5", "step b4 b5", "step a5 a4"]);
     assert_eq!(st.position_hash(), g.position_hash_from_scratch(&st));
-    let set_up = |piece: &str| {
-        let st = ludic::setup::Setup::new(&g)
-            .token("A", piece, "a4")
-            .and_then(|b| b.token("B", "man", "b5"))
-            .and_then(|b| b.mover("B"))
-            .unwrap_or_else(|e| panic!("{e}"))
-            .build();
-        st.position_hash()
-    };
-    assert_eq!(st.position_hash(), set_up("king"));
-    assert_ne!(st.position_hash(), set_up("man"));
+    let man_on_a4 = ludic::setup::Setup::new(&g)
+        .token("A", "man", "a4")
+        .and_then(|b| b.token("B", "man", "b5"))
+        .and_then(|b| b.token_in("B", "king", "hand"))
+        .and_then(|b| b.mover("B"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .build();
+    assert_eq!(
+        man_on_a4.position_hash(),
+        g.position_hash_from_scratch(&man_on_a4)
+    );
+    assert_ne!(st.position_hash(), man_on_a4.position_hash());
 }
 
 #[test]
