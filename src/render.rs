@@ -11,7 +11,7 @@ mod tallies;
 pub use directions::direction_hint;
 use lattice::lattice_text;
 pub(crate) use marks::kind_letters;
-use marks::{initials, only_tokens, token_mark};
+use marks::{Marks, initials, only_tokens};
 pub(crate) use tallies::tallies_shown;
 pub use tallies::tallies_that_change;
 
@@ -71,16 +71,12 @@ fn site_side(g: &Game, st: &State, s: SiteId) -> Option<usize> {
 fn contents(g: &Game, st: &State, s: SiteId) -> String {
     // every kind a kind of tokens: the tokens' marks (with their kinds when there are several)
     if only_tokens(g) {
-        let ini = initials(g);
+        let marks = Marks::new(g);
         let stack = st.tokens().stack(s);
         if stack.is_empty() {
             return ".".into();
         }
-        return stack
-            .iter()
-            .rev()
-            .map(|&t| token_mark(g, st, &ini, t))
-            .collect();
+        return stack.iter().rev().map(|&t| marks.of(g, st, t)).collect();
     }
     let mut out = st.count(g, s, PieceKind(0)).to_string();
     for k in 1..g.pieces.len() {
@@ -119,9 +115,9 @@ pub(crate) fn pieces_of_kind(g: &Game, st: &State, k: PieceKind) -> u64 {
 /// least two marks, or the longest site name): a taller stack shows its top (`SNS+4`).
 fn widest_contents(g: &Game, st: &State, cols: usize) -> usize {
     if only_tokens(g) {
-        let ini = initials(g);
+        let marks = Marks::new(g);
         let mark = (0..g.tokens.len())
-            .map(|t| token_mark(g, st, &ini, t).chars().count())
+            .map(|t| marks.of(g, st, t).chars().count())
             .max()
             .unwrap_or(1);
         let name = g
@@ -154,11 +150,11 @@ fn shortened_stack(g: &Game, st: &State, s: SiteId, width: usize) -> Option<Stri
     if !only_tokens(g) {
         return None;
     }
-    let ini = initials(g);
+    let marks = Marks::new(g);
     let stack = st.tokens().stack(s);
     let mut out = String::new();
     for (i, &t) in stack.iter().rev().enumerate() {
-        let mark = token_mark(g, st, &ini, t);
+        let mark = marks.of(g, st, t);
         let rest = format!("+{}", stack.len() - i);
         if out.chars().count() + mark.chars().count() + rest.len() > width && i > 0 {
             return Some(out + &rest);

@@ -22,24 +22,38 @@ pub(super) fn initials(g: &Game) -> Vec<String> {
     }
 }
 
-/// A token's mark: its side's initial, with the player's number in a team (`S2`), and with
-/// several kinds of tokens the side in a small letter and the kind's letter (`wK`).
-pub(super) fn token_mark(g: &Game, st: &State, ini: &[String], t: usize) -> String {
-    let owner = g.tokens[t].owner;
-    let side = g.side_of(owner).0 as usize;
-    let team = if g.players.len() > g.sides.len() {
-        (owner.0 as usize / g.sides.len() + 1).to_string()
-    } else {
-        String::new()
-    };
-    match kind_letters(g) {
-        // several kinds of tokens: the side in small letters, the kind in a capital (`wK`)
-        Some(letters) => format!(
-            "{}{team}{}",
-            ini[side].to_lowercase(),
-            letters[st.tokens().kind_of(t).0 as usize]
-        ),
-        None => format!("{}{team}", ini[side]),
+/// How tokens are marked on the text board, worked out once for a drawing.
+pub(super) struct Marks {
+    ini: Vec<String>,
+    letters: Option<Vec<char>>,
+}
+
+impl Marks {
+    pub(super) fn new(g: &Game) -> Self {
+        Marks {
+            ini: initials(g),
+            letters: kind_letters(g),
+        }
+    }
+
+    /// A token's mark: its side's initial, with the player's number in a team (`S2`), and
+    /// with several kinds of tokens the side in a small letter and the kind's letter (`wK`).
+    pub(super) fn of(&self, g: &Game, st: &State, t: usize) -> String {
+        let owner = g.tokens[t].owner;
+        let side = g.side_of(owner).0 as usize;
+        let team = if g.players.len() > g.sides.len() {
+            (owner.0 as usize / g.sides.len() + 1).to_string()
+        } else {
+            String::new()
+        };
+        match &self.letters {
+            Some(letters) => format!(
+                "{}{team}{}",
+                self.ini[side].to_lowercase(),
+                letters[st.tokens().kind_of(t).0 as usize]
+            ),
+            None => format!("{}{team}", self.ini[side]),
+        }
     }
 }
 
