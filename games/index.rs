@@ -12,5 +12,6 @@
     ("hex", include_str!("hex.game")),
     ("amazons", include_str!("amazons.game")),
     ("go", include_str!("go.game")),
+    ("backgammon", include_str!("backgammon.game")),
     ("chess", include_str!("chess.game")),
 ]

@@ -17,7 +17,7 @@ from conftest import ROOT, ludic_bin, random_playout
 
 def test_builtin_games_are_listed_and_load():
     names = ludic.builtin_games()
-    assert "puluc" in names and len(names) == 11
+    assert "puluc" in names and len(names) == 12
     for n in names:
         g = ludic.load_game(n)
         assert g.num_players() >= 2

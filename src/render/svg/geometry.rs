@@ -7,6 +7,9 @@ use crate::engine::{Game, State};
 use crate::ir::{SiteId, SiteKind};
 use std::collections::BTreeMap;
 
+/// The height a site's name (10 pixels high) takes beside a point, with its margins.
+pub(super) const NAME_H: f64 = 12.0;
+
 /// The outline of a site, centred on its place.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Shape {
@@ -270,7 +273,25 @@ impl Layout {
             let (w, h) = (w + ring, h + ring);
             let (w, h) = match self.shape[i] {
                 Shape::Circle(_) => (w, h + 17.0),
-                Shape::Dot(_) => (w.max(self.token_r), h.max(self.token_r)),
+                Shape::Dot(_) => match self.point_room(i) {
+                    // the name outside the room of the point's tokens
+                    Some((up, down)) => {
+                        let w = w.max(self.token_r);
+                        let (up, down) = if self.name_above(i) {
+                            (up + NAME_H, down)
+                        } else {
+                            (up, down + NAME_H)
+                        };
+                        add(
+                            self.x[i] - w,
+                            self.y[i] - up,
+                            self.x[i] + w,
+                            self.y[i] + down,
+                        );
+                        continue;
+                    }
+                    None => (w.max(self.token_r), h.max(self.token_r)),
+                },
                 Shape::Rect(..) if g.sites[i].kind == SiteKind::Store => (w, h + 17.0),
                 Shape::Rect(..) => (w, h),
             };
@@ -297,6 +318,40 @@ impl Layout {
 
     pub(super) fn height(&self) -> f64 {
         self.plate.3 - self.plate.1
+    }
+
+    /// Whether a site's name is drawn above it (in the upper half of the board) rather than
+    /// below it.
+    pub(super) fn name_above(&self, i: usize) -> bool {
+        self.y[i] < self.mid_y - 0.5
+    }
+
+    /// On a board of points without a grid, the room of a point's tokens above and below its
+    /// centre, its name outside that room: as far as the tallest stack reaches (its height's
+    /// badge on top), and no further than half way to the next site above or below, less the
+    /// names drawn in between. None for other sites.
+    pub(super) fn point_room(&self, i: usize) -> Option<(f64, f64)> {
+        if self.grid.is_some() || !matches!(self.shape[i], Shape::Dot(_)) {
+            return None;
+        }
+        let r = self.token_r;
+        let (mut up, mut down) = (0.45 * r + (0.8 * r + 9.0).max(r), 1.45 * r);
+        let above = self.name_above(i);
+        for j in (0..self.x.len()).filter(|&j| j != i) {
+            if (self.x[j] - self.x[i]).abs() >= 2.0 * r {
+                continue;
+            }
+            let d = self.y[i] - self.y[j];
+            if d > 0.5 {
+                // j above: the names facing into the gap are i's (above) and j's (below)
+                let names = (above as u8 + !self.name_above(j) as u8) as f64 * NAME_H;
+                up = up.min((d - names) / 2.0 - 2.0);
+            } else if d < -0.5 {
+                let names = (!above as u8 + self.name_above(j) as u8) as f64 * NAME_H;
+                down = down.min((-d - names) / 2.0 - 2.0);
+            }
+        }
+        Some((up.max(0.0), down.max(0.0)))
     }
 
     pub(super) fn plate(&self) -> (f64, f64, f64, f64) {

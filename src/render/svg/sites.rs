@@ -135,11 +135,19 @@ impl Picture<'_> {
         match kind {
             SiteKind::Point if self.lay.grid.is_some() => {}
             SiteKind::Point => {
+                // above or below the room of the point's tokens
+                let i = s.0 as usize;
+                let (up, down) = self.lay.point_room(i).unwrap_or((6.0, 6.0));
+                let ty = if self.lay.name_above(i) {
+                    y - up - 3.0
+                } else {
+                    y + down + 10.0
+                };
                 let _ = write!(
                     self.out,
-                    r##"<text class="name" x="{}" y="{}" font-size="10" fill="#7a6a55">{name}</text>"##,
-                    n(x + 6.0),
-                    n(y + 14.0)
+                    r##"<text class="name" x="{}" y="{}" font-size="10" fill="#7a6a55" text-anchor="middle">{name}</text>"##,
+                    n(x),
+                    n(ty)
                 );
             }
             SiteKind::Cell => {
@@ -192,11 +200,17 @@ impl Picture<'_> {
             (half + badge, half + r)
         };
         let mut middle = y;
-        // In a cell, the stack keeps below the cell's name (in its top corner): lower, and
-        // smaller when it must.
-        if self.st.site_kind(s) == SiteKind::Cell {
+        // In a cell, the stack keeps below the cell's name (in its top corner); on a point, in
+        // the room between the point's name and its neighbours: moved, and smaller when it must.
+        let room = if self.st.site_kind(s) == SiteKind::Cell {
             let (_, hh) = self.lay.shape[s.0 as usize].half();
-            let (top, bottom) = (y - hh + 15.0, y + hh - 1.0);
+            Some((y - hh + 15.0, y + hh - 1.0))
+        } else {
+            self.lay
+                .point_room(s.0 as usize)
+                .map(|(up, down)| (y - up, y + down))
+        };
+        if let Some((top, bottom)) = room {
             for _ in 0..12 {
                 let (up, down) = reach(r);
                 if up + down <= bottom - top {
