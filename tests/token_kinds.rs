@@ -154,6 +154,39 @@ turn {{
 }
 
 #[test]
+fn a_token_may_become_a_kind_no_token_has_at_the_start() {
+    // `king tokens 0`: no king at the start, yet a kind of tokens; the check and the play
+    // agree (a kind computed in play, here a variable, is no fault).
+    let src = |k: &str| {
+        format!(
+            r#"
+game "Crown" {{}}
+sides A B
+limit 10 turns
+board {{ row c[1..3] at y 0 kind cell }}
+pieces {{ man tokens 1  king tokens 0 }}
+start {{ place 1 man on c1 for A  place 1 man on c3 for B }}
+turn {{
+  choose go token t where owner(t) == mover and kind(t) == man {{ {k} }}
+  if not exists token x where owner(x) != mover and kind(x) == man {{ end game winner mover "crowned" }}
+}}
+"#
+        )
+    };
+    for k in ["set kind(t) = king", "let k = king  set kind(t) = k"] {
+        let g = load_game(&src(k), &Settings::default()).unwrap_or_else(|e| panic!("{k}: {e:?}"));
+        let mut st = g.start();
+        play(&g, &mut st, &["go c1"]);
+        let c1 = g.site_named("c1").unwrap();
+        let t = st.tokens().stack(c1)[0];
+        assert_eq!(st.tokens().kind_of(t), ludic::PieceKind(1), "{k}");
+        play(&g, &mut st, &["go c3"]);
+        let out = st.outcome().expect("over");
+        assert_eq!(out.reason, ludic::EndReason::Rules, "{k}: {out:?}");
+    }
+}
+
+#[test]
 fn the_board_shows_each_token_s_kind_when_there_are_several() {
     // text: the side in a small letter and the kind in a capital (`aM`, `aK`); SVG: the
     // kind's letter on the disc (`king` K, and `man` M)

@@ -168,6 +168,8 @@ pub struct SiteInfo {
 pub struct PieceInfo {
     pub(crate) name: String,
     pub(crate) value: i64,
+    /// declared with `tokens N` (even 0): a kind a token may have or become
+    pub(crate) tokens: bool,
 }
 
 /// A set of piece kinds, as a bit mask (bit `k` for `PieceKind(k)`).

@@ -44,10 +44,10 @@ impl Game {
         let t = t(&st.b, &mut st.r);
         let k = k(&st.b, &mut st.r);
         if let Some(t) = self.prog.t.token(t) {
-            // a kind that some token has from the start: a kind of tokens
+            // a kind declared with `tokens N` (as the check of a constant kind says)
             let Some(k) = u8::try_from(k)
                 .ok()
-                .filter(|&k| self.tokens.iter().any(|x| x.kind.0 == k))
+                .filter(|&k| self.pieces.get(k as usize).is_some_and(|p| p.tokens))
             else {
                 raise(&st.b.fault, Fault::NotTokenKind);
                 st.pc += 1;

@@ -158,6 +158,7 @@ impl Checker<'_> {
                 self.t.pieces.push(PieceInfo {
                     name: p.name.name.clone(),
                     value,
+                    tokens: is_token,
                 });
             }
         }
