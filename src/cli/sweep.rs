@@ -156,7 +156,7 @@ fn resume_from(
     let d = old.differences(fresh);
     if !d.is_empty() {
         to_stderr!(
-            "error: `{path}` holds another sweep: its {} differ from this one's\n{hint}",
+            "error: `{path}` holds another sweep: its {} differ (the file's first, this run's second)\n{hint}",
             d.join(", ")
         );
         return Err(USAGE);
@@ -389,7 +389,7 @@ fn play_sweep(
                 return code;
             }
             let (done, size) = (sweep.done().count(), sweeper.size());
-            if done < size as usize && !stopped {
+            if done < size as usize && !stopped && args.only.is_none() {
                 to_stderr!("{path} holds {done} of the sweep's {size} points");
             }
             code
