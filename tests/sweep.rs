@@ -413,6 +413,13 @@ fn bad_arguments_are_refused_with_their_message() {
         (vec!["--output", &csv], 2, "resumes only from its JSON"),
         (vec!["--agent", "human"], 2, "human"),
         (vec!["--shards", "2"], 2, "--plan"),
+        (vec!["--plan", "--only", "1"], 2, "--only"),
+        (vec!["--output", "/tmp"], 2, "not a regular file"),
+        (
+            vec!["--output", "/proc/no/such/sweep.json"],
+            1,
+            "cannot make the folder",
+        ),
     ];
     for (extra, code, words) in cases {
         let mut args = vec!["sweep", "pallankuzhi", "-n", "2"];
@@ -445,6 +452,19 @@ fn bad_arguments_are_refused_with_their_message() {
     // the same point twice: a game played twice
     let out = ludic(&["merge", &a, &a]);
     assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("both played games"),
+        "{}",
+        stderr(&out)
+    );
+    // the output one of the inputs
+    let out = ludic(&["merge", &a, "--output", &a]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("would destroy it"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -382,6 +382,8 @@ fn play_sweep(
     } else {
         note_late_signal();
     }
+    // (the pictures of a sweep, `ludic report`, read its JSON file: a `--report FILE` of this
+    // command would write them here, from `sweep`, once it is complete or stopped)
     match &args.output {
         Some(path) => {
             if todo.is_empty() {
