@@ -414,6 +414,8 @@ fn bad_arguments_are_refused_with_their_message() {
         (vec!["--agent", "human"], 2, "human"),
         (vec!["--shards", "2"], 2, "--plan"),
         (vec!["--plan", "--only", "1"], 2, "--only"),
+        (vec!["-o", "variant=a,b"], 2, "--variant"),
+        (vec!["--output", "games/puluc.game"], 1, "not JSON"),
         (vec!["--output", "/tmp"], 2, "not a regular file"),
         (
             vec!["--output", "/proc/no/such/sweep.json"],
@@ -430,6 +432,10 @@ fn bad_arguments_are_refused_with_their_message() {
         assert!(err.contains(words), "{extra:?}: {err}");
         assert!(!err.contains("panicked"), "{extra:?}: {err}");
     }
+    let game = "games/pallankuzhi.game";
+    let out = ludic(&["sweep", game, "-n", "2", "--output", game]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the game file"), "{}", stderr(&out));
     let out = ludic(&["sweep", "no-such-game", "-o", "x=1,2"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     // merge: a sweep with a study, or sweeps of other settings

@@ -260,8 +260,12 @@ pub fn sweep(args: &SweepArgs, colour: bool) -> u8 {
         },
         None => (0..sweeper.size()).collect(),
     };
-    let Ok(range) = sweeper.range(shard) else {
-        return USAGE;
+    let range = match sweeper.range(shard) {
+        Ok(r) => r,
+        Err(e) => {
+            to_stderr!("error: {e}");
+            return USAGE;
+        }
     };
     play_sweep(args, &a, &sweeper, output, todo, range, colour)
 }
@@ -278,7 +282,8 @@ fn play_sweep(
 ) -> u8 {
     let mut sweep = sweeper.empty();
     if let Some(path) = &args.output {
-        if let Err(e) = check_outputs(&[], &[Named::new("the sweep (--output)", path)], false) {
+        let game = [Named::new("the game file", super::game_file(&args.game))];
+        if let Err(e) = check_outputs(&game, &[Named::new("the sweep (--output)", path)], false) {
             to_stderr!("error: {e}");
             return USAGE;
         }

@@ -179,7 +179,14 @@ impl SweepSpec {
         let mut fixed = BTreeMap::new();
         let mut seen: Vec<String> = vec![];
         for o in options {
-            let name = match Setting::parse(o)? {
+            let setting = Setting::parse(o)?;
+            if matches!(&setting, Setting::Axis(Axis { name, .. }) | Setting::Fixed(name, _) if name == VARIANT_AXIS)
+            {
+                return Err(format!(
+                    "`-o {o}`: the variants are chosen with --variant\nhint: give --variant NAME for each variant of the axis `{VARIANT_AXIS}` (`default`: the rules without one)"
+                ));
+            }
+            let name = match setting {
                 Setting::Axis(a) => {
                     let name = a.name.clone();
                     axes.push(a);
@@ -198,11 +205,6 @@ impl SweepSpec {
             seen.push(name);
         }
         if !variants.is_empty() {
-            if seen.iter().any(|n| n == VARIANT_AXIS) {
-                return Err(format!(
-                    "an option named `{VARIANT_AXIS}` and --variant cannot both be swept (their axes would have one name)\nhint: sweep one of them"
-                ));
-            }
             let mut values: Vec<String> = vec![];
             for v in variants {
                 let v = v.trim().to_string();
@@ -625,6 +627,7 @@ mod tests {
         assert!(spec(&["a=1,2", "a=3"], &[]).is_err());
         assert!(spec(&["a=1..1000", "b=1..1000"], &[]).is_err());
         assert!(spec(&[], &["x", "x"]).is_err());
+        assert!(spec(&["variant=a,b"], &[]).is_err());
         let one = spec(&["c=7"], &[]).unwrap();
         assert_eq!(one.points().len(), 1);
         assert_eq!(one.points()[0].label, "");

@@ -84,12 +84,8 @@ impl Sweeper {
         let names: Vec<&str> = g.all_options().map(|o| o.name).collect();
         let swept = spec.axes.iter().map(|a| a.name.as_str());
         for n in swept.chain(spec.fixed.keys().map(String::as_str)) {
+            // (the axis of --variant; `-o variant=…` is refused by `SweepSpec::new`)
             if n == VARIANT_AXIS {
-                if names.contains(&n) {
-                    return Err(usage(format!(
-                        "the game has an option named `{VARIANT_AXIS}`, which a sweep cannot tell from its axis of variants\nhint: sweep the variants as sets of options instead"
-                    )));
-                }
                 continue;
             }
             if !names.contains(&n) {
