@@ -13,7 +13,7 @@ use std::process::ExitCode;
     version,
     disable_help_subcommand = true,
     about = "A general game system: describe a board game in a .game file, check it, play it, study it.",
-    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic fmt --check games/*.game\n  ludic simulate GAME -n 100000 --seed 7 -j 2\n  ludic compare GAME --variant default --variant NAME\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic serve --port 8080\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 3 a merge that lacks shards,\n130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (simulate, compare, match, perft: the\npartial result printed, marked partial).\n\nFlags: -n is a number of games and -j the games played at once, wherever they apply;\n--threads is the threads of a search (play, match); playouts are an agent's setting\n(mcts:playouts=N) or `bench --playouts`."
+    after_help = "GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic list\n  ludic rules GAME\n  ludic play GAME\n  ludic play GAME --variant NAME --agent North=random\n  ludic validate games/*.game\n  ludic fmt --check games/*.game\n  ludic simulate GAME -n 100000 --seed 7 -j 2\n  ludic compare GAME --variant default --variant NAME\n  ludic sweep GAME -o NAME=1..6 -o NAME2=on,off -n 10000 --output sweep.json\n  ludic match GAME --agent mcts --agent random -n 100\n  ludic perft my.game 4\n  ludic replay game.json --step\n  ludic draw GAME --out board.svg\n  ludic serve --port 8080\n  ludic help language       (the reference of the .game language)\n\nExit codes: 0 success, 1 invalid game file, bad record or failed command, 2 usage error, 3 a merge that lacks shards,\n130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (simulate, compare, sweep, match, perft:\nthe partial result printed, marked partial).\n\nFlags: -n is a number of games and -j the games played at once, wherever they apply;\n--threads is the threads of a search (play, match); playouts are an agent's setting\n(mcts:playouts=N) or `bench --playouts`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -60,8 +60,11 @@ enum Command {
     Simulate(cli::simulate::SimulateArgs),
     /// Compare variants (or games) side by side: the same study of each, differences marked
     Compare(cli::compare::CompareArgs),
-    /// Merge the JSON results of the shards of a study or a comparison (simulate or compare
-    /// --shard I/N --format json)
+    /// Study every point of a grid of options and variants (-o NAME=A..B, --variant …),
+    /// resumable, or print its tasks for a batch scheduler (--plan)
+    Sweep(cli::sweep::SweepArgs),
+    /// Merge the JSON results of the shards of a study, a comparison or a sweep (simulate,
+    /// compare or sweep --shard I/N --format json)
     Merge(cli::merge::MergeArgs),
     /// Play N games between two computer agents, seats alternated, and tabulate the results
     #[command(name = "match")]
@@ -133,6 +136,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => cli::replay::replay(args),
         Command::Simulate(args) => cli::simulate::simulate(args, colour()),
         Command::Compare(args) => cli::compare::compare(args, colour()),
+        Command::Sweep(args) => cli::sweep::sweep(args, colour()),
         Command::Merge(args) => cli::merge::merge_results(args, colour()),
         Command::Match(args) => cli::matches::run_match(args),
         Command::Perft(args) => cli::perft::perft(args),

@@ -31,6 +31,7 @@ pub mod rules;
 pub mod serve;
 mod signals;
 pub mod simulate;
+pub mod sweep;
 pub mod validate;
 
 pub use help::{finish_output, help_language};

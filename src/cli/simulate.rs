@@ -12,9 +12,8 @@ use ludic::agents::{AgentSpec, default_threads};
 
 use ludic::study::merge::{parse_shard, shard_range};
 use ludic::study::report::{Output, Study, write_study};
-use ludic::study::{Control, Plan, run};
+use ludic::study::{Control, Plan};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// Output of the study commands (simulate, compare, merge).
 #[derive(Clone, Copy, clap::ValueEnum, Default)]
@@ -177,12 +176,26 @@ pub(crate) fn play_study(
     let agents = !specs.is_empty();
     // a signal during the load stops the study before its first game
     stop_on_signal(&ctl, agents);
-    let t0 = Instant::now();
-    let stats = run(g, &plan, &ctl, g.sides().len(), |done| {
-        stop_on_signal(&ctl, agents);
-        bar.set_position(done);
-    });
+    let study =
+        ludic::study::run::study(g, &ludic::source_hash(source), a.n, &plan, &ctl, |done| {
+            stop_on_signal(&ctl, agents);
+            bar.set_position(done);
+        });
     bar.finish_and_clear();
+    after_study(&study, total, &ctl, specs, label);
+    study
+}
+
+/// After a study of `total` games: says on standard error when agents forfeited games, where the logs of
+/// `cmd:` agents are, and when a signal stopped the study (it is then partial).
+pub(crate) fn after_study(
+    study: &Study,
+    total: u64,
+    ctl: &Control,
+    specs: &[AgentSpec],
+    label: &str,
+) {
+    let stats = &study.stats;
     if stats.forfeits > 0 {
         let first = ctl
             .forfeit
@@ -197,8 +210,7 @@ pub(crate) fn play_study(
         );
     }
     super::note_agent_logs(specs);
-    let partial = stats.games < total;
-    if partial {
+    if study.partial {
         to_stderr!(
             "interrupted by {}: {label}: {} of {} games played{}",
             signal_name(),
@@ -206,28 +218,6 @@ pub(crate) fn play_study(
             total,
             dropped_text(ctl.dropped.load(Ordering::Relaxed))
         );
-    }
-    Study {
-        game: g.title().to_string(),
-        source_hash: ludic::source_hash(source),
-        options: g.option_values(),
-        sides: g.sides().to_vec(),
-        rounds_game: g.has_rounds(),
-        seed: a.seed,
-        agents: specs.iter().map(AgentSpec::describe).collect(),
-        full: !a.quick,
-        requested: a.n,
-        ranges: (!partial).then(|| {
-            if range.is_empty() {
-                vec![]
-            } else {
-                vec![[range.start, range.end]]
-            }
-        }),
-        partial,
-        stats,
-        seconds: t0.elapsed().as_secs_f64(),
-        threads: Some(threads),
     }
 }
 

@@ -8,7 +8,9 @@
 //!   runner of `match` too: [`run_games`]);
 //! - [`merge`]: shards and merging their results;
 //! - [`report`]: a study's result and its table, JSON and CSV;
-//! - [`compare`]: studies side by side, with significant differences marked.
+//! - [`compare`]: studies side by side, with significant differences marked;
+//! - [`sweep`]: a study of every point of a grid of options and variants, resumable, in
+//!   shards and tasks that merge exactly.
 
 pub mod compare;
 pub mod merge;
@@ -16,6 +18,7 @@ pub mod metrics;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub mod sweep;
 
 pub use metrics::{Metric, Stats};
 pub use report::{Output, Study};

@@ -337,3 +337,43 @@ pub fn run_games<W: Send, R: Send>(
             .collect()
     })
 }
+
+/// Plays the study of `plan` on `g` ([`run`]) and gives its result as `ludic simulate`
+/// writes it: `source_hash` is the hash of the game's text ([`crate::source_hash`]),
+/// `requested` the study's number of games (`-n`, of which `plan.range` is played). The study
+/// is partial when `ctl` stopped it before every game of the range was played.
+pub fn study(
+    g: &Game,
+    source_hash: &str,
+    requested: u64,
+    plan: &Plan,
+    ctl: &Control,
+    tick: impl FnMut(u64),
+) -> super::Study {
+    let t0 = Instant::now();
+    let stats = run(g, plan, ctl, g.sides().len(), tick);
+    let range = &plan.range;
+    let partial = stats.games < range.end - range.start;
+    super::Study {
+        game: g.title().to_string(),
+        source_hash: source_hash.to_string(),
+        options: g.option_values(),
+        sides: g.sides().to_vec(),
+        rounds_game: g.has_rounds(),
+        seed: plan.seed,
+        agents: plan.agents.iter().map(AgentSpec::describe).collect(),
+        full: plan.full,
+        requested,
+        ranges: (!partial).then(|| {
+            if range.is_empty() {
+                vec![]
+            } else {
+                vec![[range.start, range.end]]
+            }
+        }),
+        partial,
+        stats,
+        seconds: t0.elapsed().as_secs_f64(),
+        threads: Some(plan.threads),
+    }
+}
