@@ -8,9 +8,11 @@
 //!   runner of `match` too: [`run_games`]);
 //! - [`merge`]: shards and merging their results;
 //! - [`report`]: a study's result and its table, JSON and CSV;
-//! - [`compare`]: studies side by side, with significant differences marked.
+//! - [`compare`]: studies side by side, with significant differences marked;
+//! - [`html`]: the report of a study, a comparison or a sweep as one HTML file with charts.
 
 pub mod compare;
+pub mod html;
 pub mod merge;
 pub mod metrics;
 pub mod report;
