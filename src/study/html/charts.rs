@@ -39,10 +39,11 @@ pub(crate) fn marker(i: usize) -> &'static str {
 }
 
 const FONT: &str = "sans-serif";
-/// `plotters` writes a font size divided by 1.24: these are about 16 and 15 pixels.
-const LABEL: u32 = 20;
-const DESC: u32 = 19;
-const SIZE: (u32, u32) = (600, 380);
+/// `plotters` writes a font size divided by 1.24: these are about 18.5 and 17 pixels, in a
+/// picture small enough that they stay legible when it shrinks to a phone's width.
+const LABEL: u32 = 23;
+const DESC: u32 = 21;
+const SIZE: (u32, u32) = (500, 340);
 
 /// What every chart has.
 pub(crate) struct Spec {
@@ -114,13 +115,20 @@ fn padded(lo: f64, hi: f64, from_zero: bool) -> (f64, f64) {
     (lo, hi)
 }
 
-/// A y label: a share as a percentage, a number briefly.
-fn y_label(percent: bool, y: f64) -> String {
-    if percent {
-        format!("{}%", super::page::short(100.0 * y))
+/// A tick's label on an axis of this span (about `ticks` ticks): as many decimals as the
+/// step between ticks needs, the same for every tick; a share as a percentage.
+fn tick(x: f64, span: f64, ticks: f64, percent: bool) -> String {
+    let scale = if percent { 100.0 } else { 1.0 };
+    let step = (span * scale / ticks).abs();
+    let decimals = if step > 0.0 && step.is_finite() {
+        (-step.log10().floor()).clamp(0.0, 8.0) as usize
     } else {
-        super::page::short(y)
-    }
+        0
+    };
+    let v = x * scale;
+    // no `-0`
+    let v = if v.abs() < 0.5 * 10f64.powi(-(decimals as i32)) { 0.0 } else { v };
+    format!("{v:.decimals$}{}", if percent { "%" } else { "" })
 }
 
 fn bounds<'a>(values: impl Iterator<Item = &'a (f64, f64, Option<(f64, f64)>)>) -> (f64, f64) {
@@ -165,11 +173,13 @@ pub(crate) fn lines(
         let xl = |x: &f64| {
             if integers && x.fract() != 0.0 {
                 String::new()
+            } else if integers {
+                format!("{x:.0}")
             } else {
-                super::page::short(*x)
+                tick(*x, x1 - x0, 8.0, false)
             }
         };
-        let yl = |y: &f64| y_label(spec.percent, *y);
+        let yl = |y: &f64| tick(*y, y1 - y0, 8.0, spec.percent);
         chart
             .configure_mesh()
             .x_labels(if integers { 12 } else { 8 })
@@ -292,7 +302,7 @@ pub(crate) fn bars(spec: &Spec, categories: &[String], series: &[Vec<Bar>]) -> R
             }
             shown.get(r as usize).cloned().unwrap_or_default()
         };
-        let yl = |y: &f64| y_label(spec.percent, *y);
+        let yl = |y: &f64| tick(*y, y1 - y0, 8.0, spec.percent);
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -323,13 +333,22 @@ pub(crate) fn bars(spec: &Spec, categories: &[String], series: &[Vec<Bar>]) -> R
                     ))
                 }))
                 .map_err(err)?;
-            chart
-                .draw_series(s.iter().enumerate().filter_map(|(i, b)| {
-                    let (v, ci) = (*b)?;
-                    let (lo, hi) = ci?;
-                    Some(ErrorBar::new_vertical(at(i), lo, v, hi, BLACK.stroke_width(2), 10))
-                }))
-                .map_err(err)?;
+            // a whisker: the interval's line and a cap at each end
+            let whisker = BLACK.stroke_width(2);
+            for (i, b) in s.iter().enumerate() {
+                let Some((_, Some((lo, hi)))) = *b else {
+                    continue;
+                };
+                let x = at(i);
+                chart
+                    .draw_series([PathElement::new([(x, lo), (x, hi)], whisker)])
+                    .map_err(err)?;
+                chart
+                    .draw_series([lo, hi].map(|y| {
+                        EmptyElement::at((x, y)) + PathElement::new([(-6, 0), (6, 0)], whisker)
+                    }))
+                    .map_err(err)?;
+            }
         }
         root.present().map_err(err)?;
     }
@@ -342,7 +361,7 @@ pub(crate) fn stacked(spec: &Spec, rows: &[String], shares: &[Vec<f64>]) -> Res<
     let n = rows.len().max(1);
     let longest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(4);
     let label_room = (longest as u32 * 9 + 20).clamp(60, 300);
-    let size = (SIZE.0, (n as u32 * 34 + 110).max(180));
+    let size = (560, (n as u32 * 34 + 110).max(180));
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
@@ -362,7 +381,7 @@ pub(crate) fn stacked(spec: &Spec, rows: &[String], shares: &[Vec<f64>]) -> Res<
                 .unwrap_or_default(),
             _ => String::new(),
         };
-        let xl = |x: &f64| y_label(true, *x);
+        let xl = |x: &f64| tick(*x, 1.0, 6.0, true);
         chart
             .configure_mesh()
             .disable_y_mesh()

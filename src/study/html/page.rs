@@ -25,7 +25,7 @@ pub(crate) fn esc(s: &str) -> String {
 }
 
 /// A number in three significant digits (a whole number as it is, up to ten million).
-pub(crate) fn short(x: f64) -> String {
+fn short(x: f64) -> String {
     if !x.is_finite() {
         return "–".into();
     }
@@ -93,7 +93,8 @@ th, td { border-bottom: 1px solid #e6e6e6; padding: .3rem .6rem; text-align: rig
   vertical-align: top; }
 thead th { position: sticky; top: 0; background: #f4f4f4; }
 th[scope=row] { text-align: left; position: sticky; left: 0; background: #fff;
-  font-weight: normal; min-width: 12rem; }
+  font-weight: normal; min-width: 9rem; }
+code { font-size: .9em; color: #444; }
 td .ci { display: block; color: #555; font-size: .8em; white-space: nowrap; }
 td.none { color: #888; }
 .sig { color: #a40000; font-weight: 700; }
@@ -127,9 +128,17 @@ pub(crate) fn render(d: &Data) -> Result<String, String> {
     Ok(h)
 }
 
-/// A figure: the chart, its caption and its legend (names, by colour).
+/// The text with its first letter in capitals.
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// A figure: the chart, its caption (HTML) and its legend (names, by colour).
 fn figure(h: &mut String, svg: &str, caption: &str, legend: &[String]) {
-    let _ = write!(h, "<figure>\n{svg}<figcaption>{}", esc(caption));
+    let _ = write!(h, "<figure>\n{svg}<figcaption>{caption}");
     if legend.len() > 1 || legend.first().is_some_and(|l| !l.is_empty()) {
         h.push_str("\n<ul class=\"legend\">");
         for (i, name) in legend.iter().enumerate() {
@@ -224,7 +233,7 @@ fn metric_sections(h: &mut String, d: &Data) -> Result<(), String> {
                     if series.len() > 1 { "combination of the other axes" } else { "value" }
                 ),
                 x_desc: axis.name.clone(),
-                y_desc: label.clone(),
+                y_desc: key.to_string(),
                 percent,
             };
             let svg = if numeric {
@@ -263,7 +272,13 @@ fn metric_sections(h: &mut String, d: &Data) -> Result<(), String> {
                     .collect();
                 charts::bars(&spec, &axis.values, &bars)?
             };
-            figure(h, &svg, &format!("{label} ({key}) against {}.", axis.name), &series);
+            let caption = format!(
+                "{} against {} <code>{}</code>",
+                esc(&capital(&label)),
+                esc(&axis.name),
+                esc(key)
+            );
+            figure(h, &svg, &caption, &series);
         }
         h.push_str("</div>\n</section>\n");
     }
@@ -351,7 +366,7 @@ fn lengths_section(h: &mut String, d: &Data) -> Result<(), String> {
             false,
             ranges,
         )?;
-        figure(h, &svg, "Lengths of the games (turns).", &names);
+        figure(h, &svg, "Lengths of the games, in turns", &names);
     } else {
         for (i, (e, l)) in hists.iter().enumerate() {
             let series = [Series {
@@ -359,7 +374,7 @@ fn lengths_section(h: &mut String, d: &Data) -> Result<(), String> {
             }];
             let title = format!("Lengths of the games: {}", e.label);
             let svg = charts::lines(&spec(format!("chart-lengths-{i}"), title), &series, false, ranges)?;
-            figure(h, &svg, &format!("{}: lengths (turns).", e.label), &[]);
+            figure(h, &svg, &esc(&e.label), &[]);
         }
     }
     h.push_str("</div>\n</section>\n");
@@ -419,7 +434,7 @@ fn wins_section(h: &mut String, d: &Data) -> Result<(), String> {
          games won by each side, and drawn (by the rules, a limit or a fault).</p>\n\
          <div class=\"charts wide\">\n",
     );
-    figure(h, &svg, "Wins by side and draws.", &names);
+    figure(h, &svg, "Wins by side, and draws", &names);
     h.push_str("</div>\n</section>\n");
     Ok(())
 }
@@ -435,9 +450,19 @@ fn table_section(h: &mut String, d: &Data) {
     if cols.is_empty() {
         return;
     }
+    // the counts of rounds only where a game has rounds and some match had more than one (as
+    // the study's own table)
+    let rounds = cols.iter().any(|(_, e)| {
+        e.study
+            .as_ref()
+            .is_some_and(|(s, _)| s.rounds_game && s.stats.rounds.max() > Some(1))
+    });
     let mut rows: Vec<Metric> = vec![];
     for (_, e) in &cols {
         for m in e.study.iter().flat_map(|(s, _)| s.metrics()) {
+            if m.key.starts_with("rounds.") && !rounds {
+                continue;
+            }
             if !rows.iter().any(|r| r.key == m.key) {
                 rows.push(m);
             }
