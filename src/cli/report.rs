@@ -33,9 +33,7 @@ pub fn report(args: &ReportArgs) -> u8 {
         }
     }
     let html = match read_text_file(f, MAX_INPUT_BYTES, "a result file")
-        .and_then(|text| {
-            serde_json::from_str(&text).map_err(|e| format!("`{f}` is not JSON: {e}"))
-        })
+        .and_then(|text| serde_json::from_str(&text).map_err(|e| format!("`{f}` is not JSON: {e}")))
         .and_then(|v| ludic::study::html::report(&v, f))
     {
         Ok(h) => h,
@@ -47,7 +45,9 @@ pub fn report(args: &ReportArgs) -> u8 {
     match &args.out {
         None => super::finish(io::stdout().lock().write_all(html.as_bytes()).map(|()| OK)),
         Some(path) => match write_whole(path, html.as_bytes(), true) {
-            Ok(()) => super::finish(writeln!(io::stdout(), "report written to {path}").map(|()| OK)),
+            Ok(()) => {
+                super::finish(writeln!(io::stdout(), "report written to {path}").map(|()| OK))
+            }
             Err(e) => {
                 to_stderr!(
                     "error: cannot write the report to `{path}`: {}",

@@ -127,7 +127,11 @@ fn tick(x: f64, span: f64, ticks: f64, percent: bool) -> String {
     };
     let v = x * scale;
     // no `-0`
-    let v = if v.abs() < 0.5 * 10f64.powi(-(decimals as i32)) { 0.0 } else { v };
+    let v = if v.abs() < 0.5 * 10f64.powi(-(decimals as i32)) {
+        0.0
+    } else {
+        v
+    };
     format!("{v:.decimals$}{}", if percent { "%" } else { "" })
 }
 
@@ -135,7 +139,10 @@ fn bounds<'a>(values: impl Iterator<Item = &'a (f64, f64, Option<(f64, f64)>)>) 
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
     for (_, y, ci) in values {
-        for v in [Some(*y), ci.map(|c| c.0), ci.map(|c| c.1)].into_iter().flatten() {
+        for v in [Some(*y), ci.map(|c| c.0), ci.map(|c| c.1)]
+            .into_iter()
+            .flatten()
+        {
             if v.is_finite() {
                 lo = lo.min(v);
                 hi = hi.max(v);
@@ -270,7 +277,11 @@ pub(crate) fn bars(spec: &Spec, categories: &[String], series: &[Vec<Bar>]) -> R
         .collect();
     let (lo, hi) = bounds(all.iter());
     let (y0, y1) = padded(lo, hi, true);
-    let longest = categories.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+    let longest = categories
+        .iter()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(0);
     // long names (a comparison's columns) are cut to fit below their bars
     let room = (((SIZE.0 - 110) as usize / n) / 9).max(4);
     let shown: Vec<String> = categories

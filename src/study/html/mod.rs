@@ -127,9 +127,10 @@ pub fn comparison_report(v: &Value, name: &str) -> Result<String, String> {
         })?;
     let mut entries = vec![];
     for (i, c) in cols.iter().enumerate() {
-        let col = c.get("column").and_then(Value::as_str).ok_or_else(|| {
-            format!("`{name}`: column {} has no `column` (its name)", i + 1)
-        })?;
+        let col = c
+            .get("column")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("`{name}`: column {} has no `column` (its name)", i + 1))?;
         let study = read_study(c, &format!("{name}, column {col}"))?;
         entries.push(Entry {
             label: col.to_string(),
@@ -196,7 +197,10 @@ pub fn sweep_report(v: &Value, name: &str) -> Result<String, String> {
     for (i, p) in points.iter().enumerate() {
         entries.push(read_point(p, i, &axes, name)?);
     }
-    let game = v.get("game").and_then(Value::as_str).ok_or_else(|| bad("game"))?;
+    let game = v
+        .get("game")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("game"))?;
     let mut header = vec![
         ("kind".to_string(), "a sweep".to_string()),
         ("game".into(), game.to_string()),
@@ -207,16 +211,29 @@ pub fn sweep_report(v: &Value, name: &str) -> Result<String, String> {
     for a in &axes {
         header.push((format!("axis {}", a.name), a.values.join(", ")));
     }
-    if let Some(f) = v.get("fixed").and_then(Value::as_object).filter(|f| !f.is_empty()) {
+    if let Some(f) = v
+        .get("fixed")
+        .and_then(Value::as_object)
+        .filter(|f| !f.is_empty())
+    {
         let fixed: Vec<String> = f
             .iter()
-            .map(|(k, x)| format!("{k}={}", x.as_str().map_or_else(|| x.to_string(), str::to_string)))
+            .map(|(k, x)| {
+                format!(
+                    "{k}={}",
+                    x.as_str().map_or_else(|| x.to_string(), str::to_string)
+                )
+            })
             .collect();
         header.push(("fixed".into(), fixed.join(" ")));
     }
     for key in ["games", "seed"] {
         let x = v.get(key).and_then(Value::as_u64).ok_or_else(|| bad(key))?;
-        let what = if key == "games" { "games per point" } else { "seed" };
+        let what = if key == "games" {
+            "games per point"
+        } else {
+            "seed"
+        };
         header.push((what.into(), x.to_string()));
     }
     header.push(("agents".into(), agents_text(v.get("agents"))));
@@ -285,10 +302,9 @@ fn read_point<'a>(p: &'a Value, i: usize, axes: &[Axis], name: &str) -> Result<E
         };
         coords.push(c.ok_or_else(|| format!("`{what}`: no value of the axis `{}`", a.name))?);
     }
-    let error = p.get("error").map(|e| {
-        e.as_str()
-            .map_or_else(|| e.to_string(), str::to_string)
-    });
+    let error = p
+        .get("error")
+        .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_string));
     let study = match p.get("study") {
         Some(s) if error.is_none() => Some((read_study(s, &what)?, s)),
         _ => None,
@@ -307,7 +323,11 @@ fn read_point<'a>(p: &'a Value, i: usize, axes: &[Axis], name: &str) -> Result<E
 fn agents_text(v: Option<&Value>) -> String {
     let list: Vec<String> = v
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     match list.as_slice() {
         [] => "random playouts".into(),
@@ -324,7 +344,10 @@ fn common_header(s: &Study) -> Vec<(String, String)> {
         ("options".into(), opts.join(" ")),
         ("games".into(), s.stats.games.to_string()),
         ("seed".into(), s.seed.to_string()),
-        ("agents".into(), agents_text(Some(&serde_json::json!(s.agents)))),
+        (
+            "agents".into(),
+            agents_text(Some(&serde_json::json!(s.agents))),
+        ),
         ("sides".into(), s.sides.join(", ")),
     ];
     if !s.full {

@@ -24,17 +24,15 @@ pub(crate) fn esc(s: &str) -> String {
     out
 }
 
-/// A number in three significant digits (a whole number as it is, up to ten million).
+/// A number in three significant digits (`0.515`, `30.4`, `4.00`; `1.23e-5` below a
+/// thousandth; at least the units of a larger one).
 fn short(x: f64) -> String {
-    if !x.is_finite() {
-        return "–".into();
-    }
     let a = x.abs();
-    if a == 0.0 {
+    if !x.is_finite() {
+        "–".into()
+    } else if a == 0.0 {
         "0".into()
-    } else if x.fract() == 0.0 && a < 1e7 {
-        format!("{x:.0}")
-    } else if !(1e-3..1e7).contains(&a) {
+    } else if !(1e-3..1e15).contains(&a) {
         format!("{x:.2e}")
     } else {
         let decimals = (2 - a.log10().floor() as i32).clamp(0, 6) as usize;
@@ -42,10 +40,18 @@ fn short(x: f64) -> String {
     }
 }
 
-/// A metric's value as the table shows it: a share as a percentage.
-fn readable(x: f64, percent: bool) -> String {
+/// Whether a metric's values are whole numbers (a length's minimum, maximum, percentiles).
+fn whole(key: &str) -> bool {
+    key.rsplit_once('.')
+        .is_some_and(|(_, t)| matches!(t, "min" | "max" | "p10" | "p50" | "p90"))
+}
+
+/// A metric's value as the table shows it: a share as a percentage, a whole number as it is.
+fn readable(x: f64, percent: bool, whole: bool) -> String {
     if percent {
         format!("{}%", short(100.0 * x))
+    } else if whole && x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
     } else {
         short(x)
     }
@@ -224,13 +230,21 @@ fn metric_sections(h: &mut String, d: &Data) -> Result<(), String> {
             };
             let spec = Spec {
                 id: format!("chart-{}-{}", slug(&axis.name), slug(key)),
-                class: if numeric { "metric-line" } else { "metric-bars" },
+                class: if numeric {
+                    "metric-line"
+                } else {
+                    "metric-bars"
+                },
                 title: format!("{label} against {}", axis.name),
                 desc: format!(
                     "{label} ({key}) for each value of {}, one {} per {}, with 95% intervals",
                     axis.name,
                     if numeric { "line" } else { "bar" },
-                    if series.len() > 1 { "combination of the other axes" } else { "value" }
+                    if series.len() > 1 {
+                        "combination of the other axes"
+                    } else {
+                        "value"
+                    }
                 ),
                 x_desc: axis.name.clone(),
                 y_desc: key.to_string(),
@@ -373,7 +387,12 @@ fn lengths_section(h: &mut String, d: &Data) -> Result<(), String> {
                 points: filled(l, lo, hi),
             }];
             let title = format!("Lengths of the games: {}", e.label);
-            let svg = charts::lines(&spec(format!("chart-lengths-{i}"), title), &series, false, ranges)?;
+            let svg = charts::lines(
+                &spec(format!("chart-lengths-{i}"), title),
+                &series,
+                false,
+                ranges,
+            )?;
             figure(h, &svg, &esc(&e.label), &[]);
         }
     }
@@ -404,7 +423,12 @@ fn wins_section(h: &mut String, d: &Data) -> Result<(), String> {
         shares.push(
             parts
                 .iter()
-                .map(|k| metric(v, k).map(|m| m.0).filter(|x| x.is_finite()).unwrap_or(0.0))
+                .map(|k| {
+                    metric(v, k)
+                        .map(|m| m.0)
+                        .filter(|x| x.is_finite())
+                        .unwrap_or(0.0)
+                })
                 .collect(),
         );
     }
@@ -421,7 +445,11 @@ fn wins_section(h: &mut String, d: &Data) -> Result<(), String> {
         title: "Who wins, by seat".into(),
         desc: format!(
             "For each {}, the shares of its games won by each side and drawn ({}), stacked",
-            if d.kind == Kind::Comparison { "column" } else { "point" },
+            if d.kind == Kind::Comparison {
+                "column"
+            } else {
+                "point"
+            },
             names.join(", ")
         ),
         x_desc: "share of games".into(),
@@ -537,10 +565,15 @@ fn cell(
         attr_num(value)
     );
     if let Some((lo, hi)) = ci {
-        let _ = write!(h, " data-low=\"{}\" data-high=\"{}\"", attr_num(lo), attr_num(hi));
+        let _ = write!(
+            h,
+            " data-low=\"{}\" data-high=\"{}\"",
+            attr_num(lo),
+            attr_num(hi)
+        );
     }
     let _ = write!(h, " title=\"{}, {what} {}\">", esc(key), column + 1);
-    h.push_str(&esc(&readable(value, percent)));
+    h.push_str(&esc(&readable(value, percent, whole(key))));
     let p = d
         .p_values
         .iter()
@@ -553,8 +586,8 @@ fn cell(
         let _ = write!(
             h,
             "<span class=\"ci\">[{}, {}]</span>",
-            esc(&readable(lo, percent)),
-            esc(&readable(hi, percent))
+            esc(&readable(lo, percent, false)),
+            esc(&readable(hi, percent, false))
         );
     }
     h.push_str("</td>");
