@@ -57,9 +57,12 @@ pub(crate) struct Spec {
     pub percent: bool,
 }
 
-/// A series of points: (x, y, the interval of y).
+/// A point: x, y and the interval of y.
+pub(crate) type Point = (f64, f64, Option<(f64, f64)>);
+
+/// A series of points.
 pub(crate) struct Series {
-    pub points: Vec<(f64, f64, Option<(f64, f64)>)>,
+    pub points: Vec<Point>,
 }
 
 type Res<T> = Result<T, String>;
@@ -135,7 +138,7 @@ fn tick(x: f64, span: f64, ticks: f64, percent: bool) -> String {
     format!("{v:.decimals$}{}", if percent { "%" } else { "" })
 }
 
-fn bounds<'a>(values: impl Iterator<Item = &'a (f64, f64, Option<(f64, f64)>)>) -> (f64, f64) {
+fn bounds<'a>(values: impl Iterator<Item = &'a Point>) -> (f64, f64) {
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
     for (_, y, ci) in values {
@@ -269,7 +272,7 @@ pub(crate) type Bar = Option<(f64, Option<(f64, f64)>)>;
 pub(crate) fn bars(spec: &Spec, categories: &[String], series: &[Vec<Bar>]) -> Res<String> {
     let n = categories.len().max(1);
     let k = series.len().max(1);
-    let all: Vec<(f64, f64, Option<(f64, f64)>)> = series
+    let all: Vec<Point> = series
         .iter()
         .flatten()
         .flatten()

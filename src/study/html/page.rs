@@ -2,7 +2,7 @@
 //! failed. Written as well-formed XML (every element closed, every text escaped), so that it
 //! reads as XHTML as well as HTML.
 
-use super::charts::{self, Bar, Series, Spec};
+use super::charts::{self, Bar, Point, Series, Spec};
 use super::{Data, Entry, Kind, MAIN_METRICS, metric};
 use crate::study::Metric;
 use std::fmt::Write as _;
@@ -317,7 +317,7 @@ fn lengths_of(e: &Entry) -> Vec<(f64, f64)> {
 }
 
 /// The histogram with its missing lengths at 0 across `lo..=hi`.
-fn filled(pairs: &[(f64, f64)], lo: f64, hi: f64) -> Vec<(f64, f64, Option<(f64, f64)>)> {
+fn filled(pairs: &[(f64, f64)], lo: f64, hi: f64) -> Vec<Point> {
     let mut out = vec![];
     let mut it = pairs.iter().peekable();
     let mut x = lo;
