@@ -385,22 +385,26 @@ pub(crate) fn stacked(spec: &Spec, rows: &[String], shares: &[Vec<f64>]) -> Res<
             .margin_right(28)
             .x_label_area_size(62)
             .y_label_area_size(label_room)
-            .build_cartesian_2d(0f64..1f64, (0..n as i32).into_segmented())
+            .build_cartesian_2d(0f64..1f64, 0f64..n as f64)
             .map_err(err)?;
-        let yl = |y: &SegmentValue<i32>| match y {
-            SegmentValue::CenterOf(i) => usize::try_from(*i)
-                .ok()
-                .and_then(|i| rows.get(n - 1 - i))
+        // row r (from the top) is drawn between n - 1 - r and n - r, its name at its middle
+        let yl = |y: &f64| {
+            let k = y - 0.5;
+            if (k - k.round()).abs() > 1e-6 || k < 0.0 {
+                return String::new();
+            }
+            (n - 1)
+                .checked_sub(k.round() as usize)
+                .and_then(|r| rows.get(r))
                 .cloned()
-                .unwrap_or_default(),
-            _ => String::new(),
+                .unwrap_or_default()
         };
         let xl = |x: &f64| tick(*x, 1.0, 6.0, true);
         chart
             .configure_mesh()
             .disable_y_mesh()
             .x_labels(6)
-            .y_labels(n)
+            .y_labels(2 * n + 2)
             .x_label_formatter(&xl)
             .y_label_formatter(&yl)
             .x_desc(spec.x_desc.as_str())
@@ -417,15 +421,11 @@ pub(crate) fn stacked(spec: &Spec, rows: &[String], shares: &[Vec<f64>]) -> Res<
                 .draw_series(shares.iter().enumerate().filter_map(|(r, s)| {
                     let from: f64 = s.iter().take(p).sum();
                     let w = *s.get(p)?;
-                    let y = (n - 1 - r) as i32;
-                    let mut rect = Rectangle::new(
-                        [
-                            (from.min(1.0), SegmentValue::Exact(y)),
-                            ((from + w).min(1.0), SegmentValue::Exact(y + 1)),
-                        ],
+                    let y = (n - 1 - r) as f64;
+                    let rect = Rectangle::new(
+                        [(from.min(1.0), y + 0.16), ((from + w).min(1.0), y + 0.84)],
                         c.filled(),
                     );
-                    rect.set_margin(5, 5, 0, 0);
                     Some(rect)
                 }))
                 .map_err(err)?;

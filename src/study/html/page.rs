@@ -99,7 +99,8 @@ th, td { border-bottom: 1px solid #e6e6e6; padding: .3rem .6rem; text-align: rig
   vertical-align: top; }
 thead th { position: sticky; top: 0; background: #f4f4f4; }
 th[scope=row] { text-align: left; position: sticky; left: 0; background: #fff;
-  font-weight: normal; min-width: 9rem; }
+  font-weight: normal; min-width: 15rem; }
+@media (max-width: 640px) { th[scope=row] { min-width: 8rem; } }
 code { font-size: .9em; color: #444; }
 td .ci { display: block; color: #555; font-size: .8em; white-space: nowrap; }
 td.none { color: #888; }
