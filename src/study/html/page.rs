@@ -236,7 +236,11 @@ fn metric_sections(h: &mut String, d: &Data) -> Result<(), String> {
                 } else {
                     "metric-bars"
                 },
-                title: format!("{label} against {}", axis.name),
+                title: if d.kind == Kind::Comparison {
+                    format!("{label} by column")
+                } else {
+                    format!("{label} against {}", axis.name)
+                },
                 desc: format!(
                     "{label} ({key}) for each value of {}, one {} per {}, with 95% intervals",
                     axis.name,
@@ -287,10 +291,14 @@ fn metric_sections(h: &mut String, d: &Data) -> Result<(), String> {
                     .collect();
                 charts::bars(&spec, &axis.values, &bars)?
             };
+            let against = if d.kind == Kind::Comparison {
+                "by column".to_string()
+            } else {
+                format!("against {}", esc(&axis.name))
+            };
             let caption = format!(
-                "{} against {} <code>{}</code>",
+                "{} {against} <code>{}</code>",
                 esc(&capital(&label)),
-                esc(&axis.name),
                 esc(key)
             );
             figure(h, &svg, &caption, &series);
