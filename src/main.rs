@@ -66,6 +66,8 @@ enum Command {
     /// Merge the JSON results of the shards of a study, a comparison or a sweep (simulate,
     /// compare or sweep --shard I/N --format json)
     Merge(cli::merge::MergeArgs),
+    /// Make the HTML report (charts, every metric) of a study, a comparison or a sweep (JSON)
+    Report(cli::report::ReportArgs),
     /// Play N games between two computer agents, seats alternated, and tabulate the results
     #[command(name = "match")]
     Match(cli::matches::MatchArgs),
@@ -138,6 +140,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => cli::compare::compare(args, colour()),
         Command::Sweep(args) => cli::sweep::sweep(args, colour()),
         Command::Merge(args) => cli::merge::merge_results(args, colour()),
+        Command::Report(args) => cli::report::report(args),
         Command::Match(args) => cli::matches::run_match(args),
         Command::Perft(args) => cli::perft::perft(args),
         Command::Bench(args) => cli::bench::bench(args),

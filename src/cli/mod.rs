@@ -27,6 +27,7 @@ pub mod perft;
 pub mod play;
 mod progress;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod serve;
 mod signals;

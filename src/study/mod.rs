@@ -9,10 +9,12 @@
 //! - [`merge`]: shards and merging their results;
 //! - [`report`]: a study's result and its table, JSON and CSV;
 //! - [`compare`]: studies side by side, with significant differences marked;
+//! - [`html`]: the report of a study, a comparison or a sweep as one HTML file with charts.
 //! - [`sweep`]: a study of every point of a grid of options and variants, resumable, in
 //!   shards and tasks that merge exactly.
 
 pub mod compare;
+pub mod html;
 pub mod merge;
 pub mod metrics;
 pub mod report;
