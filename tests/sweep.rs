@@ -606,3 +606,87 @@ fn tasks_of_the_library_merge_into_the_whole_point() {
     assert!(Sweep::read("{\"format\": \"ludic-study-1\"}", "x").is_err());
     assert!(run_task(&spec, 4, None, 1, &ctl).is_err());
 }
+
+#[test]
+fn report_draws_the_sweep_with_the_numbers_of_its_file() {
+    // The sweep: Pallankuzhi seeds=3..8 (the odd ones refused by the game), with
+    // --report beside --output: the page's every number cell is the file's number, and its
+    // charts draw the metrics against seeds; run again (everything done), the same page.
+    let (file, page) = (tmp("report.json"), tmp("report.html"));
+    let args = [
+        "sweep",
+        "pallankuzhi",
+        "-o",
+        "seeds=3..8",
+        "-n",
+        "60",
+        "--quick",
+        "--output",
+        file.as_str(),
+        "--report",
+        page.as_str(),
+    ];
+    let out = ludic(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("report written to"),
+        "{}",
+        stderr(&out)
+    );
+    let v = read(&file);
+    let html = std::fs::read_to_string(&page).expect("the report");
+    let opt = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&html, opt).expect("XML");
+    let points = v["points"].as_array().expect("points");
+    let mut cells = 0;
+    for td in doc.descendants().filter(|n| n.has_tag_name("td")) {
+        let (Some(m), Some(x)) = (td.attribute("data-metric"), td.attribute("data-value")) else {
+            continue;
+        };
+        let entry: usize = td.attribute("data-entry").expect("entry").parse().unwrap();
+        let study = &points[entry]["study"];
+        assert_eq!(
+            Some(x.parse::<f64>().unwrap()),
+            study["metrics"][m]["value"].as_f64(),
+            "{m} of point {entry}"
+        );
+        cells += 1;
+    }
+    // seeds 4, 6 and 8 played, each with its metrics; 3, 5 and 7 listed as refused
+    assert!(cells > 3 * 20, "{cells} cells");
+    for seeds in ["3", "5", "7"] {
+        assert!(html.contains(&format!("seeds={seeds}")), "point {seeds}");
+    }
+    assert!(html.contains("must be even"), "the refusal's reason");
+    let charts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("svg"))
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    assert!(
+        charts
+            .iter()
+            .any(|id| id.contains("seeds") && id.contains("first-player-score")),
+        "{charts:?}"
+    );
+    let again = ludic(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(&page).expect("the report"), html);
+    // the report may not be the sweep's own file, nor the game
+    let clash = ludic(&[
+        "sweep",
+        "pallankuzhi",
+        "-o",
+        "seeds=4",
+        "-n",
+        "5",
+        "--output",
+        file.as_str(),
+        "--report",
+        file.as_str(),
+    ]);
+    assert_eq!(clash.status.code(), Some(2), "{}", stderr(&clash));
+}

@@ -24,7 +24,7 @@ const PLAN_DIR: &str = "sweep-parts";
 // Arguments of `ludic sweep`.
 #[derive(clap::Args)]
 #[command(
-    after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nEach -o NAME=SPEC with several values is an axis of the grid: SPEC is v1,v2,… (values),\nA..B (the integers from A to B) or A..B/STEP (A, A+STEP, … up to B); -o NAME=VALUE alone\nsets the option for every point. --variant NAME (repeatable; `default` is the rules without\na variant) is an axis named `variant`, after the options'. The points are in grid order: the\nfirst axis varies slowest; point K is the K-th (from 0). Each point is played exactly as\n`ludic simulate` plays it with its options, -n, --seed, --agent and --shard: every point\nwith the same seed. A point whose options the game refuses (a requirement broken, a value\noutside its domain) is reported with the game's message, and the other points are played.\n\n--output FILE (JSON, or CSV by its extension or --format) is written whole after every\npoint (a kill never leaves half a file; its folder is made if missing). When FILE is a sweep\nof the same game, grid, -n, seed, agents and --quick, its done points are kept as they are\nand only the others are played (resumed); a sweep of other settings is an error. Only JSON\nresumes: an existing CSV file is not overwritten. A signal (Ctrl-C, SIGTERM) stops the point\nbeing played: it is kept in FILE marked partial, and played again on resume.\n\n--plan prints, one a line, the command of every task (each point, in --shards M shards),\neach writing DIR/point-K-shard-I.json (--plan-dir, default {PLAN_DIR}), then a comment line\nwith the `ludic merge` that joins them: for a batch scheduler (a Slurm job array runs line\nN of the file), `parallel`, or a shell loop. The merged sweep equals a sweep played in one\nrun (its statistics bit for bit).\n\nExamples:\n  ludic sweep GAME -o stones=3..6 -n 10000 --output sweep.json\n  ludic sweep GAME -o stones=2..12/2 -o rounds=1,match -n 1000 --format csv\n  ludic sweep GAME -o stones=3..5 --variant default --variant NAME -n 5000\n  ludic sweep GAME -o stones=3..6 -n 100000 --plan --shards 4 > tasks.txt\n  grep -v '^#' tasks.txt | parallel && ludic merge sweep-parts/*.json --output sweep.json\n  ludic sweep GAME -o stones=3..6 -n 100000 --only 2 --shard 1/4 --output part.json\n\nExit codes: 0 success (points refused by the game included), 1 unreadable game or sweep\nfile, unwritable output, 2 usage error (a bad range, an unknown option or variant, --output\nholding a sweep of other settings), 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM, 129\nby SIGHUP (the points played are kept).\n\n{}\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
+    after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nEach -o NAME=SPEC with several values is an axis of the grid: SPEC is v1,v2,… (values),\nA..B (the integers from A to B) or A..B/STEP (A, A+STEP, … up to B); -o NAME=VALUE alone\nsets the option for every point. --variant NAME (repeatable; `default` is the rules without\na variant) is an axis named `variant`, after the options'. The points are in grid order: the\nfirst axis varies slowest; point K is the K-th (from 0). Each point is played exactly as\n`ludic simulate` plays it with its options, -n, --seed, --agent and --shard: every point\nwith the same seed. A point whose options the game refuses (a requirement broken, a value\noutside its domain) is reported with the game's message, and the other points are played.\n\n--output FILE (JSON, or CSV by its extension or --format) is written whole after every\npoint (a kill never leaves half a file; its folder is made if missing). When FILE is a sweep\nof the same game, grid, -n, seed, agents and --quick, its done points are kept as they are\nand only the others are played (resumed); a sweep of other settings is an error. Only JSON\nresumes: an existing CSV file is not overwritten. A signal (Ctrl-C, SIGTERM) stops the point\nbeing played: it is kept in FILE marked partial, and played again on resume.\n\n--plan prints, one a line, the command of every task (each point, in --shards M shards),\neach writing DIR/point-K-shard-I.json (--plan-dir, default {PLAN_DIR}), then a comment line\nwith the `ludic merge` that joins them: for a batch scheduler (a Slurm job array runs line\nN of the file), `parallel`, or a shell loop. The merged sweep equals a sweep played in one\nrun (its statistics bit for bit).\n\nExamples:\n  ludic sweep GAME -o stones=3..6 -n 10000 --output sweep.json --report sweep.html\n  ludic sweep GAME -o stones=2..12/2 -o rounds=1,match -n 1000 --format csv\n  ludic sweep GAME -o stones=3..5 --variant default --variant NAME -n 5000\n  ludic sweep GAME -o stones=3..6 -n 100000 --plan --shards 4 > tasks.txt\n  grep -v '^#' tasks.txt | parallel && ludic merge sweep-parts/*.json --output sweep.json\n  ludic sweep GAME -o stones=3..6 -n 100000 --only 2 --shard 1/4 --output part.json\n\nExit codes: 0 success (points refused by the game included), 1 unreadable game or sweep\nfile, unwritable output, 2 usage error (a bad range, an unknown option or variant, --output\nholding a sweep of other settings), 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM, 129\nby SIGHUP (the points played are kept).\n\n{}\n\n{}", ludic::study::METRICS_HELP, ludic::agents::AGENT_HELP)
 )]
 pub struct SweepArgs {
     /// A built-in game or a .game file
@@ -45,11 +45,15 @@ pub struct SweepArgs {
     /// Write the sweep to FILE after every point, and resume it if FILE holds one
     #[arg(long, value_name = "FILE")]
     pub output: Option<String>,
+    /// Also write the HTML report of the sweep (charts and every metric; see `ludic report`)
+    /// to FILE, once the points are played (or stopped)
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
     /// Play only point K (from 0, in grid order)
     #[arg(long, value_name = "K")]
     pub only: Option<u64>,
     /// Print the command of every task (each point, in --shards shards) and play nothing
-    #[arg(long, conflicts_with_all = ["only", "shard", "output", "format"])]
+    #[arg(long, conflicts_with_all = ["only", "shard", "output", "format", "report"])]
     pub plan: bool,
     /// With --plan: the shards of each point
     #[arg(long, value_name = "M", requires = "plan", value_parser = clap::value_parser!(u64).range(1..))]
@@ -203,6 +207,23 @@ fn save(path: &str, sweep: &Sweep, output: Output) -> Result<(), String> {
         .map_err(|e| format!("cannot write `{path}`: {}", ludic::output::error_text(&e)))
 }
 
+/// `--report FILE`: the HTML report of the sweep as it stands (every point in it, played now
+/// or kept from --output).
+fn write_report(args: &SweepArgs, sweep: &Sweep) -> Result<(), String> {
+    let Some(path) = &args.report else {
+        return Ok(());
+    };
+    let html = ludic::study::html::sweep_report(&sweep.to_json(), &args.game)?;
+    ludic::output::write_whole(path, html.as_bytes(), true).map_err(|e| {
+        format!(
+            "cannot write the report to `{path}`: {}",
+            ludic::output::error_text(&e)
+        )
+    })?;
+    to_stderr!("report written to {path}");
+    Ok(())
+}
+
 /// `ludic sweep GAME -o NAME=SPEC…`
 pub fn sweep(args: &SweepArgs, colour: bool) -> u8 {
     let a = args.study.resolve("sweep");
@@ -281,12 +302,19 @@ fn play_sweep(
     colour: bool,
 ) -> u8 {
     let mut sweep = sweeper.empty();
+    let game = [Named::new("the game file", super::game_file(&args.game))];
+    let mut files = vec![];
     if let Some(path) = &args.output {
-        let game = [Named::new("the game file", super::game_file(&args.game))];
-        if let Err(e) = check_outputs(&game, &[Named::new("the sweep (--output)", path)], false) {
-            to_stderr!("error: {e}");
-            return USAGE;
-        }
+        files.push(Named::new("the sweep (--output)", path));
+    }
+    if let Some(path) = &args.report {
+        files.push(Named::new("the report (--report)", path));
+    }
+    if let Err(e) = check_outputs(&game, &files, args.output.is_none()) {
+        to_stderr!("error: {e}");
+        return USAGE;
+    }
+    if let Some(path) = &args.output {
         match resume_from(path, output, &sweep, &todo, &range) {
             Err(code) => return code,
             Ok(None) => {}
@@ -387,8 +415,13 @@ fn play_sweep(
     } else {
         note_late_signal();
     }
-    // (the pictures of a sweep, `ludic report`, read its JSON file: a `--report FILE` of this
-    // command would write them here, from `sweep`, once it is complete or stopped)
+    let code = match write_report(args, &sweep) {
+        Ok(()) => code,
+        Err(e) => {
+            to_stderr!("error: {e}");
+            return FAILED;
+        }
+    };
     match &args.output {
         Some(path) => {
             if todo.is_empty() {
@@ -398,6 +431,8 @@ fn play_sweep(
             let (done, size) = (sweep.done().count(), sweeper.size());
             if done < size as usize && !stopped && args.only.is_none() {
                 to_stderr!("{path} holds {done} of the sweep's {size} points");
+            } else {
+                to_stderr!("sweep written to {path}: {done} of {size} points done");
             }
             code
         }
