@@ -2,7 +2,7 @@
 //! Python package and runs them, so that the test command stays one.
 //!
 //! A virtual environment under `target/pyvenv/` is made once (`python3 -m venv`) with the
-//! test requirements (maturin, pytest, numpy, open-spiel, pettingzoo, gymnasium, selenium), and made
+//! test requirements (maturin, pytest, numpy, open-spiel, pettingzoo, gymnasium, selenium, ray), and made
 //! again when that list changes. The package is built with `maturin build --release` into
 //! `target/pyvenv/wheels` (cargo's build of the bindings in `target/pyvenv/cargo`, kept, so
 //! that a rebuild is incremental) and installed into the environment, then pytest runs with

@@ -17,7 +17,7 @@ module `ludic._ludic`, a thin layer over the Rust library's public API. `ludic.o
 turns a game into a real `pyspiel.Game` (extra `open-spiel`), `ludic.pettingzoo` into an AEC
 environment (extra `pettingzoo`). `play_match` plays games between agents as `ludic match`
 does; `sweep` plays a study of every point of a grid of options as `ludic sweep` does, here or
-on a Ray cluster (`ludic.sweep`'s module).
+on a Ray cluster.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ._ludic import (
     play_match,
     random_bot,
 )
-from .sweep import sweep
+from ._sweep import sweep
 
 __all__ = [
     "CHANCE_PLAYER_ID",

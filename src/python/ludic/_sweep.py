@@ -1,5 +1,6 @@
-"""Sweeps of rule sets from Python: `ludic.sweep` plays every point of a grid of options (and
-variants) as `ludic sweep` does, in this process or on a Ray cluster.
+"""Sweeps of rule sets from Python: `ludic.sweep` (this module's `sweep`; the module is
+`ludic._sweep`, so that `ludic.sweep` stays the function) plays every point of a grid of
+options (and variants) as `ludic sweep` does, in this process or on a Ray cluster.
 
     import ludic
     s = ludic.sweep("pallankuzhi", {"seeds": "4..8/2", "muthu": ["on", "off"]}, games=1000)
@@ -107,7 +108,7 @@ def grid_settings(
 
 def _run_task(spec: str, index: int, shard: int, shards: int, jobs: int) -> str:
     """One task (a point, or a shard of one): what a Ray worker runs."""
-    from ludic import _ludic as native
+    from ludic import _ludic as native  # in a Ray worker, imported there
 
     return native.sweep_task(spec, index, shard, shards, jobs)
 
