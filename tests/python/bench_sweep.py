@@ -103,16 +103,6 @@ def main():
     # 2. throughput on 2 CPUs
     grid = {"seeds": "4..8/2", "muthu": ["on", "off"]}
     games = 6 * a.games
-    t_ray, on_ray = timed(
-        lambda: ludic.sweep("pallankuzhi", grid, games=a.games, shards=2, jobs=1), a.repeat
-    )
-    t_ray2, on_ray2 = timed(
-        lambda: ludic.sweep("pallankuzhi", grid, games=a.games, jobs=2), a.repeat
-    )
-    t_here, here = timed(
-        lambda: ludic.sweep("pallankuzhi", grid, games=a.games, jobs=2, cluster="local"),
-        a.repeat,
-    )
     with tempfile.TemporaryDirectory() as d:
         out = pathlib.Path(d) / "cli.json"
 
@@ -125,12 +115,32 @@ def main():
             )
             return json.loads(out.read_text())
 
-        t_cli, by_cli = timed(cli, a.repeat)
-    assert numbers(on_ray) == numbers(on_ray2) == numbers(here) == numbers(by_cli)
-    for what, t in [("Ray, 12 tasks of 1 CPU", t_ray), ("Ray, 6 tasks of 2 CPUs", t_ray2),
-                    ("ludic.sweep jobs=2", t_here),
-                    ("ludic sweep -j 2", t_cli)]:
-        print(f"{what:24} {t:7.2f} s  {games / t:9.0f} games/s  ({t / t_cli:.2f} x the binary's time)")
+        ways = [
+            ("Ray, 12 tasks of 1 CPU",
+             lambda: ludic.sweep("pallankuzhi", grid, games=a.games, shards=2, jobs=1)),
+            ("Ray, 6 tasks of 2 CPUs",
+             lambda: ludic.sweep("pallankuzhi", grid, games=a.games, jobs=2)),
+            ("ludic.sweep jobs=2",
+             lambda: ludic.sweep("pallankuzhi", grid, games=a.games, jobs=2, cluster="local")),
+            ("ludic sweep -j 2", cli),
+        ]
+        # the ways taken in turn within each round, so that a change of the machine's load
+        # falls on all of them
+        times = {w: [] for w, _ in ways}
+        results = {}
+        for _ in range(a.repeat):
+            for w, f in ways:
+                t = time.perf_counter()
+                results[w] = f()
+                times[w].append(time.perf_counter() - t)
+    first = numbers(results[ways[0][0]])
+    assert all(numbers(r) == first for r in results.values())
+    t_cli = statistics.median(times["ludic sweep -j 2"])
+    for w, _ in ways:
+        t = statistics.median(times[w])
+        runs = " ".join(f"{x:.2f}" for x in times[w])
+        print(f"{w:24} {t:7.2f} s  {games / t:9.0f} games/s  ({t / t_cli:.2f} x the "
+              f"binary's time; runs {runs})")
     ray.shutdown()
     print("load after:", uptime())
 

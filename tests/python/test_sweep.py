@@ -102,6 +102,59 @@ def test_variants_and_fixed_options_are_the_binarys(tmp_path):
     assert [p["variant"] for p in s["points"]] == [None, "equal stones"] * 2
 
 
+def test_an_output_file_is_resumed(tmp_path):
+    """An output file holding points 1 and 4 (played whole by `ludic sweep --only`; this
+    sweep plays each point in 2 shards): they are kept as they are, timing fields included,
+    the others are played, and the whole file is the sweep played in one go (but for the
+    timing fields)."""
+    out = tmp_path / "resumed.json"
+    for k in ("1", "4"):  # the second run resumes the first's file
+        text = cli_sweep(tmp_path, *CLI_GRID, "-n", str(GAMES), "--seed", str(SEED), "--only", k)
+    out.write_text(text)
+    kept = {p["index"]: p for p in json.loads(out.read_text())["points"]}
+    assert sorted(kept) == [1, 4]
+    s = ludic.sweep(GAME, GRID, games=GAMES, seed=SEED, output=out, shards=2)
+    assert [p["index"] for p in s["points"]] == list(range(6))
+    for k, p in kept.items():
+        assert s["points"][k] == p
+    _, whole = py_sweep(tmp_path, "whole.json")
+    assert without_timing(out.read_text()) == without_timing(whole)
+    assert out.read_text() != whole, "the kept points' timing fields are the first runs'"
+
+
+def test_a_stopped_sweep_keeps_its_points_and_resumes(tmp_path, monkeypatch):
+    """A task failing after two points: the file holds those two; the same call again plays
+    only the four others."""
+    out = tmp_path / "stopped.json"
+    real, played = _ludic.sweep_task, []
+
+    def failing(spec, index, *rest):
+        if len(played) == 2:
+            raise RuntimeError("a worker lost")
+        played.append(index)
+        return real(spec, index, *rest)
+
+    monkeypatch.setattr(_ludic, "sweep_task", failing)
+    with pytest.raises(RuntimeError, match="a worker lost"):
+        ludic.sweep(GAME, GRID, games=GAMES, seed=SEED, output=out)
+    assert [p["index"] for p in json.loads(out.read_text())["points"]] == [0, 1]
+    monkeypatch.setattr(_ludic, "sweep_task", lambda spec, index, *rest: (
+        played.append(index), real(spec, index, *rest))[1])
+    ludic.sweep(GAME, GRID, games=GAMES, seed=SEED, output=out)
+    assert played == [0, 1, 2, 3, 4, 5]
+    _, whole = py_sweep(tmp_path, "whole.json")
+    assert without_timing(out.read_text()) == without_timing(whole)
+
+
+def test_an_output_file_of_another_sweep_is_refused(tmp_path):
+    out = tmp_path / "other.json"
+    py_sweep(tmp_path, "other.json", grid={"seeds": "4,6"})
+    before = out.read_text()
+    with pytest.raises(ValueError, match="holds another sweep: its axes"):
+        ludic.sweep(GAME, GRID, games=GAMES, seed=SEED, output=out)
+    assert out.read_text() == before
+
+
 def test_a_point_the_game_refuses_carries_its_error():
     s = ludic.sweep(GAME, {"seeds": "3..4"}, games=5)
     refused, played = s["points"]
@@ -224,9 +277,9 @@ def ray_calls(monkeypatch):
     calls = []
     real = sweep_module._on_ray
 
-    def counted(ray, spec, tasks, jobs):
+    def counted(ray, spec, tasks, *rest):
         calls.append(len(tasks))
-        return real(ray, spec, tasks, jobs)
+        return real(ray, spec, tasks, *rest)
 
     monkeypatch.setattr(sweep_module, "_on_ray", counted)
     return calls

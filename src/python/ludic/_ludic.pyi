@@ -130,3 +130,6 @@ def sweep_task(spec: str, index: int, shard: int = 1, shards: int = 1, jobs: int
 def sweep_merge(parts: Sequence[str]) -> str:
     """`ludic-sweep-1` texts of parts of one sweep merged as `ludic merge` does."""
     ...
+def sweep_resume(spec: str, text: str, name: str) -> Tuple[str, List[int]]:
+    """What is kept of an output file holding this sweep: its whole points, and their indices."""
+    ...

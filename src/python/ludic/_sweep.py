@@ -26,7 +26,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+import time
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from . import _ludic
 
@@ -135,19 +147,64 @@ def _ray_module(cluster: Optional[str]):
     return ray, True
 
 
-def _on_ray(ray, spec: str, tasks: List[Tuple[int, int, int]], jobs: int) -> List[str]:
-    """The tasks as Ray tasks, `jobs` CPUs each; their results in the order of `tasks`."""
+Task = Tuple[int, int, int]
+
+
+def _on_ray(ray, spec: str, tasks: List[Task], jobs: int, done: Callable[[Task, str], None]):
+    """The tasks as Ray tasks, `jobs` CPUs each; `done(task, result)` as each comes back. On
+    an error or Ctrl-C, the tasks not done are cancelled."""
     remote = ray.remote(num_cpus=jobs, max_retries=1)(_run_task)
-    refs = [remote.remote(spec, k, i, n, jobs) for (k, i, n) in tasks]
+    refs = {remote.remote(spec, k, i, n, jobs): (k, i, n) for (k, i, n) in tasks}
+    pending = list(refs)
     try:
-        return ray.get(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=len(pending), timeout=1.0)
+            for r in ready:
+                done(refs[r], ray.get(r))
     except BaseException:
-        for r in refs:
+        for r in pending:
             try:
                 ray.cancel(r)
             except Exception:
                 pass
         raise
+
+
+class _Parts:
+    """The results so far: the points kept from `output`, the points whose every shard is
+    done, and the shards of the others; written to `output` (merged, as a whole file, by a
+    rename) at most every `every` seconds and when asked."""
+
+    def __init__(self, path: Optional[str], kept: Optional[str], shards: int, every: float):
+        self.path, self.shards, self.every = path, shards, every
+        self.whole: List[str] = [kept] if kept else []
+        self.waiting: Dict[int, List[str]] = {}
+        self.written = time.monotonic()
+        self.new = False
+
+    def add(self, task: Task, result: str) -> None:
+        k = task[0]
+        got = self.waiting.setdefault(k, [])
+        got.append(result)
+        if len(got) == self.shards:
+            self.whole.extend(self.waiting.pop(k))
+            self.new = True
+            if time.monotonic() - self.written >= self.every:
+                self.write()
+
+    def merged(self) -> str:
+        return _ludic.sweep_merge(self.whole)
+
+    def write(self, text: Optional[str] = None) -> None:
+        """Writes the points done (all of them: `text`, the merged sweep) to the output."""
+        if self.path is None or not (self.whole or text):
+            return
+        text = text if text is not None else self.merged()
+        tmp = self.path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+        os.replace(tmp, self.path)
+        self.written, self.new = time.monotonic(), False
 
 
 def sweep(
@@ -185,7 +242,10 @@ def sweep(
       `"auto"` or `"ray://host:10001"` connects (`ray.init(address=cluster)`) and shuts down
       after; `"local"` plays here even when Ray is initialised;
     - `output`: a file the sweep is written to, as `ludic sweep --format json --output` writes
-      it (`ludic merge`, `ludic report` and a resumed `ludic sweep` read it).
+      it (`ludic merge`, `ludic report` and a resumed `ludic sweep` read it): the points done
+      so far every 10 seconds and when stopped (Ctrl-C, an error), the whole at the end. When
+      it exists, the sweep resumes it: its points played whole are kept as they are and only
+      the others are played (`ValueError` if it holds another sweep).
 
     Raises `ValueError` when the grid or the settings do not fit the game (the message of
     `ludic sweep`), `GameError` when the game does not load, `KeyboardInterrupt` on Ctrl-C.
@@ -203,21 +263,29 @@ def sweep(
         quick,
         shards,
     )
-    ray, ours = _ray_module(cluster)
+    path = os.fspath(output) if output is not None else None
+    kept = None
+    if path is not None and os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            kept, indices = _ludic.sweep_resume(spec, f.read(), path)
+        skip = set(indices)
+        tasks = [t for t in tasks if t[0] not in skip]
+    parts = _Parts(path, kept, shards, every=10.0)
+    ray, ours = _ray_module(cluster) if tasks else (None, False)
     try:
         if ray is None:
             threads = jobs if jobs is not None else (os.cpu_count() or 1)
-            results = [_ludic.sweep_task(spec, k, i, n, threads) for (k, i, n) in tasks]
+            for t in tasks:
+                parts.add(t, _ludic.sweep_task(spec, t[0], t[1], t[2], threads))
         else:
-            results = _on_ray(ray, spec, tasks, jobs if jobs is not None else 1)
+            _on_ray(ray, spec, tasks, jobs if jobs is not None else 1, parts.add)
+    except BaseException:
+        if parts.new:
+            parts.write()  # the points done are kept: the same call again plays the others
+        raise
     finally:
         if ours:
             ray.shutdown()
-    text = _ludic.sweep_merge(results)
-    if output is not None:
-        path = os.fspath(output)
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-        os.replace(tmp, path)
+    text = parts.merged()
+    parts.write(text)
     return json.loads(text)

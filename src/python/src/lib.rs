@@ -121,5 +121,6 @@ fn _ludic(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::sweep_plan, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_task, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_resume, m)?)?;
     Ok(())
 }

@@ -220,6 +220,44 @@ pub fn sweep_task(
     Ok(out.to_json().to_string())
 }
 
+/// What is kept of a sweep's `output` file when the sweep is played again (`name` names it in
+/// messages): its points played whole (every game of the point, not partial) or refused by
+/// the game, as they are. Returns `(kept, indices)`: a `ludic-sweep-1` text of those points,
+/// to merge with the tasks of the others, and their indices. Raises `ValueError` when the text
+/// is not a sweep, or is another sweep (what differs named), as `ludic sweep --output` does.
+#[pyfunction]
+pub fn sweep_resume(
+    py: Python<'_>,
+    spec: &str,
+    text: &str,
+    name: &str,
+) -> PyResult<(String, Vec<u64>)> {
+    let args = Args::from_json(spec).map_err(PyValueError::new_err)?;
+    let s = guard(|| Ok(args.sweeper()))?.map_err(|e| sweep_error(py, e))?;
+    guard(|| {
+        let old = Sweep::read(text, name).map_err(PyValueError::new_err)?;
+        let mut kept = s.empty();
+        let d = kept.differences(&old);
+        if !d.is_empty() {
+            return Err(PyValueError::new_err(format!(
+                "`{name}` holds another sweep: its {} differ (the file's first, this sweep's second)\nhint: give another output file, or delete it to play the sweep again",
+                d.join(", ")
+            )));
+        }
+        let whole = vec![[0, args.games]];
+        kept.points = old
+            .points
+            .into_iter()
+            .filter(|p| {
+                p.is_done(args.games) && (p.error.is_some() || p.ranges() == Some(whole.clone()))
+            })
+            .collect();
+        kept.update_partial();
+        let indices = kept.points.iter().map(|p| p.index).collect();
+        Ok((kept.to_json().to_string(), indices))
+    })
+}
+
 /// Merges `ludic-sweep-1` texts holding parts of one sweep (the tasks' results, or files of
 /// `ludic sweep`) as `ludic merge` does: the shards of a point merged exactly, the points in
 /// grid order. Returns the sweep as `ludic sweep --format json` writes it. Raises `ValueError`
