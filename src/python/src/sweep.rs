@@ -17,6 +17,9 @@ use pyo3::prelude::*;
 use serde_json::{Value, json};
 use std::sync::atomic::Ordering;
 
+/// A task: a point's index, the shard (from 1) and the number of shards.
+type Task = (u64, u64, u64);
+
 /// The format of a task's spec.
 const SPEC_FORMAT: &str = "ludic-sweep-spec-1";
 
@@ -136,7 +139,7 @@ pub fn sweep_plan(
     agents: Vec<String>,
     quick: bool,
     shards: u64,
-) -> PyResult<(String, u64, Vec<(u64, u64, u64)>)> {
+) -> PyResult<(String, u64, Vec<Task>)> {
     if games == 0 {
         return Err(PyValueError::new_err(
             "a sweep plays at least one game a point (games=0)",
