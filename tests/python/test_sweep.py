@@ -172,6 +172,7 @@ def test_a_point_the_game_refuses_carries_its_error():
         ({"seeds": "4,6"}, {"variants": ["nope"]}, "unknown variant `nope`"),
         ({"seeds": []}, {}, "has no values"),
         ({"seeds": [4.5]}, {}, "must be an int, a bool or a string"),
+        ({"seeds": ["4..8", 10]}, {}, "in a list is one value"),
         ({"seeds": "4,6"}, {"options": {"seeds": 4}}, "both in the grid and in options"),
         ({"seeds": "4,6"}, {"options": {"muthu": "on,off"}}, "put it in the grid"),
         ({"seeds": "4,6"}, {"shards": 0}, "shards=0"),

@@ -75,8 +75,9 @@ def grid_settings(
     grid's order (the first axis varies slowest).
 
     A grid's value is a string as `-o` takes it (`"4..8/2"`, `"on,off"`), a list of values
-    (`["on", "off"]`, `[4, 6, 8]`), a `range` (its values) or one value (the same for every
-    point); a fixed option is one value.
+    (`["on", "off"]`, `[4, 6, 8]`), a `range` (its values) or one value; as with `-o`, one
+    value (alone or in a list) is the same for every point, not an axis. A fixed option is
+    one value.
 
     >>> grid_settings({"seeds": "4..8/2", "muthu": ["on", "off"]}, {"max_turns": 500})
     ['seeds=4..8/2', 'muthu=on,off', 'max_turns=500']
@@ -93,10 +94,10 @@ def grid_settings(
                 raise ValueError(f"the option `{name}` has no values in the grid")
             words = [_word(name, x) for x in v]
             for w in words:
-                if "," in w:
+                if "," in w or ".." in w:
                     raise ValueError(
-                        f"the value `{w}` of the option `{name}` has a comma, which separates "
-                        "values"
+                        f"the value `{w}` of the option `{name}` in a list is one value: a "
+                        "comma or `..` is written in a string (`\"4..8/2\"`, `\"on,off\"`)"
                     )
             spec = ",".join(words)
         else:
