@@ -322,3 +322,17 @@ def test_ray_task_errors_come_back_with_their_message(ray_cluster):
     task = ray_cluster.remote(sweep_module._run_task)
     with pytest.raises(ValueError, match="not a sweep task's spec"):
         ray_cluster.get(task.remote("{}", 0, 1, 1, 1))
+
+
+def test_ray_plays_a_game_given_by_path(ray_cluster, ray_calls):
+    """A game given by a relative path: the workers of a local cluster read it (they share the
+    driver's working directory), and the numbers are the built-in game's."""
+    path = os.path.relpath(pathlib.Path(__file__).parents[2] / "games" / "pallankuzhi.game")
+    by_path = ludic.sweep(path, {"seeds": "4,6"}, games=10)
+    by_name = ludic.sweep(GAME, {"seeds": "4,6"}, games=10, cluster="local")
+    assert ray_calls == [2] and by_path["source"] == path
+    assert numbers_of(by_path) == numbers_of(by_name)
+
+
+def numbers_of(s):
+    return [json.dumps(p["study"]["metrics"], sort_keys=True) for p in s["points"]]
