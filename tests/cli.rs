@@ -330,7 +330,9 @@ fn list_and_help_show_games_options_and_examples() {
     let out = ludic(&["list", "--format", "json"], "");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), ludic::builtin::GAMES.len());
-    for cmd in ["validate", "play", "replay", "simulate", "list"] {
+    for cmd in [
+        "validate", "play", "replay", "simulate", "sweep", "merge", "list",
+    ] {
         let out = ludic(&[cmd, "--help"], "");
         assert_eq!(out.status.code(), Some(0));
         assert!(

@@ -107,6 +107,7 @@ fn every_command_takes_an_alias() {
             vec!["draw", &alias, "--out", svg.to_str().unwrap()],
             vec!["simulate", &alias, "-n", "2", "--format", "json"],
             vec!["compare", &alias, &stem, "-n", "2", "--format", "json"],
+            vec!["sweep", &alias, "-n", "2", "--format", "json"],
             vec![
                 "match", &alias, "--agent", "random", "--agent", "random", "-n", "2",
             ],

@@ -156,7 +156,7 @@ fn resume_from(
     let d = old.differences(fresh);
     if !d.is_empty() {
         to_stderr!(
-            "error: `{path}` holds another sweep: its {} differ from this one's\n{hint}",
+            "error: `{path}` holds another sweep: its {} differ (the file's first, this run's second)\n{hint}",
             d.join(", ")
         );
         return Err(USAGE);
@@ -382,6 +382,8 @@ fn play_sweep(
     } else {
         note_late_signal();
     }
+    // (the pictures of a sweep, `ludic report`, read its JSON file: a `--report FILE` of this
+    // command would write them here, from `sweep`, once it is complete or stopped)
     match &args.output {
         Some(path) => {
             if todo.is_empty() {
@@ -389,7 +391,7 @@ fn play_sweep(
                 return code;
             }
             let (done, size) = (sweep.done().count(), sweeper.size());
-            if done < size as usize && !stopped {
+            if done < size as usize && !stopped && args.only.is_none() {
                 to_stderr!("{path} holds {done} of the sweep's {size} points");
             }
             code

@@ -410,6 +410,12 @@ impl Sweep {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
+    /// Writes the sweep's JSON (pretty, then a new line): what `ludic sweep --output` writes.
+    pub fn write(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, self)?;
+        writeln!(out)
+    }
+
     /// The grid and the settings of the sweep (its agents are their descriptions).
     pub fn spec(&self) -> SweepSpec {
         SweepSpec {

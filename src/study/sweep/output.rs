@@ -29,10 +29,7 @@ pub fn write_sweep(
     colour: bool,
 ) -> io::Result<()> {
     match output {
-        Output::Json => {
-            serde_json::to_writer_pretty(&mut *out, s)?;
-            writeln!(out)
-        }
+        Output::Json => s.write(out),
         Output::Csv => write_csv(out, s),
         Output::Table => write_table(out, s, colour),
     }
