@@ -3,13 +3,13 @@
 options (and variants) as `ludic sweep` does, in this process or on a Ray cluster.
 
     import ludic
-    s = ludic.sweep("pallankuzhi", {"seeds": "4..8/2", "muthu": ["on", "off"]}, games=1000)
+    s = ludic.sweep("my-game", {"stones": "4..8/2", "capture": ["on", "off"]}, games=1000)
     for p in s["points"]:
-        print(p["label"], p.get("error") or p["study"]["metrics"]["first_player_score"])
+        print(p["label"], p.get("error") or p["study"]["metrics"]["first_player_score"]["value"])
 
     import ray
     ray.init(address="auto")              # or cluster="ray://head:10001", or "auto"
-    s = ludic.sweep("pallankuzhi", {"seeds": "4..40/2"}, games=100_000, shards=8)
+    s = ludic.sweep("my-game", {"stones": "4..40/2"}, games=100_000, shards=8)
 
 A sweep is planned once (`_ludic.sweep_plan`: the grid checked against the game), split into
 tasks (each point, or each of its `shards`), each task played natively by `_ludic.sweep_task`
@@ -79,8 +79,8 @@ def grid_settings(
     value (alone or in a list) is the same for every point, not an axis. A fixed option is
     one value.
 
-    >>> grid_settings({"seeds": "4..8/2", "muthu": ["on", "off"]}, {"max_turns": 500})
-    ['seeds=4..8/2', 'muthu=on,off', 'max_turns=500']
+    >>> grid_settings({"stones": "4..8/2", "capture": ["on", "off"]}, {"max_turns": 500})
+    ['stones=4..8/2', 'capture=on,off', 'max_turns=500']
     """
     out: List[str] = []
     seen = set()
