@@ -15,7 +15,8 @@
 //! failure.
 //!
 //! Time (2 busy cores): cold (the environment made and the bindings' first build) 264 s
-//! measured; warm (nothing changed) 13 s, 8 s of them the 53 tests themselves.
+//! measured; warm (nothing changed) 13 s, 8 s of them the 53 tests themselves;
+//! tests/python/test_sweep.py adds 16 s (measured alone), most of it starting a local Ray cluster.
 
 #[path = "common/pyenv.rs"]
 mod pyenv;
