@@ -2,7 +2,7 @@
 //! Python package and runs them, so that the test command stays one.
 //!
 //! A virtual environment under `target/pyvenv/` is made once (`python3 -m venv`) with the
-//! test requirements (maturin, pytest, numpy, open-spiel, pettingzoo, gymnasium, selenium), and made
+//! test requirements (maturin, pytest, numpy, open-spiel, pettingzoo, gymnasium, selenium, ray), and made
 //! again when that list changes. The package is built with `maturin build --release` into
 //! `target/pyvenv/wheels` (cargo's build of the bindings in `target/pyvenv/cargo`, kept, so
 //! that a rebuild is incremental) and installed into the environment, then pytest runs with
@@ -15,7 +15,8 @@
 //! failure.
 //!
 //! Time (2 busy cores): cold (the environment made and the bindings' first build) 264 s
-//! measured; warm (nothing changed) 13 s, 8 s of them the 53 tests themselves.
+//! measured; warm (nothing changed) 13 s, 8 s of them the 53 tests themselves;
+//! tests/python/test_sweep.py adds 16 s (measured alone), most of it starting a local Ray cluster.
 
 #[path = "common/pyenv.rs"]
 mod pyenv;

@@ -16,7 +16,8 @@ The core (`Game`, `State`, `Bot`, `load_game`, `load_record`, `GameError`) is th
 module `ludic._ludic`, a thin layer over the Rust library's public API. `ludic.openspiel`
 turns a game into a real `pyspiel.Game` (extra `open-spiel`), `ludic.pettingzoo` into an AEC
 environment (extra `pettingzoo`). `play_match` plays games between agents as `ludic match`
-does.
+does; `sweep` plays a study of every point of a grid of options as `ludic sweep` does, here or
+on a Ray cluster.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ._ludic import (
     play_match,
     random_bot,
 )
+from ._sweep import sweep
 
 __all__ = [
     "CHANCE_PLAYER_ID",
@@ -54,6 +56,7 @@ __all__ = [
     "play_match",
     "random_bot",
     "bot",
+    "sweep",
 ]
 
 __version__ = "0.1.0"

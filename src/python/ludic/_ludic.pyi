@@ -111,3 +111,25 @@ def play_match(
     seed: int = 0,
     record: bool = False,
 ) -> Dict[str, Any]: ...
+def sweep_plan(
+    game: str,
+    options: Sequence[str],
+    variants: Sequence[str] = ...,
+    games: int = 1000,
+    seed: int = 1,
+    agents: Sequence[str] = ...,
+    quick: bool = False,
+    shards: int = 1,
+) -> Tuple[str, int, List[Tuple[int, int, int]]]:
+    """A sweep's spec (the JSON a task receives), its number of points and its tasks
+    `(index, shard, shards)`; `options` as `ludic sweep -o` takes them."""
+    ...
+def sweep_task(spec: str, index: int, shard: int = 1, shards: int = 1, jobs: int = 1) -> str:
+    """One point (or shard of one) played natively: a `ludic-sweep-1` text of that point."""
+    ...
+def sweep_merge(parts: Sequence[str]) -> str:
+    """`ludic-sweep-1` texts of parts of one sweep merged as `ludic merge` does."""
+    ...
+def sweep_resume(spec: str, text: str, name: str) -> Tuple[str, List[int]]:
+    """What is kept of an output file holding this sweep: its whole points, and their indices."""
+    ...

@@ -1,5 +1,6 @@
 //! `ludic._ludic`: the Python bindings of ludic, a thin layer over the library's public API
-//! (`ludic::load`, `ludic::Game`'s methods, `ludic::record`, `ludic::agents`). The Python
+//! (`ludic::load`, `ludic::Game`'s methods, `ludic::record`, `ludic::agents`,
+//! `ludic::study::sweep`). The Python
 //! package `ludic` (src/python/ludic/) re-exports it and adds the OpenSpiel and PettingZoo
 //! adapters. Names follow pyspiel's, so that code written for OpenSpiel reads the same.
 //!
@@ -11,6 +12,7 @@
 mod agents;
 mod game;
 mod state;
+mod sweep;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -116,5 +118,9 @@ fn _ludic(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agents::mcts_bot, m)?)?;
     m.add_function(wrap_pyfunction!(agents::random_bot, m)?)?;
     m.add_function(wrap_pyfunction!(agents::play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_task, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_resume, m)?)?;
     Ok(())
 }
