@@ -193,6 +193,29 @@ fn points(n: i64) -> String {
     format!("{n} point{}", if n == 1 { "" } else { "s" })
 }
 
+/// Text escaped for XML and HTML (the pictures, the reports): the five special characters as
+/// entities, and a control character other than a newline or a tab (which XML does not allow)
+/// as a space.
+///
+/// ```
+/// assert_eq!(ludic::render::xml_escape("a<b & 'c'\u{1}"), "a&lt;b &amp; &#39;c&#39; ");
+/// ```
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// What a player holds, in words: `3 stone`, `1 stone + big (8 points)`: the points when they
 /// are not simply the number of pieces (several kinds, or a kind worth more than one).
 pub fn holdings(g: &Game, st: &State, p: Player) -> String {

@@ -190,18 +190,13 @@ pub(crate) fn lines(
             }
         };
         let yl = |y: &f64| tick(*y, y1 - y0, 8.0, spec.percent);
-        chart
-            .configure_mesh()
+        house_style(&mut chart.configure_mesh())
             .x_labels(if integers { 12 } else { 8 })
             .y_labels(8)
             .x_label_formatter(&xl)
             .y_label_formatter(&yl)
             .x_desc(spec.x_desc.as_str())
             .y_desc(spec.y_desc.as_str())
-            .label_style((FONT, LABEL))
-            .axis_desc_style((FONT, DESC))
-            .light_line_style(RGBColor(238, 238, 238))
-            .bold_line_style(RGBColor(214, 214, 214))
             .draw()
             .map_err(err)?;
         for (i, s) in series.iter().enumerate() {
@@ -226,6 +221,22 @@ fn line_ranges(series: &[Series], percent: bool) -> ((f64, f64), (f64, f64)) {
         ylo = ylo.max(-0.02);
     }
     ((xlo, xhi), (ylo, yhi))
+}
+
+type Mesh<'a, 'b, 'c> = plotters::chart::MeshStyle<
+    'a,
+    'b,
+    plotters::coord::types::RangedCoordf64,
+    plotters::coord::types::RangedCoordf64,
+    SVGBackend<'c>,
+>;
+
+/// The mesh of every chart: its fonts and its grid's greys.
+fn house_style<'m, 'a, 'b, 'c>(m: &'m mut Mesh<'a, 'b, 'c>) -> &'m mut Mesh<'a, 'b, 'c> {
+    m.label_style((FONT, LABEL))
+        .axis_desc_style((FONT, DESC))
+        .light_line_style(RGBColor(238, 238, 238))
+        .bold_line_style(RGBColor(214, 214, 214))
 }
 
 type Chart<'a, 'b> = ChartContext<
@@ -317,8 +328,7 @@ pub(crate) fn bars(spec: &Spec, categories: &[String], series: &[Vec<Bar>]) -> R
             shown.get(r as usize).cloned().unwrap_or_default()
         };
         let yl = |y: &f64| tick(*y, y1 - y0, 8.0, spec.percent);
-        chart
-            .configure_mesh()
+        house_style(&mut chart.configure_mesh())
             .disable_x_mesh()
             .x_labels(2 * n + 2)
             .y_labels(8)
@@ -326,10 +336,6 @@ pub(crate) fn bars(spec: &Spec, categories: &[String], series: &[Vec<Bar>]) -> R
             .y_label_formatter(&yl)
             .x_desc(spec.x_desc.as_str())
             .y_desc(spec.y_desc.as_str())
-            .label_style((FONT, LABEL))
-            .axis_desc_style((FONT, DESC))
-            .light_line_style(RGBColor(238, 238, 238))
-            .bold_line_style(RGBColor(214, 214, 214))
             .draw()
             .map_err(err)?;
         let width = 0.8 / k as f64;
@@ -400,18 +406,13 @@ pub(crate) fn stacked(spec: &Spec, rows: &[String], shares: &[Vec<f64>]) -> Res<
                 .unwrap_or_default()
         };
         let xl = |x: &f64| tick(*x, 1.0, 6.0, true);
-        chart
-            .configure_mesh()
+        house_style(&mut chart.configure_mesh())
             .disable_y_mesh()
             .x_labels(6)
             .y_labels(2 * n + 2)
             .x_label_formatter(&xl)
             .y_label_formatter(&yl)
             .x_desc(spec.x_desc.as_str())
-            .label_style((FONT, LABEL))
-            .axis_desc_style((FONT, DESC))
-            .light_line_style(RGBColor(238, 238, 238))
-            .bold_line_style(RGBColor(214, 214, 214))
             .draw()
             .map_err(err)?;
         let parts = shares.iter().map(Vec::len).max().unwrap_or(0);

@@ -9,19 +9,7 @@ use std::fmt::Write as _;
 
 /// Text escaped for HTML and XML.
 pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::render::xml_escape(s)
 }
 
 /// A number in three significant digits (`0.515`, `30.4`, `4.00`; `1.23e-5` below a
