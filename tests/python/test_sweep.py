@@ -223,8 +223,12 @@ def test_ray_is_not_imported_without_a_cluster():
 def test_ctrl_c_stops_a_point_at_once():
     """SIGINT while a point plays natively (the GIL released): the point stops within a
     moment and KeyboardInterrupt names it."""
+    # Python turns SIGINT into KeyboardInterrupt only when it starts with SIGINT's default
+    # disposition; a test run in the background (`cmd &` in a script: SIGINT ignored) starts
+    # it ignored, so the child sets the handler itself, as an interactive Python has it.
     code = (
-        "import time, ludic\n"
+        "import signal, time, ludic\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "print('playing', flush=True)\n"
         "t = time.time()\n"
         "try:\n"
@@ -238,7 +242,10 @@ def test_ctrl_c_stops_a_point_at_once():
     assert p.stdout.readline() == "playing\n"
     time.sleep(1)
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
+    try:
+        out, err = p.communicate(timeout=30)
+    finally:
+        p.kill()
     assert p.returncode == 0, err
     seconds, words = out.split(" ", 1)
     assert "point 0 (seeds=4) was stopped" in words
