@@ -173,13 +173,7 @@ pub(crate) fn lines(
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(14)
-            .margin_right(24)
-            .x_label_area_size(62)
-            .y_label_area_size(84)
-            .build_cartesian_2d(x0..x1, y0..y1)
-            .map_err(err)?;
+        let mut chart = frame(&root, 24, 84, x0..x1, y0..y1)?;
         let xl = |x: &f64| {
             if integers && x.fract() != 0.0 {
                 String::new()
@@ -244,6 +238,24 @@ type Chart<'a, 'b> = ChartContext<
     SVGBackend<'b>,
     Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
 >;
+
+/// The plotting area of every chart on `root`: its margins (`right` on the right), the x
+/// axis's labels' room, `y_room` for the y axis's labels, and the ranges of x and y.
+fn frame<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    right: u32,
+    y_room: u32,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+) -> Res<Chart<'a, 'b>> {
+    ChartBuilder::on(root)
+        .margin(14)
+        .margin_right(right)
+        .x_label_area_size(62)
+        .y_label_area_size(y_room)
+        .build_cartesian_2d(x, y)
+        .map_err(err)
+}
 
 fn draw_series(chart: &mut Chart, i: usize, s: &Series, markers: bool) -> Res<()> {
     let c = colour(i);
@@ -313,13 +325,7 @@ pub(crate) fn bars(spec: &Spec, categories: &[String], series: &[Vec<Bar>]) -> R
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(14)
-            .margin_right(24)
-            .x_label_area_size(62)
-            .y_label_area_size(84)
-            .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
-            .map_err(err)?;
+        let mut chart = frame(&root, 24, 84, -0.5..(n as f64 - 0.5), y0..y1)?;
         let xl = |x: &f64| {
             let r = x.round();
             if (x - r).abs() > 1e-6 || r < 0.0 {
@@ -386,13 +392,7 @@ pub(crate) fn stacked(spec: &Spec, rows: &[String], shares: &[Vec<f64>]) -> Res<
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(14)
-            .margin_right(28)
-            .x_label_area_size(62)
-            .y_label_area_size(label_room)
-            .build_cartesian_2d(0f64..1f64, 0f64..n as f64)
-            .map_err(err)?;
+        let mut chart = frame(&root, 28, label_room, 0f64..1f64, 0f64..n as f64)?;
         // row r (from the top) is drawn between n - 1 - r and n - r, its name at its middle
         let yl = |y: &f64| {
             let k = y - 0.5;
