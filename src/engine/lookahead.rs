@@ -84,31 +84,56 @@ impl Game {
         value: i32,
         cond: &Num,
     ) -> bool {
+        self.look_start(st, sc, id, alt, value);
+        // the work done so far goes on counting in the scratch copy
+        self.run(sc);
+        st.r.work = sc.r.work;
+        // The condition reads the position after the decision, with the choice's variables
+        // as decided and `mover` the player who decided.
+        self.set_choice_values(sc, id, alt, value);
+        sc.b.seen.to_move = Some(sc.b.mover);
+        sc.b.mover = st.b.mover;
+        cond(&sc.b, &mut sc.r) != 0
+    }
+
+    /// Whether decision `d`, taken from `st`'s legal decisions, completes the mover's turn
+    /// (the turn passes or the game ends before the next choice of the same turn): played as a
+    /// look-ahead plays it, on `sc`, without listing the decisions of the position it reaches.
+    /// False when that does not tell (a drop, or the turn stopping at a choice, an order of
+    /// drops, a chance event or the end of a round): the decision must then be played.
+    /// `sc.r.work` is the work it took.
+    pub(crate) fn completes_turn(&self, st: &State, sc: &mut State, d: Decision) -> bool {
+        let (Pending::Choice(id), Decision::Alt { alt, value }) = (st.pending, d) else {
+            return false;
+        };
+        self.look_start(st, sc, id, alt, value);
+        sc.r.work = 0;
+        self.run(sc);
+        sc.is_over() || sc.turn != st.turn
+    }
+
+    /// Makes the scratch copy `sc` the position `st` with decision (`alt`, `value`) of choice
+    /// `id` taken, ready to run up to where a look-ahead stops.
+    fn look_start(&self, st: &State, sc: &mut State, id: u32, alt: u8, value: i32) {
         sc.clone_from(st);
         sc.look.active = true;
         sc.log.on = false;
         sc.pending = Pending::Choice(id);
         sc.flow.turn_decisions += 1;
-        let decider = st.b.mover;
+        self.set_choice_values(sc, id, alt, value);
+        sc.pc = self.choices[id as usize].alts[alt as usize].target;
+    }
+
+    /// Sets the variables of alternative `alt` of choice `id` to decision `value`.
+    fn set_choice_values(&self, sc: &mut State, id: u32, alt: u8, value: i32) {
         let a = &self.choices[id as usize].alts[alt as usize];
-        let set_values = |sc: &mut State| match (a.var, &a.to) {
+        match (a.var, &a.to) {
             (Some(v), Some((v2, _))) => {
                 sc.r.set(v, (value >> 16) as i64);
                 sc.r.set(*v2, (value & 0xffff) as i64);
             }
             (Some(v), None) => sc.r.set(v, value as i64),
             _ => {}
-        };
-        set_values(sc);
-        sc.pc = a.target;
-        // the work done so far goes on counting in the scratch copy
-        self.run(sc);
-        st.r.work = sc.r.work;
-        // The condition reads the position after the decision, with the choice's variables
-        // as decided and `mover` the player who decided.
-        set_values(sc);
-        sc.b.seen.to_move = Some(sc.b.mover);
-        sc.b.mover = decider;
-        cond(&sc.b, &mut sc.r) != 0
+        }
     }
 }
