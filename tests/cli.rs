@@ -466,6 +466,73 @@ fn bench_plays_a_fixed_number_of_playouts() {
     }
 }
 
+#[test]
+fn bench_interleaves_rounds_and_writes_a_table_to_paste() {
+    // each round plays the same playouts (the seed's); the row is their median
+    let out = ludic(
+        &[
+            "bench",
+            "puluc",
+            "kuilichi",
+            "--playouts",
+            "4",
+            "--rounds",
+            "3",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let v: serde_json::Value = serde_json::from_str(&text(&out).0).unwrap();
+    for row in v.as_array().unwrap() {
+        let rounds = row["rounds"].as_array().unwrap();
+        assert_eq!(rounds.len(), 3);
+        let decisions = rounds[0]["decisions"].as_u64().unwrap();
+        assert!(
+            rounds
+                .iter()
+                .all(|r| r["playouts"] == 4 && r["decisions"] == decisions)
+        );
+        assert_eq!(row["playouts"], 12);
+        assert_eq!(row["decisions"].as_u64(), Some(3 * decisions));
+        assert!(rounds.iter().all(|r| r["seconds"].as_f64().unwrap() > 0.0));
+    }
+    let out = ludic(
+        &[
+            "bench",
+            "puluc",
+            "--seconds",
+            "0.02",
+            "--format",
+            "markdown",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let md = text(&out).0;
+    let lines: Vec<&str> = md.lines().collect();
+    assert_eq!(
+        lines[0],
+        "| game | playouts/CPU-s | decisions/CPU-s | dec/game |"
+    );
+    assert_eq!(lines[1], "|---|---:|---:|---:|");
+    assert!(lines[2].starts_with("| `puluc` | "), "{md}");
+    assert!(
+        lines[4].starts_with("median of 3 rounds of 0.02 CPU-s a game, games interleaved"),
+        "{md}"
+    );
+    assert!(lines[4].contains("load average"), "{md}");
+    for bad in [
+        vec!["bench", "puluc", "--rounds", "0"],
+        vec!["bench", "puluc", "--rounds", "x"],
+        vec!["bench", "puluc", "--format", "csv"],
+    ] {
+        let out = ludic(&bad, "");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}
+
 // ------------------------------------------------------------ replay --at and --step, narration
 
 /// A record of a built-in game with these options and steps (`South: sow s7` is a decision,
