@@ -31,6 +31,13 @@ median rate of each side. Beside it, the mean length of a random game: ludic's d
 playout (from bench), and OpenSpiel's actions a game (a Python loop of random games, untimed).
 The machine's load (/proc/loadavg) is printed at the start and the end, and by each row.
 
+`--instructions`: instead of CPU time, instructions counted by valgrind (callgrind), which do
+not depend on the machine's load: ludic's instructions a playout ((N playouts - 1 playout) /
+(N - 1), as above) against OpenSpiel's a simulation ((one search of N simulations - the same
+process without the search) / N, the search in a child Python process), N calibrated to about
+`--seconds` CPU-seconds a side. The ratio (OpenSpiel's instructions a simulation over ludic's a
+playout) is the ratio of speeds if both ran as many instructions a cycle.
+
 Games are named by their OpenSpiel names (go9 and go19 for the two sizes of go, kalah for
 `mancala`). Backgammon's and chess's .game files are read from the branches `backgammon27` and
 `chess27` of this repository when they are not yet built in (`git show BRANCH:games/X.game`);
@@ -223,6 +230,92 @@ def calibrate_spiel(game, seconds, uct_c, per_search):
         n *= 4
 
 
+# One OpenSpiel search under valgrind: argv = game, simulations, seed, uct_c, per_search (0:
+# one search); 0 simulations loads the game and the bot without searching.
+SPIEL_CHILD = """
+import random, sys, pyspiel
+spec, n, seed, uct_c, per = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+game = pyspiel.load_game(spec)
+state = game.new_initial_state()
+rng = random.Random(seed)
+while state.is_chance_node():
+    outcomes, probs = zip(*state.chance_outcomes())
+    state.apply_action(rng.choices(outcomes, probs)[0])
+each = min(per or max(n, 1), max(n, 1))
+bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), uct_c, each, 16000, False, seed, False)
+for _ in range(-(-n // each) if n else 0):
+    bot.step(state)
+"""
+
+
+def callgrind(cmd, timeout):
+    """The instructions valgrind's callgrind counts for a command."""
+    full = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd]
+    try:
+        r = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Hung(f"`{' '.join(cmd[:3])} ...` under valgrind did not end within {timeout:g} s")
+    for line in r.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1])
+    sys.exit(f"{' '.join(full)}: no instruction count ({r.returncode}): {r.stderr[-500:]}")
+
+
+def ludic_instructions(binary, game, options, playouts, seed, timeout):
+    """(instructions a playout, instructions a decision) of ludic's bench."""
+    def run(n):
+        cmd = [binary, "bench", game, "--playouts", str(n), "--seed", str(seed), "--format", "json"]
+        for o in options:
+            cmd += ["-o", o]
+        ir = callgrind(cmd, timeout)
+        row = json.loads(subprocess.run(cmd, capture_output=True, text=True).stdout)[0]
+        return ir, row["decisions"]
+    (ir1, d1), (irn, dn) = run(1), run(playouts)
+    return (irn - ir1) / (playouts - 1), (irn - ir1) / max(dn - d1, 1)
+
+
+def spiel_instructions(spec, simulations, seed, uct_c, per_search, timeout):
+    """OpenSpiel's instructions a simulation of MCTSBot's search."""
+    def run(n):
+        args = [spec, str(n), str(seed), repr(uct_c), str(per_search or 0)]
+        return callgrind([sys.executable, "-c", SPIEL_CHILD, *args], timeout)
+    return (run(simulations) - run(0)) / simulations
+
+
+def instructions_table(args, keys, files):
+    """`--instructions`: the table by valgrind's counts."""
+    print(f"load at start (/proc/loadavg): {loadavg()} (instruction counts do not depend on it)")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in keys:
+            label, lspec, lopts, sspec, _ = GAMES[k]
+            game_arg, why = resolve_ludic_game(files.get(k, lspec), tmp)
+            if game_arg is None:
+                rows.append(f"| {label} | – | – | – | – | {why} |")
+                continue
+            game = pyspiel.load_game(sspec)
+            timeout = 100 * args.timeout
+            try:
+                ln = max(calibrate_ludic(args.ludic, game_arg, lopts, args.seconds, args.timeout), 2)
+                sn = calibrate_spiel(game, args.seconds, args.uct_c, args.per_search)
+                lp, ld = ludic_instructions(args.ludic, game_arg, lopts, ln, 1, timeout)
+                sp = spiel_instructions(sspec, sn, 1, args.uct_c, args.per_search, timeout)
+            except Hung as e:
+                rows.append(f"| {label} | – | – | – | – | not measured: {e} |")
+                continue
+            row = f"| {label} | {lp:,.0f} | {sp:,.0f} | {sp / lp:.2f} | {ld:,.0f} | {ln:,} / {sn:,} |"
+            print(row, file=sys.stderr, flush=True)
+            rows.append(row)
+    print()
+    print(
+        "| game | ludic instructions a playout | OpenSpiel instructions a simulation "
+        "| ratio (OpenSpiel / ludic) | ludic instructions a decision | playouts (ludic / OpenSpiel) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(r)
+
+
 def fmt(x):
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
@@ -268,6 +361,11 @@ def main():
         metavar="GAME=PATH",
         help="bench this .game file on ludic's side for GAME (e.g. a file in progress)",
     )
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions under valgrind instead of timing (independent of the load)",
+    )
     args = ap.parse_args()
     files = {}
     for f in args.file:
@@ -282,6 +380,9 @@ def main():
     if not os.access(args.ludic, os.X_OK):
         ap.error(f"no ludic binary at {args.ludic} (cargo build --release)")
 
+    if args.instructions:
+        instructions_table(args, keys, files)
+        return
     start_load = loadavg()
     print(f"load at start (/proc/loadavg): {start_load}; {os.cpu_count()} CPUs", flush=True)
     print(
