@@ -38,6 +38,8 @@ pub(crate) enum Op {
     SowStart {
         from: Num,
         dir: Num,
+        /// the next instruction is a `single` lap (run in the same dispatch)
+        lap: bool,
     },
     SowLap {
         orders: bool,
@@ -253,6 +255,9 @@ fn mark_single_laps(code: &mut [Op], g: &Game) {
         let after_start = matches!(code[i - 1], Op::SowStart { .. });
         if let Op::SowLap { single, .. } = &mut code[i] {
             *single = after_start && !targets.contains(&(i as u32));
+            if let (true, Op::SowStart { lap, .. }) = (*single, &mut code[i - 1]) {
+                *lap = true;
+            }
         }
     }
 }
@@ -344,6 +349,7 @@ impl Compiler {
             Instr::SowStart { from, dir } => Op::SowStart {
                 from: self.num(from),
                 dir: self.num(dir),
+                lap: false,
             },
             Instr::SowLap {
                 orders,

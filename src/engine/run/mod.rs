@@ -113,11 +113,11 @@ impl Game {
                     false
                 }
                 // sowing
-                Op::SowStart { from, dir } => {
+                Op::SowStart { from, dir, lap } => {
                     self.sow_start(st, from, dir);
                     // A lap entered only from its start (`single`) follows at once: one
                     // dispatch for the two (the lap still counted as a step of work).
-                    match prog.code.get(st.pc as usize) {
+                    match prog.code.get(st.pc as usize).filter(|_| *lap) {
                         Some(Op::SowLap {
                             orders,
                             skip,
