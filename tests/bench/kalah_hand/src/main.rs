@@ -91,8 +91,21 @@ fn cpu_seconds() -> f64 {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let n: u64 = args.next().map_or(1_000_000, |a| a.parse().expect("N: a number of playouts"));
-    let seed: u64 = args.next().map_or(1, |a| a.parse().expect("SEED: a number"));
+    let mut number = |default: u64, what: &str| match args.next() {
+        None => default,
+        Some(a) => a.parse().unwrap_or_else(|_| {
+            eprintln!(
+                "error: {what} must be a whole number, not `{a}` (usage: kalah_hand [N] [SEED])"
+            );
+            std::process::exit(2)
+        }),
+    };
+    let n = number(1_000_000, "N (the playouts)");
+    if n == 0 {
+        eprintln!("error: N (the playouts) must be at least 1");
+        std::process::exit(2)
+    }
+    let seed = number(1, "SEED");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let t0 = cpu_seconds();
     let (mut decisions, mut wins) = (0u64, [0u64; 3]);
