@@ -360,12 +360,16 @@ impl Game {
     /// the scratch words at `mask` (a sowing that skips sites, which do not change in a lap).
     fn drop_run_skipping(&self, st: &mut State, k: usize, mask: usize, last: &mut i64) -> bool {
         let t = &*self.prog.t;
-        let next = &t.next[st.b.sow_dir as usize];
-        let mut marks = Marks::new(t.layout.nonempty());
-        let mut cur = st.sow.cursor;
         let budget = WORK_LIMIT
             .saturating_sub(st.r.work)
             .min(st.sow.hand[k] as u64) as u32;
+        if t.layout.w == 1 {
+            let (dropped, cur, ok) = self.drops_skipping_one_word(st, k, mask, budget);
+            return self.end_run(st, k, dropped, cur, last) && ok;
+        }
+        let next = &t.next[st.b.sow_dir as usize];
+        let mut marks = Marks::new(t.layout.nonempty());
+        let mut cur = st.sow.cursor;
         let mut n = budget;
         let mut ok = true;
         'drops: while n > 0 {
@@ -389,6 +393,66 @@ impl Game {
         }
         marks.flush(&mut st.b.index.bits);
         self.end_run(st, k, budget - n, cur, last) && ok
+    }
+
+    /// `drop_run_skipping` on a board whose sites fit one word of the indexes (64 sites or
+    /// fewer): the sites skipped, the stores that send their pieces to an owner and the sites
+    /// that received pieces are one word each, kept in registers. Drops at most `budget`
+    /// pieces of kind `k` from the site after the cursor: (the pieces dropped, the site of the
+    /// last, false when the ring ended or had only skipped sites).
+    #[inline(always)]
+    fn drops_skipping_one_word(
+        &self,
+        st: &mut State,
+        k: usize,
+        mask: usize,
+        budget: u32,
+    ) -> (u32, u16, bool) {
+        let t = &*self.prog.t;
+        let nsites = t.nsites;
+        let next = &t.next[st.b.sow_dir as usize][..];
+        let l = &t.layout;
+        let skipped = st.r.scratch[mask];
+        let mut cur = st.sow.cursor as usize;
+        let b = &mut st.b;
+        let banking = b.index.bits[l.kind(SiteKind::Store)] & !b.index.bits[l.owner(-1)];
+        let nk = b.nk;
+        // (cut to the sites: a site found below `nsites` needs no other bounds check there)
+        let (counts, total, bank, owners) = (
+            &mut b.counts[..],
+            &mut b.index.total[..nsites],
+            &mut b.bank[..],
+            &b.owners[..nsites],
+        );
+        let (mut marks, mut n, mut ok) = (0u64, budget, true);
+        'drops: while n > 0 {
+            let mut c = next[cur] as usize;
+            let mut guard = 0;
+            // (no site is NONE: the end of the ring is the first test)
+            while c < nsites && skipped >> (c % 64) & 1 != 0 {
+                guard += 1;
+                if guard > nsites {
+                    ok = false;
+                    break 'drops;
+                }
+                c = next[c] as usize;
+            }
+            if c >= nsites {
+                ok = false;
+                break;
+            }
+            cur = c;
+            n -= 1;
+            if banking >> c & 1 != 0 {
+                bank[owners[c] as usize * nk + k] += 1;
+            } else {
+                counts[c * nk + k] += 1;
+                total[c] += 1;
+                marks |= 1 << c;
+            }
+        }
+        b.index.bits[l.nonempty()] |= marks;
+        (budget - n, cur as u16, ok)
     }
 
     /// One piece of kind `k` dropped on site `s`: a store with an owner sends it to the

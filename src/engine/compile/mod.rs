@@ -38,6 +38,8 @@ pub(crate) enum Op {
     SowStart {
         from: Num,
         dir: Num,
+        /// the next instruction is a `single` lap (run in the same dispatch)
+        lap: bool,
     },
     SowLap {
         orders: bool,
@@ -45,6 +47,9 @@ pub(crate) enum Op {
         last: VarId,
         on_cycle: u32,
         sown: Option<VarId>,
+        /// entered only from the `SowStart` before it (no relay nor jump leads here): the lap
+        /// is the sowing's first, and no position of it is ever compared with a later one
+        single: bool,
     },
     Relay {
         site: Num,
@@ -226,6 +231,37 @@ fn thread_jumps(code: &mut [Op]) {
     }
 }
 
+/// Marks the laps of sowing that only the instruction before them, their `SowStart`, leads
+/// to: no jump, relay, loop's end, choice or program start names them. Such a lap is the first
+/// of its sowing each time it runs, so the cycle rule has nothing to compare its position with
+/// (see `Game::lap_repeats`) and need not keep it.
+fn mark_single_laps(code: &mut [Op], g: &Game) {
+    let mut targets = vec![g.turn_start, 0];
+    targets.extend(g.between_start);
+    for ch in &g.choices {
+        targets.extend(ch.otherwise);
+        targets.extend(ch.alts.iter().map(|a| a.target));
+    }
+    for op in code.iter() {
+        match op {
+            Op::Jump(t) | Op::JumpIfNot(_, t) => targets.push(*t),
+            Op::SowLap { on_cycle, .. } => targets.push(*on_cycle),
+            Op::Relay { lap, .. } => targets.push(*lap),
+            Op::ForNext { end, .. } => targets.push(*end),
+            _ => {}
+        }
+    }
+    for i in 1..code.len() {
+        let after_start = matches!(code[i - 1], Op::SowStart { .. });
+        if let Op::SowLap { single, .. } = &mut code[i] {
+            *single = after_start && !targets.contains(&(i as u32));
+            if let (true, Op::SowStart { lap, .. }) = (*single, &mut code[i - 1]) {
+                *lap = true;
+            }
+        }
+    }
+}
+
 fn cumulative(probs: impl Iterator<Item = f64>) -> Chance {
     let mut acc = 0.0;
     Chance {
@@ -254,6 +290,7 @@ pub(crate) fn compile(g: &Game) -> Program {
         })
         .collect();
     thread_jumps(&mut code);
+    mark_single_laps(&mut code, g);
     let look_halt = code
         .iter()
         .position(|op| matches!(op, Op::Choose(_)))
@@ -312,6 +349,7 @@ impl Compiler {
             Instr::SowStart { from, dir } => Op::SowStart {
                 from: self.num(from),
                 dir: self.num(dir),
+                lap: false,
             },
             Instr::SowLap {
                 orders,
@@ -331,6 +369,7 @@ impl Compiler {
                 last: *last,
                 on_cycle: *on_cycle,
                 sown: *sown,
+                single: false,
             },
             Instr::Relay { site, lap } => Op::Relay {
                 site: self.num(site),

@@ -113,14 +113,41 @@ impl Game {
                     false
                 }
                 // sowing
-                Op::SowStart { from, dir } => self.sow_start(st, from, dir),
+                Op::SowStart { from, dir, lap } => {
+                    self.sow_start(st, from, dir);
+                    // A lap entered only from its start (`single`) follows at once: one
+                    // dispatch for the two (the lap still counted as a step of work).
+                    match prog.code.get(st.pc as usize).filter(|_| *lap) {
+                        Some(Op::SowLap {
+                            orders,
+                            skip,
+                            last,
+                            on_cycle,
+                            sown,
+                            single: true,
+                        }) => {
+                            st.r.work += 1;
+                            let lap = (*sown, true);
+                            self.sow_lap_op(st, *orders, skip.as_ref(), *last, *on_cycle, lap)
+                        }
+                        _ => false,
+                    }
+                }
                 Op::SowLap {
                     orders,
                     skip,
                     last,
                     on_cycle,
                     sown,
-                } => self.sow_lap_op(st, *orders, skip.as_ref(), *last, *on_cycle, *sown),
+                    single,
+                } => self.sow_lap_op(
+                    st,
+                    *orders,
+                    skip.as_ref(),
+                    *last,
+                    *on_cycle,
+                    (*sown, *single),
+                ),
                 Op::Relay { site, lap } => self.relay(st, site, *lap),
                 // tokens
                 Op::PlaceTokens {

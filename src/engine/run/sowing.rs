@@ -28,7 +28,8 @@ impl Game {
         false
     }
 
-    /// One lap of sowing (the program stops where the player orders the drops).
+    /// One lap of sowing (the program stops where the player orders the drops); `single`: the
+    /// lap is always its sowing's first (see `Op::SowLap`).
     #[inline(always)]
     pub(super) fn sow_lap_op(
         &self,
@@ -37,10 +38,13 @@ impl Game {
         skip: Option<&Skip>,
         last: VarId,
         on_cycle: u32,
-        sown: Option<VarId>,
+        (sown, single): (Option<VarId>, bool),
     ) -> bool {
         if !st.sow.planning {
-            if self.lap_repeats(st) {
+            if single {
+                // the work `lap_repeats` counts for a sowing's first lap: its position, read
+                st.r.work += (st.b.counts.len() + st.sow.hand.len()) as u64;
+            } else if self.lap_repeats(st) {
                 // The position at the start of this lap was seen before in this
                 // sowing: it would go on forever. Put the hand back and stop.
                 st.stats.cycle_cut();
