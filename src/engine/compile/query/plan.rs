@@ -391,11 +391,13 @@ impl Compiler {
     fn flood(&mut self, from: &SetExpr, through: Option<&SetExpr>) -> CSet {
         let (n, w) = (self.t.nsites, self.t.layout.w);
         let at = self.scratch(Flood::<CSet>::words(through.is_some(), n, w));
+        let memo = self.flood_memo(from, through);
         CSet::Flood(Box::new(Flood {
             from: self.set(from),
             through: through.map(|s| self.set(s)),
             at,
             t: self.t.clone(),
+            memo,
         }))
     }
 
