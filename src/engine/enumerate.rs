@@ -1,7 +1,7 @@
 //! The legal decisions of a choice, in a fixed order: alternative by alternative, the values of
 //! each in increasing order (sites, tokens) or in the order written (values, sets).
 
-use super::compile::{CAlt, CSet, Gen, Reach};
+use super::compile::{CAlt, CSet, Gen, Memo, Reach};
 use super::state::{Board, Regs};
 use super::tokens::UNPLACED;
 use super::{Decision, Game, State};
@@ -10,6 +10,12 @@ impl Game {
     pub(crate) fn enumerate(&self, st: &mut State, id: u32) {
         let mut moves = std::mem::take(&mut st.moves);
         moves.clear();
+        // The board stays as it is while the decisions are listed: the questions that keep
+        // what they found may read it back (what they kept of an earlier listing is dropped).
+        for &at in &self.prog.memos {
+            Memo::forget(&mut st.r.scratch, at, self.prog.t.nsites);
+        }
+        st.r.still = true;
         let (b, r) = (&st.b, &mut st.r);
         for (ai, alt) in self.prog.choices[id as usize].alts.iter().enumerate() {
             if alt.guards.iter().any(|g| g(b, r) == 0) {
@@ -64,6 +70,7 @@ impl Game {
                 }
             }
         }
+        r.still = false;
         st.moves = moves;
         self.keep_leaving(st, id);
     }

@@ -154,6 +154,7 @@ impl Game {
                 vars: vec![0; g.nvars.max(1)],
                 scratch: vec![0; self.prog.scratch.max(1)],
                 work: 0,
+                still: false,
             },
             turn: 0,
             pc: 0,

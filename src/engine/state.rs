@@ -218,6 +218,10 @@ pub struct Regs {
     pub(crate) scratch: Vec<u64>,
     /// sites, tokens and instructions visited since the last decision (see `WORK_LIMIT`)
     pub(crate) work: u64,
+    /// the board stays as it is until this is unset (the legal decisions are being listed):
+    /// the questions that keep what they found for it (see `compile::query::Memo`) may read
+    /// it back; false everywhere else
+    pub(crate) still: bool,
 }
 
 impl Regs {
@@ -285,7 +289,8 @@ clone_by_fields!(Index {
 clone_by_fields!(Regs {
     vars,
     scratch,
-    work
+    work,
+    still
 });
 clone_by_fields!(State {
     b,

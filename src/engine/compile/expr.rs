@@ -394,10 +394,18 @@ pub(crate) fn count_masked(t: &Tables, b: &Board, site: i64, mask: KindMask) -> 
         return b.index.total[s] as i64;
     }
     let nk = t.nk;
-    let mut n: i64 = (0..nk)
-        .filter(|k| mask.0 & (1 << k) != 0)
-        .map(|k| b.counts[s * nk + k] as i64)
-        .sum();
+    // the counters of each kind of the mask (its bits below nk, lowest first)
+    let mut kinds = if nk >= 32 {
+        mask.0
+    } else {
+        mask.0 & ((1u32 << nk) - 1)
+    };
+    let mut n: i64 = 0;
+    while kinds != 0 {
+        let k = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        n += b.counts[s * nk + k] as i64;
+    }
     if t.ntokens > 0 {
         n += b
             .toks

@@ -9,7 +9,7 @@ pub(crate) mod query;
 mod tables;
 
 pub(crate) use num::{Compiler, Num};
-pub(crate) use query::{Base, CSet, Reach, SiteQuery, TokQuery};
+pub(crate) use query::{Base, CSet, Memo, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
 
 use crate::ir::*;
@@ -197,6 +197,9 @@ pub(crate) struct Program {
     pub(crate) first: Chance,
     /// words of scratch the queries need
     pub(crate) scratch: usize,
+    /// where the memos of the floods that keep their sites while the legal decisions are
+    /// listed are in scratch (each forgets what it kept before each listing: `Memo::forget`)
+    pub(crate) memos: Vec<usize>,
     /// what reaching the turn limit and the move limit mean
     pub(crate) limit_ends: [EndOp; 2],
     /// decisions allowed in a round (`u64::MAX` without `limit … moves`: never reached)
@@ -309,6 +312,7 @@ pub(crate) fn compile(g: &Game) -> Program {
             .collect(),
         first: cumulative((0..n).map(|_| 1.0 / n as f64)),
         scratch: c.scratch_words(),
+        memos: c.memos.clone(),
         limit_ends,
         look_halt,
         move_limit: if g.move_limit == u32::MAX {

@@ -22,6 +22,8 @@ pub(crate) struct Compiler {
     scratch: usize,
     /// compiling the rest of a condition about one site (see `site_predicate`)
     pub(crate) in_predicate: bool,
+    /// where the memos of floods are in scratch (see `Program::memos`)
+    pub(crate) memos: Vec<usize>,
 }
 
 impl Compiler {
@@ -30,6 +32,7 @@ impl Compiler {
             t,
             scratch: 0,
             in_predicate: false,
+            memos: vec![],
         }
     }
 

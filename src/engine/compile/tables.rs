@@ -202,6 +202,15 @@ impl Tables {
         &self.line_sites[self.line_at[l as usize] as usize..self.line_at[l as usize + 1] as usize]
     }
 
+    /// Whether every link of the board goes both ways (`neighbours`: q next to s when s is next
+    /// to q).
+    pub(crate) fn links_both_ways(&self) -> bool {
+        self.near.iter().enumerate().all(|(s, qs)| {
+            qs.iter()
+                .all(|&q| self.near[q as usize].contains(&(s as u16)))
+        })
+    }
+
     /// A site index, if the value names a site.
     #[inline(always)]
     pub(crate) fn site(&self, v: i64) -> Option<usize> {

@@ -7,6 +7,18 @@ impl Compiler {
     pub(super) fn board_value(&mut self, e: &Expr) -> Num {
         let t = self.t.clone();
         match e {
+            Expr::Count(s, mask)
+                if t.ntokens == 0
+                    && mask.0.count_ones() == 1
+                    && (mask.0.trailing_zeros() as usize) < t.nk =>
+            {
+                // One kind of counters and no tokens: the site's count of that kind.
+                let (k, nk) = (mask.0.trailing_zeros() as usize, t.nk);
+                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) => b.counts[s * nk + k] as i64,
+                    None => 0,
+                }))
+            }
             Expr::Count(s, mask) => {
                 let mask = *mask;
                 with_arg!(self, s, |s| num(move |b, r| {

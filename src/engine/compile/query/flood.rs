@@ -3,6 +3,7 @@
 
 use crate::engine::compile::tables::Tables;
 use crate::engine::state::{Board, Regs};
+use crate::ir::VarId;
 use std::sync::Arc;
 
 /// What a flood reads of a set of sites (the compiled sets implement it).
@@ -16,6 +17,11 @@ pub(crate) trait Sites {
     ) -> bool;
     /// Whether the set holds the site.
     fn has(&self, b: &Board, r: &mut Regs, s: i64) -> bool;
+    /// For a question over sites: the sites its indexed tests allow, into the scratch words
+    /// at `out` (then [`Sites::holds`] tests the rest); false for another set.
+    fn candidates(&self, b: &Board, r: &mut Regs, out: usize) -> bool;
+    /// Whether a site among the candidates at `out` is in the set.
+    fn holds(&self, b: &Board, r: &mut Regs, out: usize, s: usize) -> bool;
 }
 
 /// `connected(FROM, THROUGH)` (with `through`) or `neighbours(SET)` (without): the sites are
@@ -26,12 +32,70 @@ pub(crate) struct Flood<S> {
     pub(crate) through: Option<S>,
     pub(crate) at: usize,
     pub(crate) t: Arc<Tables>,
+    /// where the sites found are kept while the board stays as it is
+    pub(crate) memo: Option<Memo>,
+}
+
+/// The sites of a flood that reads no variable but `key` (a site), kept while the legal
+/// decisions are listed (`Regs::still`: the board does not change then), one set for each
+/// value of `key`: a flood asked again from the same site is read back.
+///
+/// With `class`, the flood gives the same sites from every site of a set it finds (its class):
+/// `connected(v, (x where C))` where each conjunct of C reads no `v` or says that a value of the
+/// site (its pieces of some kinds, its owner, its kind, the owner of its top token, a `per
+/// site` tally) is the value at `v` (`count(x, k) == count(v, k)`), on a board whose links go
+/// both ways: its class is the sites it finds (from any of them the same condition joins the
+/// same sites); `neighbours(F)` of such a flood F: F's sites. The sites found are then kept for
+/// every site of the class at once.
+///
+/// In scratch at `at`: a word (the sets kept so far), a word (the sites given a set so far), a
+/// word a site (0: no set for it, else the number of its set), the sites given a set (in the
+/// order they were given one, to forget them), then room for `cap` sets of `w` words. Before
+/// each listing the memo forgets what it kept ([`Memo::forget`]); once `cap` sets are kept, the
+/// other floods are worked out as without a memo.
+pub(crate) struct Memo {
+    pub(crate) key: VarId,
+    pub(crate) class: bool,
+    pub(crate) at: usize,
+    pub(crate) cap: usize,
+}
+
+impl Memo {
+    /// The scratch words a memo needs on a board of `nsites` sites in `w` words.
+    pub(crate) fn words(nsites: usize, w: usize, cap: usize) -> usize {
+        2 + 2 * nsites + cap * w
+    }
+
+    /// Forgets the sets kept by the memo at `at` (the work is the sites that had one).
+    #[inline]
+    pub(crate) fn forget(scratch: &mut [u64], at: usize, nsites: usize) {
+        let given = scratch[at + 1] as usize;
+        if given == 0 {
+            return;
+        }
+        let (labels, list) = (at + 2, at + 2 + nsites);
+        for i in 0..given {
+            let s = scratch[list + i] as usize;
+            scratch[labels + s] = 0;
+        }
+        scratch[at] = 0;
+        scratch[at + 1] = 0;
+    }
+
+    /// Gives site `s` the set numbered `label` (it had none).
+    #[inline(always)]
+    fn give(&self, r: &mut Regs, nsites: usize, s: usize, label: u64) {
+        let given = r.scratch[self.at + 1] as usize;
+        r.scratch[self.at + 2 + s] = label;
+        r.scratch[self.at + 2 + nsites + given] = s as u64;
+        r.scratch[self.at + 1] = given as u64 + 1;
+    }
 }
 
 impl<S: Sites> Flood<S> {
     /// The words needed in scratch for a board of `nsites` sites in `w` words.
     pub(crate) fn words(connected: bool, nsites: usize, w: usize) -> usize {
-        if connected { w + nsites } else { 2 * w }
+        if connected { 2 * w + nsites } else { 2 * w }
     }
 
     /// Finds the sites, into the scratch words at `at` (`w` words).
@@ -63,11 +127,23 @@ impl<S: Sites> Flood<S> {
             }
             return;
         };
-        // connected(FROM, THROUGH): a search from FROM's sites through THROUGH's
-        let stack = at + w;
+        // connected(FROM, THROUGH): a search from FROM's sites through THROUGH's (a question
+        // over sites gives its candidates once, at the first site tried, then each site is
+        // tried with the rest of its condition)
+        let (stack, cands) = (at + w, at + w + t.nsites);
         let mut sp = 0usize;
-        let visit = |b: &Board, r: &mut Regs, s: usize, sp: &mut usize| {
-            if r.scratch[at + s / 64] >> (s % 64) & 1 == 0 && through.has(b, r, s as i64) {
+        let mut ready = None;
+        let mut visit = |b: &Board, r: &mut Regs, s: usize, sp: &mut usize| {
+            if r.scratch[at + s / 64] >> (s % 64) & 1 != 0 {
+                return;
+            }
+            let asked = *ready.get_or_insert_with(|| through.candidates(b, r, cands));
+            let holds = if asked {
+                through.holds(b, r, cands, s)
+            } else {
+                through.has(b, r, s as i64)
+            };
+            if holds {
                 r.scratch[at + s / 64] |= 1 << (s % 64);
                 r.scratch[stack + *sp] = s as u64;
                 *sp += 1;
@@ -87,14 +163,80 @@ impl<S: Sites> Flood<S> {
         }
     }
 
+    /// The sites kept for the key's site (found now if they were not yet), if the memo
+    /// serves now: the scratch words where they are.
+    #[inline]
+    fn kept(&self, b: &Board, r: &mut Regs) -> Option<usize> {
+        let m = self.memo.as_ref()?;
+        if !r.still {
+            return None;
+        }
+        let t = &*self.t;
+        let k = t.site(r.var(m.key))?;
+        let (n, w) = (t.nsites, t.layout.w);
+        let (labels, sets) = (m.at + 2, m.at + 2 + 2 * n);
+        let label = r.scratch[labels + k] as usize;
+        if label != 0 {
+            r.work += w as u64;
+            return Some(sets + (label - 1) * w);
+        }
+        let used = r.scratch[m.at] as usize;
+        if used >= m.cap {
+            return None;
+        }
+        self.fill(b, r);
+        let label = used as u64 + 1;
+        r.scratch[m.at] = label;
+        let set = sets + used * w;
+        r.scratch.copy_within(self.at..self.at + w, set);
+        m.give(r, n, k, label);
+        if m.class {
+            // the class: the sites found (`connected`) or the set's own (`neighbours(SET)`)
+            let class = if self.through.is_some() {
+                self.at
+            } else {
+                self.at + w
+            };
+            for i in 0..w {
+                let mut word = r.scratch[class + i];
+                while word != 0 {
+                    let s = i * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if r.scratch[labels + s] == 0 {
+                        m.give(r, n, s, label);
+                    }
+                }
+            }
+        }
+        Some(set)
+    }
+
+    /// Whether the set holds a site.
+    pub(super) fn contains(&self, b: &Board, r: &mut Regs, s: usize) -> bool {
+        let at = match self.kept(b, r) {
+            Some(at) => at,
+            None => {
+                self.fill(b, r);
+                self.at
+            }
+        };
+        r.scratch[at + s / 64] >> (s % 64) & 1 != 0
+    }
+
     pub(super) fn for_each(
         &self,
         b: &Board,
         r: &mut Regs,
         f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
     ) -> bool {
-        self.fill(b, r);
-        let (at, w) = (self.at, self.t.layout.w);
+        let at = match self.kept(b, r) {
+            Some(at) => at,
+            None => {
+                self.fill(b, r);
+                self.at
+            }
+        };
+        let w = self.t.layout.w;
         for i in 0..w {
             let mut word = r.scratch[at + i];
             while word != 0 {

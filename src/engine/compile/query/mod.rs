@@ -7,6 +7,7 @@
 //! are tried with the rest of the condition.
 
 mod flood;
+mod memo;
 
 use super::memory::line_sites;
 use super::num::{Compiler, Num, num, player_ref};
@@ -16,9 +17,9 @@ use crate::engine::state::{Board, Fault, Regs, raise};
 use crate::engine::tokens::{ON_BOARD, UNPLACED};
 use crate::ir::eval::{is_static, static_values};
 use crate::ir::*;
-pub(crate) use flood::Flood;
 use flood::Sites;
 use flood::ray;
+pub(crate) use flood::{Flood, Memo};
 use std::sync::Arc;
 
 mod plan;
@@ -597,6 +598,21 @@ impl Sites for CSet {
     fn has(&self, b: &Board, r: &mut Regs, s: i64) -> bool {
         self.contains(b, r, s)
     }
+    fn candidates(&self, b: &Board, r: &mut Regs, out: usize) -> bool {
+        match self {
+            CSet::Query(q) => {
+                q.candidates(b, r, out);
+                true
+            }
+            _ => false,
+        }
+    }
+    fn holds(&self, b: &Board, r: &mut Regs, out: usize, s: usize) -> bool {
+        match self {
+            CSet::Query(q) => q.candidate_holds(b, r, out, s),
+            _ => self.contains(b, r, s as i64),
+        }
+    }
 }
 
 impl CSet {
@@ -688,7 +704,8 @@ impl CSet {
                     c(b, r) != 0
                 }
             }
-            CSet::Run(..) | CSet::Near(..) | CSet::Line(..) | CSet::Ray(..) | CSet::Flood(..) => {
+            CSet::Flood(fl) => fl.contains(b, r, s),
+            CSet::Run(..) | CSet::Near(..) | CSet::Line(..) | CSet::Ray(..) => {
                 !self.for_each(b, r, &mut |_, _, x| x != s)
             }
             CSet::Empty => false,

@@ -391,11 +391,13 @@ impl Compiler {
     fn flood(&mut self, from: &SetExpr, through: Option<&SetExpr>) -> CSet {
         let (n, w) = (self.t.nsites, self.t.layout.w);
         let at = self.scratch(Flood::<CSet>::words(through.is_some(), n, w));
+        let memo = self.flood_memo(from, through);
         CSet::Flood(Box::new(Flood {
             from: self.set(from),
             through: through.map(|s| self.set(s)),
             at,
             t: self.t.clone(),
+            memo,
         }))
     }
 
@@ -406,7 +408,18 @@ impl Compiler {
             return num(move |b, r| q.exists(b, r) as i64);
         }
         let set = self.set(set);
+        // A condition whose first test needs a piece at the site is false at an empty site
+        // (the test fails before anything else is evaluated): not tried there.
+        let piece = conjuncts(c).first().is_some_and(|&f| needs_piece(f, v));
         let c = self.num(c);
+        if piece {
+            return num(move |b, r| {
+                !set.for_each(b, r, &mut |b, r, s| {
+                    r.set(v, s as i64);
+                    b.index.total[s] == 0 || c(b, r) == 0
+                }) as i64
+            });
+        }
         num(move |b, r| {
             !set.for_each(b, r, &mut |b, r, s| {
                 r.set(v, s as i64);
@@ -429,5 +442,25 @@ impl Compiler {
                 c(b, r) != 0
             }) as i64
         })
+    }
+}
+
+/// Whether a test of the site in `v` fails where the site holds no piece: `count(v) > 0` (of
+/// any kinds), `top(v) != none`.
+fn needs_piece(e: &Expr, v: VarId) -> bool {
+    match e {
+        Expr::SiteTest(t) => {
+            t.var == v
+                && matches!(t.count, Some((op, CountRhs::Const(c))) if emptiness(op, c) == Some(false))
+        }
+        Expr::BinConst(op, x, c) => match &**x {
+            Expr::CountVar(y) => *y == v && emptiness(*op, *c) == Some(false),
+            Expr::Count(s, _) | Expr::CountAt(s) => {
+                is_var(s, v) && emptiness(*op, *c) == Some(false)
+            }
+            Expr::Top(s) => is_var(s, v) && *op == Op::Ne && *c == -1,
+            _ => false,
+        },
+        _ => false,
     }
 }
