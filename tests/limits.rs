@@ -356,12 +356,14 @@ fn perft_of_turns_that_run_to_the_work_limit_is_stopped_at_its_work_limit() {
 #[test]
 fn perft_memory_grows_with_depth_not_with_the_decisions_of_a_position() {
     // Issue 22: perft 1 on 4,096 points with 32 link directions (124,988 decisions at the
-    // start) kept every child as a whole state: 11.7 GB. Under a 1 GB address-space limit it
-    // now counts until its work limit (the decisions each position lists count as work).
+    // start) kept every child as a whole state: 11.7 GB. Under a 1 GB address-space limit,
+    // depth 1 now counts every decision (the last turn's decisions are played without
+    // listing the decisions after them), and depth 2, which lists 124,988 decisions at each
+    // child, counts until its work limit (the decisions each position lists count as work).
     let out = std::process::Command::new("sh")
         .args([
             "-c",
-            "ulimit -v 1000000 && exec \"$0\" perft tests/limits/big_board.game 1 --max-work 20000000",
+            "ulimit -v 1000000 && exec \"$0\" perft tests/limits/big_board.game 2 --max-work 300000",
             env!("CARGO_BIN_EXE_ludic"),
         ])
         .output()
@@ -369,7 +371,12 @@ fn perft_memory_grows_with_depth_not_with_the_decisions_of_a_position() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("more than 20000000 units of work"),
+        String::from_utf8_lossy(&out.stdout).starts_with("perft(1) = 124988 "),
+        "depth 1 counted within the memory: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        err.contains("more than 300000 units of work"),
         "stopped by its work limit, not by memory: {err}"
     );
     // and the same walk counts what it can: depth 1 of a small corner of the board
