@@ -150,11 +150,18 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// What a node is, known once it has been expanded.
+/// What a node is, known once it has been expanded: the low two bits of `Node::kind`.
 const LEAF: u8 = 0;
 const DECISION: u8 = 1;
 const CHANCE: u8 = 2;
 const OVER: u8 = 3;
+const KIND: u8 = 3;
+/// The proven result of a node's position, in the high six bits of `Node::kind`: none, a
+/// draw, or `WIN + s` when side `s` wins whatever is played (sides from 62 on are never proven).
+const UNPROVEN: u8 = 0;
+const DRAW: u8 = 1;
+const WIN: u8 = 2;
+const PROOF_SHIFT: u32 = 2;
 /// No side: the root, and the children of chance nodes (whose values are never compared).
 const NO_SIDE: u8 = u8::MAX;
 /// The root of a tree that must be built afresh.
@@ -172,6 +179,7 @@ struct Node {
     value: f32,
     /// children: legal decisions or chance outcomes
     n: u16,
+    /// what the node is (`KIND`'s bits) and its proven result (the bits above)
     kind: u8,
     /// at a decision node, the side of the player to move
     side: u8,
@@ -186,6 +194,37 @@ impl Node {
         kind: LEAF,
         side: NO_SIDE,
     };
+
+    fn kind(&self) -> u8 {
+        self.kind & KIND
+    }
+
+    fn proof(&self) -> u8 {
+        self.kind >> PROOF_SHIFT
+    }
+
+    fn set_proof(&mut self, p: u8) {
+        self.kind = (self.kind & KIND) | (p << PROOF_SHIFT);
+    }
+}
+
+/// The proof of an ended game: its winner's `WIN + side`, or `DRAW`; none for a side the
+/// proof's six bits cannot hold.
+fn proof_of(winner: Option<u8>) -> u8 {
+    match winner {
+        None => DRAW,
+        Some(w) if (w as u32) < (1 << (8 - PROOF_SHIFT)) - WIN as u32 => WIN + w,
+        Some(_) => UNPROVEN,
+    }
+}
+
+/// The reward of `side` in a proven result.
+fn reward_of(proof: u8, side: u8, draw: f32) -> f32 {
+    match proof {
+        DRAW => draw,
+        p if p >= WIN && p - WIN == side => 1.0,
+        _ => 0.0,
+    }
 }
 
 /// One thread's tree, its scratch state and its generator.
@@ -267,8 +306,8 @@ impl Tree {
         };
     }
 
-    /// Searches until the budget is spent: `share` playouts, or until `deadline`, or at once
-    /// when the program is asked to stop ([`crate::interrupt`], read with the clock after
+    /// Searches until the budget is spent: `share` playouts, or until `deadline` or the
+    /// root's result is proven, or at once when the program is asked to stop ([`crate::interrupt`], read with the clock after
     /// each batch). Returns the playouts run.
     fn search(
         &mut self,
@@ -293,6 +332,11 @@ impl Tree {
             if share.is_some_and(|s| done >= s) {
                 break;
             }
+            // a proven root: nothing more to learn (a playout budget is still spent, each
+            // iteration ending at the root at once, so that it plays as many as it is given)
+            if share.is_none() && self.nodes[self.root as usize].proof() != UNPROVEN {
+                break;
+            }
             let now = Instant::now();
             if deadline.is_some_and(|d| now >= d) || crate::interrupt::requested() {
                 break;
@@ -311,8 +355,10 @@ impl Tree {
     }
 
     /// One iteration: selection from the root (UCB at decision nodes, sampling at chance
-    /// nodes), expansion of the node reached if it was visited before, a random playout, and
-    /// the backing up of its rewards along the path.
+    /// nodes), expansion of the node reached if it was visited before (or at once when its
+    /// game is over), a random playout, and the backing up of its rewards along the path. A
+    /// proven node ends the selection: its result is backed up without a playout, and a node
+    /// newly proven makes its parents' proofs be looked at again, up the path.
     fn iterate(&mut self, g: &Game, c: f64, nsides: usize) {
         let Tree {
             nodes,
@@ -328,17 +374,23 @@ impl Tree {
         path.clear();
         let mut node = *root;
         path.push((node, NO_SIDE));
-        loop {
+        let draw = 1.0 / nsides as f32;
+        let winner = loop {
             let n = nodes[node as usize];
-            match n.kind {
+            if n.proof() != UNPROVEN {
+                break proven_winner(n.proof());
+            }
+            match n.kind() {
                 LEAF => {
-                    if (n.visits > 0 || node == *root) && expand(nodes, node, st, g, *max_nodes) {
+                    if (n.visits > 0 || node == *root || matches!(st.pending(), Pending::Over(_)))
+                        && expand(nodes, node, st, g, *max_nodes)
+                    {
                         continue;
                     }
-                    break;
+                    break playout(g, st, rng).winner.map(|w| w.0);
                 }
                 DECISION => {
-                    let i = select(nodes, &n, c, rng);
+                    let i = select(nodes, &n, c, draw, rng);
                     let d = st.moves()[i];
                     g.play_unchecked(st, d);
                     node = n.first + i as u32;
@@ -350,51 +402,125 @@ impl Tree {
                     node = n.first + o as u32;
                     path.push((node, NO_SIDE));
                 }
-                _ => break,
+                // an ended game whose winner no proof holds
+                _ => break ended_winner(st),
             }
-        }
-        let outcome = playout(g, st, rng);
-        let draw = 1.0 / nsides as f32;
+        };
         for &(i, side) in path.iter() {
             let nd = &mut nodes[i as usize];
             nd.visits = nd.visits.saturating_add(1);
             if side != NO_SIDE {
-                nd.value += match outcome.winner {
-                    Some(w) if w.0 == side => 1.0,
+                nd.value += match winner {
+                    Some(w) if w == side => 1.0,
                     Some(_) => 0.0,
                     None => draw,
                 };
             }
         }
+        // the proofs, from the node reached up, as long as they change
+        for k in (0..path.len() - 1).rev() {
+            let (child, parent) = (path[k + 1].0, path[k].0);
+            if nodes[child as usize].proof() == UNPROVEN
+                || nodes[parent as usize].proof() != UNPROVEN
+            {
+                break;
+            }
+            let p = prove(nodes, parent, draw);
+            if p == UNPROVEN {
+                break;
+            }
+            nodes[parent as usize].set_proof(p);
+        }
     }
+}
+
+/// The winning side of a proven result (none for a draw).
+fn proven_winner(proof: u8) -> Option<u8> {
+    (proof >= WIN).then(|| proof - WIN)
+}
+
+/// The winner of the ended game in `st` (none for a draw, or when it is not over).
+fn ended_winner(st: &State) -> Option<u8> {
+    match st.pending() {
+        Pending::Over(o) => o.winner.map(|w| w.0),
+        _ => None,
+    }
+}
+
+/// The proof of an expanded node from its children's: at a decision, a child won by the
+/// side to move, or every child proven and all those best for the side to move alike; at a
+/// chance node, every outcome proven alike.
+fn prove(nodes: &[Node], node: u32, draw: f32) -> u8 {
+    let n = nodes[node as usize];
+    let children = &nodes[n.first as usize..n.first as usize + n.n as usize];
+    let mut best = UNPROVEN;
+    let mut best_r = -1.0f32;
+    let mut alike = true;
+    for ch in children {
+        let p = ch.proof();
+        if p == UNPROVEN {
+            if n.kind() == DECISION {
+                // an unproven child unless another wins: go on looking for one
+                best_r = f32::INFINITY;
+                continue;
+            }
+            return UNPROVEN;
+        }
+        if n.kind() == CHANCE {
+            if best != UNPROVEN && p != best {
+                return UNPROVEN;
+            }
+            best = p;
+            continue;
+        }
+        let r = reward_of(p, n.side, draw);
+        if r >= 1.0 {
+            return p;
+        }
+        if r > best_r {
+            (best, best_r, alike) = (p, r, true);
+        } else if r == best_r && p != best {
+            alike = false;
+        }
+    }
+    if best_r.is_infinite() || !alike {
+        return UNPROVEN;
+    }
+    best
 }
 
 /// Gives a node its children (all the decisions or chance outcomes of its position); false
 /// when the arena is full or the position has more children than a node can hold.
 fn expand(nodes: &mut Vec<Node>, node: u32, st: &State, g: &Game, max_nodes: usize) -> bool {
     let (kind, k, side) = match st.pending() {
-        Pending::Over(_) => (OVER, 0, NO_SIDE),
+        Pending::Over(o) => {
+            let nd = &mut nodes[node as usize];
+            nd.kind = OVER;
+            nd.set_proof(proof_of(o.winner.map(|w| w.0)));
+            return true;
+        }
         Pending::Choice(_) | Pending::Drop(_) => {
             (DECISION, st.moves().len(), g.side_of(st.mover()).0)
         }
         Pending::ChanceFirst | Pending::Throw(_) => (CHANCE, g.chance_count(st), NO_SIDE),
     };
-    if k > u16::MAX as usize || nodes.len() + k > max_nodes || (kind != OVER && k == 0) {
+    if k > u16::MAX as usize || nodes.len() + k > max_nodes || k == 0 {
         return false;
     }
     let first = nodes.len() as u32;
     nodes.extend(std::iter::repeat_n(Node::FRESH, k));
     let nd = &mut nodes[node as usize];
     nd.kind = kind;
-    nd.first = if k == 0 { 0 } else { first };
+    nd.first = first;
     nd.n = k as u16;
     nd.side = side;
     true
 }
 
 /// UCB1 at a decision node: an unvisited child first (a random one among them), else the child
-/// with the best mean reward for the side to move plus `c·sqrt(ln N / n)`.
-fn select(nodes: &[Node], n: &Node, c: f64, rng: &mut Xoshiro256PlusPlus) -> usize {
+/// with the best mean reward for the side to move plus `c·sqrt(ln N / n)`; a proven child's
+/// value is its result's reward, exactly (no exploration).
+fn select(nodes: &[Node], n: &Node, c: f64, draw: f32, rng: &mut Xoshiro256PlusPlus) -> usize {
     let first = n.first as usize;
     let children = &nodes[first..first + n.n as usize];
     let ln_n = (n.visits.max(1) as f64).ln();
@@ -407,7 +533,10 @@ fn select(nodes: &[Node], n: &Node, c: f64, rng: &mut Xoshiro256PlusPlus) -> usi
             continue;
         }
         let v = ch.visits as f64;
-        let u = ch.value as f64 / v + c * (ln_n / v).sqrt();
+        let u = match ch.proof() {
+            UNPROVEN => ch.value as f64 / v + c * (ln_n / v).sqrt(),
+            p => reward_of(p, n.side, draw) as f64,
+        };
         if u > best_u {
             best_u = u;
             best = i;
@@ -471,6 +600,9 @@ pub struct RootStats {
     /// visits and summed reward (for the side to move) of each legal decision
     pub visits: Vec<u64>,
     pub value: Vec<f64>,
+    /// the proven reward of each decision for the side to move (1 a win, 0 a loss, 1/sides a
+    /// draw), when a tree proved it (the solver: a result that holds whatever is played)
+    pub proven: Vec<Option<f64>>,
     pub playouts: u64,
 }
 
@@ -555,17 +687,22 @@ impl Mcts {
         let mut stats = RootStats {
             visits: vec![0; k],
             value: vec![0.0; k],
+            proven: vec![None; k],
             playouts: counter.load(Ordering::Relaxed),
         };
+        let draw = 1.0 / g.sides.len().max(1) as f32;
         for tree in &self.trees {
             let r = tree.nodes[tree.root as usize];
-            if r.kind != DECISION || r.n as usize != k {
+            if r.kind() != DECISION || r.n as usize != k {
                 continue;
             }
             let children = &tree.nodes[r.first as usize..r.first as usize + k];
             for (i, ch) in children.iter().enumerate() {
                 stats.visits[i] += ch.visits as u64;
                 stats.value[i] += ch.value as f64;
+                if ch.proof() != UNPROVEN {
+                    stats.proven[i] = Some(reward_of(ch.proof(), r.side, draw) as f64);
+                }
             }
         }
         match &mut self.known {
@@ -594,20 +731,30 @@ impl Agent for Mcts {
         let t0 = Instant::now();
         let seed = rng.next_u64();
         let stats = self.search(g, st, seed, progress);
-        // The most visited decision; ties go to the better mean, then to the first.
-        let best = (0..moves.len()).max_by(|&a, &b| {
-            let mean = |i: usize| stats.value[i] / stats.visits[i].max(1) as f64;
-            stats.visits[a]
-                .cmp(&stats.visits[b])
-                .then(mean(a).total_cmp(&mean(b)))
-                .then(b.cmp(&a))
-        });
+        // A decision proven to win; else the most visited of those not proven to lose (ties go
+        // to the better mean, then to the first).
+        let proven = |i: usize| stats.proven[i];
+        let best = (0..moves.len())
+            .find(|&i| proven(i) == Some(1.0))
+            .or_else(|| {
+                let lost = |i: usize| proven(i) == Some(0.0);
+                let all_lost = (0..moves.len()).all(lost);
+                (0..moves.len())
+                    .filter(|&i| all_lost || !lost(i))
+                    .max_by(|&a, &b| {
+                        let mean = |i: usize| stats.value[i] / stats.visits[i].max(1) as f64;
+                        stats.visits[a]
+                            .cmp(&stats.visits[b])
+                            .then(mean(a).total_cmp(&mean(b)))
+                            .then(b.cmp(&a))
+                    })
+            });
         Ok(match best {
             Some(i) if stats.visits[i] > 0 => Thought {
                 decision: moves[i],
                 estimate: Some(Estimate {
                     playouts: stats.playouts,
-                    value: stats.value[i] / stats.visits[i] as f64,
+                    value: stats.proven[i].unwrap_or(stats.value[i] / stats.visits[i] as f64),
                     visits: stats.visits[i],
                     elapsed: t0.elapsed(),
                 }),
