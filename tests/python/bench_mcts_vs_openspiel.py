@@ -15,7 +15,8 @@ every step (`inform_action`) so that it keeps its subtree. OpenSpiel's side is i
 `pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), uct_c, N, 1000 MB, solve, seed,
 False)` with `mcts_search(state)` and its `best_child()` (what `bot.step` does), a new bot a
 move (the C++ bot builds a new tree every search anyway), uct_c 2 by default (rewards in
-[-1, 1], as OpenSpiel's examples; ludic's c=1 is the same on rewards in [0, 1]), the solver on.
+[-1, 1], as OpenSpiel's examples: c=1 on rewards in [0, 1]; ludic's default is 0.5), the solver
+on.
 
 How the CPU time is made equal: both bots run in this one process, on its main thread (ludic's
 search with one thread runs on the calling thread; its Python binding releases the GIL but

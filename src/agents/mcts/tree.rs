@@ -96,6 +96,8 @@ pub(super) struct Tree {
     root_st: State,
     /// the position of the current iteration
     st: State,
+    /// a scratch position to look one decision ahead when a node is expanded
+    probe: State,
     /// the nodes of the current iteration, with the side that chose each
     path: Vec<(u32, u8)>,
     pub(super) rng: Xoshiro256PlusPlus,
@@ -111,6 +113,7 @@ impl Tree {
             root: NO_ROOT,
             root_st: st.clone(),
             st: st.clone(),
+            probe: st.clone(),
             path: Vec::with_capacity(256),
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             max_nodes,
@@ -224,6 +227,7 @@ impl Tree {
             root,
             root_st,
             st,
+            probe,
             path,
             rng,
             max_nodes,
@@ -242,7 +246,7 @@ impl Tree {
             match n.kind() {
                 LEAF => {
                     if (n.visits > 0 || node == *root || matches!(st.pending(), Pending::Over(_)))
-                        && expand(nodes, node, st, g, *max_nodes)
+                        && expand(nodes, node, st, probe, g, *max_nodes)
                     {
                         continue;
                     }
@@ -349,8 +353,17 @@ fn prove(nodes: &[Node], node: u32, draw: f32) -> u8 {
 }
 
 /// Gives a node its children (all the decisions or chance outcomes of its position); false
-/// when the arena is full or the position has more children than a node can hold.
-fn expand(nodes: &mut Vec<Node>, node: u32, st: &State, g: &Game, max_nodes: usize) -> bool {
+/// when the arena is full or the position has more children than a node can hold. Each
+/// decision is played once on `probe`: a child whose game is over is known at once, with its
+/// result proven (a win in one is found before any of the node's children is visited).
+fn expand(
+    nodes: &mut Vec<Node>,
+    node: u32,
+    st: &State,
+    probe: &mut State,
+    g: &Game,
+    max_nodes: usize,
+) -> bool {
     let (kind, k, side) = match st.pending() {
         Pending::Over(o) => {
             let nd = &mut nodes[node as usize];
@@ -373,12 +386,24 @@ fn expand(nodes: &mut Vec<Node>, node: u32, st: &State, g: &Game, max_nodes: usi
     nd.first = first;
     nd.n = k as u16;
     nd.side = side;
+    if kind == DECISION {
+        for (i, &d) in st.moves().iter().enumerate() {
+            probe.clone_from(st);
+            g.play_unchecked(probe, d);
+            if let Pending::Over(o) = probe.pending() {
+                let ch = &mut nodes[first as usize + i];
+                ch.kind = OVER;
+                ch.set_proof(proof_of(o.winner.map(|w| w.0)));
+            }
+        }
+    }
     true
 }
 
-/// UCB1 at a decision node: an unvisited child first (a random one among them), else the child
-/// with the best mean reward for the side to move plus `c·sqrt(ln N / n)`; a proven child's
-/// value is its result's reward, exactly (no exploration).
+/// UCB1 at a decision node: a child proven to win for the side to move at once; else an
+/// unvisited child (a random one among the unproven), else the child with the best mean reward
+/// for the side to move plus `c·sqrt(ln N / n)`, a proven child's value being its result's
+/// reward, exactly (no exploration).
 fn select(nodes: &[Node], n: &Node, c: f64, draw: f32, rng: &mut Xoshiro256PlusPlus) -> usize {
     let first = n.first as usize;
     let children = &nodes[first..first + n.n as usize];
@@ -387,14 +412,21 @@ fn select(nodes: &[Node], n: &Node, c: f64, draw: f32, rng: &mut Xoshiro256PlusP
     let mut best_u = f64::NEG_INFINITY;
     let mut unvisited = 0;
     for (i, ch) in children.iter().enumerate() {
-        if ch.visits == 0 {
+        let p = ch.proof();
+        if p == UNPROVEN && ch.visits == 0 {
             unvisited += 1;
             continue;
         }
         let v = ch.visits as f64;
-        let u = match ch.proof() {
+        let u = match p {
             UNPROVEN => ch.value as f64 / v + c * (ln_n / v).sqrt(),
-            p => reward_of(p, n.side, draw) as f64,
+            p => {
+                let r = reward_of(p, n.side, draw);
+                if r >= 1.0 {
+                    return i;
+                }
+                r as f64
+            }
         };
         if u > best_u {
             best_u = u;
@@ -408,7 +440,7 @@ fn select(nodes: &[Node], n: &Node, c: f64, draw: f32, rng: &mut Xoshiro256PlusP
             0
         };
         for (i, ch) in children.iter().enumerate() {
-            if ch.visits == 0 {
+            if ch.proof() == UNPROVEN && ch.visits == 0 {
                 if r == 0 {
                     return i;
                 }

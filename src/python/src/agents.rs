@@ -44,7 +44,7 @@ impl Bot {
 
 /// ludic's Monte Carlo tree search as a bot for `game`: with a time a decision (`time`, in
 /// seconds) or a number of playouts (`playouts`; deterministic for a seed), the exploration
-/// constant `c` (default 1.0) and `threads` (default 1). Without a budget it searches about a
+/// constant `c` (default 0.5) and `threads` (default 1). Without a budget it searches about a
 /// second a decision.
 #[pyfunction]
 #[pyo3(signature = (game, time=None, playouts=None, seed=0, c=None, threads=1))]
