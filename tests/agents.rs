@@ -329,3 +329,49 @@ fn random_agent_picks_legal_decisions_and_mcts_beats_it() {
     }
     assert!(score >= 3.0, "mcts scored {score} of 4 against random");
 }
+
+/// Tic-tac-toe after the given marks, alternately X's and O's.
+fn tic_tac_toe(g: &Game, marks: &[&str]) -> State {
+    let mut st = g.start();
+    for m in marks {
+        let d = g.parse_decision(&st, &format!("mark {m}")).unwrap();
+        g.play(&mut st, d).unwrap();
+    }
+    st
+}
+
+#[test]
+fn the_solver_proves_a_win_and_a_loss() {
+    let g = game("tic-tac-toe");
+    // X to move wins at a3 (O threatens b3): a proven win, its value exactly 1
+    let st = tic_tac_toe(&g, &["a1", "b1", "a2", "b2"]);
+    for threads in [1, 2] {
+        let mut agent = mcts(400, threads);
+        let stats = agent.search(&g, &st, 1, &mut |_| {});
+        let a3 = st
+            .moves()
+            .iter()
+            .position(|&d| g.notation_of(&st, d) == "mark a3")
+            .unwrap();
+        assert_eq!(stats.proven[a3], Some(1.0), "{threads} threads");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let t = agent.decide(&g, &st, &mut rng, &mut |_| {}).unwrap();
+        assert_eq!(g.notation_of(&st, t.decision), "mark a3");
+        assert_eq!(t.estimate.unwrap().value, 1.0);
+    }
+    // O to move against two threats of X (b2 and c2): every decision proven lost
+    let st = tic_tac_toe(&g, &["a1", "b1", "c1", "a2", "c3"]);
+    let mut agent = mcts(4000, 1);
+    let stats = agent.search(&g, &st, 1, &mut |_| {});
+    assert!(
+        stats.proven.iter().all(|&p| p == Some(0.0)),
+        "{:?}",
+        stats.proven
+    );
+    // a playout budget is spent whole, even once the root is proven
+    assert_eq!(stats.playouts, 4000);
+    // an open position is not proven after a few playouts
+    let st = g.start();
+    let stats = mcts(50, 1).search(&g, &st, 1, &mut |_| {});
+    assert!(stats.proven.iter().all(|p| p.is_none()));
+}

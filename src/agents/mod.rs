@@ -143,7 +143,7 @@ pub const AGENT_HELP: &str = "Agents:
   mcts:time=5s            ... with this time a decision (5s, 500ms, 1.5s, 2m)
   mcts:playouts=20000     ... with this number of playouts a decision (deterministic for a
                           seed and a number of threads)
-  mcts:c=1.4              ... with this exploration constant (default 1.0)
+  mcts:c=1.4              ... with this exploration constant (default 0.5)
   mcts:threads=2          ... with this number of threads (default: --threads in play and
                           match; one in simulate and compare)
   cmd:PROGRAM ARGS        an external program (any language) that speaks the agent protocol

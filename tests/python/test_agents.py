@@ -34,6 +34,23 @@ def test_mcts_bot_is_deterministic_with_playouts_and_a_seed():
         ludic.bot(g, "mcts:depth=3")
 
 
+def test_a_bot_tells_what_its_last_search_found():
+    g = ludic.load_game("pallankuzhi")
+    s = to_decision(g.new_initial_state())
+    b = ludic.mcts_bot(g, playouts=300, seed=5)
+    assert b.last_search is None
+    a = b.step(s)
+    e = b.last_search
+    assert e["playouts"] == 300 and 0 < e["visits"] <= 300
+    assert 0.0 <= e["value"] <= 1.0 and e["seconds"] >= 0.0
+    assert a in s.legal_actions()
+    b.restart()
+    assert b.last_search is None
+    r = ludic.random_bot(g, seed=1)
+    r.step(s)
+    assert r.last_search is None
+
+
 def test_random_bot_and_bots_refuse_what_they_cannot_do():
     g = ludic.load_game("puluc")
     s = g.new_initial_state()

@@ -87,6 +87,10 @@ class Bot:
     def describe(self) -> str: ...
     @property
     def spec(self) -> str: ...
+    @property
+    def last_search(self) -> Optional[Dict[str, float]]:
+        """The last step's search: playouts, visits, value (of the chosen decision), seconds."""
+        ...
 
 def load_game(
     name_or_path_or_text: str,

@@ -22,6 +22,8 @@ pub struct Bot {
     spec: String,
     seed: u64,
     agent: Mutex<(Box<dyn Agent>, Xoshiro256PlusPlus)>,
+    /// the estimate of the last decision's search (none before, or when it was not searched)
+    last: Mutex<Option<ludic::agents::Estimate>>,
 }
 
 impl Bot {
@@ -35,13 +37,14 @@ impl Bot {
             spec: spec.to_string(),
             seed,
             agent: Mutex::new((agent, Xoshiro256PlusPlus::seed_from_u64(seed))),
+            last: Mutex::new(None),
         })
     }
 }
 
 /// ludic's Monte Carlo tree search as a bot for `game`: with a time a decision (`time`, in
 /// seconds) or a number of playouts (`playouts`; deterministic for a seed), the exploration
-/// constant `c` (default 1.0) and `threads` (default 1). Without a budget it searches about a
+/// constant `c` (default 0.5) and `threads` (default 1). Without a budget it searches about a
 /// second a decision.
 #[pyfunction]
 #[pyo3(signature = (game, time=None, playouts=None, seed=0, c=None, threads=1))]
@@ -102,7 +105,7 @@ impl Bot {
                 "a bot decides only where a player is to move",
             ));
         }
-        let agent = &self.agent;
+        let (agent, last) = (&self.agent, &self.last);
         py.detach(move || {
             guard(|| {
                 let mut guard = agent.lock().unwrap_or_else(|e| e.into_inner());
@@ -110,6 +113,7 @@ impl Bot {
                 let t = agent
                     .decide(&g, &st, rng, &mut |_| {})
                     .map_err(|f| PyValueError::new_err(format!("the bot forfeits: {f}")))?;
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = t.estimate;
                 g.action_of(&st, t.decision)
                     .ok_or_else(|| PyValueError::new_err("the decision has no action id"))
             })
@@ -147,7 +151,25 @@ impl Bot {
         )?;
         let inner = fresh.agent.into_inner().unwrap_or_else(|e| e.into_inner());
         *self.agent.lock().unwrap_or_else(|e| e.into_inner()) = inner;
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = None;
         Ok(())
+    }
+
+    /// What the search of the last `step` found, as a dict: `playouts` (all threads),
+    /// `visits` and `value` (the chosen decision's playouts and mean reward for the mover, 1 a
+    /// win, 0.5 a draw) and `seconds` (the search's wall time); None before the first step and
+    /// after a step that was not searched (a single legal decision, a random bot).
+    #[getter]
+    fn last_search(&self, py: Python<'_>) -> PyResult<Option<Py<pyo3::types::PyDict>>> {
+        let Some(e) = *self.last.lock().unwrap_or_else(|e| e.into_inner()) else {
+            return Ok(None);
+        };
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("playouts", e.playouts)?;
+        d.set_item("visits", e.visits)?;
+        d.set_item("value", e.value)?;
+        d.set_item("seconds", e.elapsed.as_secs_f64())?;
+        Ok(Some(d.unbind()))
     }
 
     /// Whether the bot gives a policy (pyspiel's `provides_policy`): no.
