@@ -10,7 +10,7 @@ use crate::ir::{PieceKind, Player, SiteId, VarId};
 impl Game {
     /// The start of `sow`: the site is picked up and the direction kept.
     #[inline]
-    pub(super) fn sow_start(&self, st: &mut State, from: &Num, dir: &Num) -> bool {
+    pub(super) fn sow_start(&self, st: &mut State, from: &Num, dir: &Num) {
         let f = from(&st.b, &mut st.r);
         let d = dir(&st.b, &mut st.r);
         st.b.sow_dir = u8::from(d != 0);
@@ -25,7 +25,6 @@ impl Game {
             None => st.sow.cursor = NONE,
         }
         st.pc += 1;
-        false
     }
 
     /// One lap of sowing (the program stops where the player orders the drops); `single`: the
