@@ -120,6 +120,21 @@ mod tests {
         assert_eq!(fold_name("'-"), "");
     }
 
+    /// `gamefile::resolve_game` reads a name written as a path to a file (`….game`, or with a
+    /// separator) as that file without the titles and aliases: it finds the game the full
+    /// lookup would, as no built-in name folds to a name ending in `game` (what `X.game` folds
+    /// to) and none has a separator.
+    #[test]
+    fn no_built_in_name_looks_like_a_path() {
+        for (stem, all) in names() {
+            assert!(all.len() > 1, "{stem}: its title was not read");
+            for n in all {
+                assert!(!fold_name(n).ends_with("game"), "{stem}: `{n}`");
+                assert!(!n.contains('/') && !n.contains('\\'), "{stem}: `{n}`");
+            }
+        }
+    }
+
     #[test]
     fn a_name_of_two_entries_is_ambiguous() {
         let table = vec![

@@ -120,8 +120,15 @@ pub fn read_base(name: &str, from: &str) -> Result<(String, String, String), Str
 
 /// Finds a game by built-in name or path: (label for records, source text). A built-in game is
 /// found by its file stem, its title or any of its aliases (see [`builtin::lookup`]); a name
-/// that several built-in games have is an error listing them.
+/// that several built-in games have is an error listing them. A name written as a path (with a
+/// folder separator, or ending in `.game`) that names an existing file is that file: the
+/// titles and aliases of the built-in games (a parse of each, some 30 ms) are not read for it.
 pub fn resolve_game(name: &str) -> Result<(String, String), String> {
+    let path = std::path::Path::new(name);
+    let written_as_path = name.contains(std::path::MAIN_SEPARATOR) || name.contains('/');
+    if (written_as_path || name.ends_with(".game")) && path.is_file() {
+        return read_game_file(name).map(|s| (name.to_string(), s));
+    }
     match builtin::lookup(name) {
         builtin::Lookup::Found(stem, src) => return Ok((stem.to_string(), src.to_string())),
         builtin::Lookup::Ambiguous(stems) => {
