@@ -182,6 +182,12 @@ impl SiteQuery {
             && self.plain.iter().all(|&(at, _, _)| at < nonempty)
     }
 
+    /// Whether the board's bits answer the question alone (no test of a candidate's pieces,
+    /// nothing left to evaluate per site).
+    pub(crate) fn is_bits_only(&self) -> bool {
+        self.rest.is_none() && self.counts.is_empty()
+    }
+
     /// The number of tests the indexes make (fixed parts of the condition not counted).
     pub(crate) fn tests(&self) -> usize {
         self.ops.len() + self.plain.len() + self.counts.len() + self.rest.is_some() as usize
