@@ -100,9 +100,16 @@ impl SiteQuery {
     /// Word `i` of the sites the indexed tests allow (after [`SiteQuery::prepare`]).
     #[inline(always)]
     fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
+        self.word_within(b, r, i, !0)
+    }
+
+    /// Word `i` of the sites the indexed tests allow, among those of `within` (the others
+    /// may be clear or not).
+    #[inline(always)]
+    fn word_within(&self, b: &Board, r: &mut Regs, i: usize, within: u64) -> u64 {
         let t = &*self.t;
         let w = t.layout.w;
-        let mut word = self.base[i];
+        let mut word = self.base[i] & within;
         for &(at, who, x) in &self.plain {
             let shift = match who {
                 0 => 0,
@@ -207,7 +214,9 @@ impl SiteQuery {
             return false;
         }
         self.prepare(b, r);
-        if self.word(b, r, s / 64) >> (s % 64) & 1 == 0 || !self.counts_hold(b, r, s) {
+        if self.word_within(b, r, s / 64, 1 << (s % 64)) >> (s % 64) & 1 == 0
+            || !self.counts_hold(b, r, s)
+        {
             return false;
         }
         match &self.rest {

@@ -65,6 +65,8 @@ impl Compiler {
                 op => other.push(op),
             }
         }
+        // the tests that read another site's bits last: they try only the sites left
+        other.sort_by_key(|op| matches!(op, SiteOp::Moved { .. } | SiteOp::Either { .. }));
         SiteQuery {
             t: self.t.clone(),
             var,

@@ -69,21 +69,8 @@ impl SiteQuery {
                 b.index.bits[at + p * w + i] ^ x
             }
             SiteOp::Nothing { x } => *x,
-            SiteOp::Moved { at, map, x } => {
-                let bits = &b.index.bits[*at..*at + w];
-                let mut out = 0u64;
-                let mut left = within;
-                while left != 0 {
-                    let j = left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    let q = map.get(i * 64 + j).map_or(usize::MAX, |&q| q as usize);
-                    if q < t.nsites {
-                        out |= (bits[q / 64] >> (q % 64) & 1) << j;
-                    }
-                }
-                out ^ x
-            }
-            SiteOp::Either { pass, op } => pass[i] | self.op_word(op, b, r, i, within & !pass[i]),
+            SiteOp::Moved { at, map, x } => moved_word(t, b, *at, map, i, within) ^ x,
+            SiteOp::Either { pass, op } => pass[i] | either_word(t, op, b, i, within & !pass[i]),
             SiteOp::TopOwner { who, x } => {
                 let p = who(b, r);
                 if (p as u64) < t.players as u64 {
@@ -98,6 +85,42 @@ impl SiteQuery {
             SiteOp::Key { scratch, .. } => r.scratch[scratch + i],
             SiteOp::Count { .. } => !0, // tried on each candidate
         }
+    }
+}
+
+/// Word `i` of the sites whose fixed other site (`map`) is in the set at `at`, among those of
+/// `within` (a site without one: not in it).
+#[inline(never)]
+fn moved_word(t: &Tables, b: &Board, at: usize, map: &[u16], i: usize, within: u64) -> u64 {
+    let bits = &b.index.bits[at..at + t.layout.w];
+    let mut out = 0u64;
+    let mut left = within;
+    while left != 0 {
+        let j = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let q = map.get(i * 64 + j).map_or(usize::MAX, |&q| q as usize);
+        if q < t.nsites {
+            out |= (bits[q / 64] >> (q % 64) & 1) << j;
+        }
+    }
+    out
+}
+
+/// Word `i` of a test of the board's bits (see [`SiteOp::is_bits`]) in an `Either`.
+#[inline(never)]
+fn either_word(t: &Tables, op: &SiteOp, b: &Board, i: usize, within: u64) -> u64 {
+    let w = t.layout.w;
+    match op {
+        SiteOp::Index { at, x } => b.index.bits[at + i] ^ x,
+        SiteOp::OfMover { at, x } => b.index.bits[at + b.mover as usize * w + i] ^ x,
+        SiteOp::OfOpponent { at, x } => {
+            let p = player_ref(PlayerRef::Opponent, b, t) as usize;
+            b.index.bits[at + p * w + i] ^ x
+        }
+        SiteOp::Nothing { x } => *x,
+        SiteOp::Moved { at, map, x } => moved_word(t, b, *at, map, i, within) ^ x,
+        // (never planned: `is_bits` is checked first)
+        _ => !0,
     }
 }
 
