@@ -58,11 +58,18 @@ macro_rules! with_arg {
                 let $get = move |b: &Board, r: &mut Regs| next1(&tables, b, r.var(v));
                 $body
             }
-            other => {
-                let x = $c.num(other);
-                let $get = move |b: &Board, r: &mut Regs| x(b, r);
-                $body
-            }
+            other => match $c.table(other) {
+                // a value by site, read from its table in place
+                Some(x) => {
+                    let $get = move |b: &Board, r: &mut Regs| x.get(b, r);
+                    $body
+                }
+                None => {
+                    let x = $c.num_as_written(other);
+                    let $get = move |b: &Board, r: &mut Regs| x(b, r);
+                    $body
+                }
+            },
         }
     };
 }
@@ -70,6 +77,7 @@ macro_rules! with_arg {
 // The families of expressions, each compiled by a method of its own (after the macro, which
 // they use).
 mod board;
+mod fixed;
 mod geometry;
 mod logic;
 mod questions;
@@ -77,8 +85,17 @@ mod tokens;
 mod turn;
 
 impl Compiler {
-    /// Compiles an expression: the dispatch to the method of its family.
+    /// Compiles an expression: read from a table by site where its value depends only on one
+    /// site and the board (see `fixed.rs`), else as written.
     pub(crate) fn num(&mut self, e: &Expr) -> Num {
+        match self.tabulated(e) {
+            Some(x) => x,
+            None => self.num_as_written(e),
+        }
+    }
+
+    /// Compiles an expression as written: the dispatch to the method of its family.
+    pub(crate) fn num_as_written(&mut self, e: &Expr) -> Num {
         match e {
             Expr::Const(c) => {
                 let c = *c;
@@ -194,10 +211,13 @@ impl Compiler {
                     .site(s(b, r))
                     .map_or(0, |s| b.index.total[s] as i64)))
             }
-            _ => {
-                let x = self.num(x);
-                cmp!(move |b: &Board, r: &mut Regs| x(b, r))
-            }
+            _ => match self.table(x) {
+                Some(x) => cmp!(move |b: &Board, r: &mut Regs| x.get(b, r)),
+                None => {
+                    let x = self.num_as_written(x);
+                    cmp!(move |b: &Board, r: &mut Regs| x(b, r))
+                }
+            },
         }
     }
 
@@ -317,6 +337,7 @@ pub(crate) enum Arg {
     Const(i64),
     Mover,
     Opponent(std::sync::Arc<Tables>),
+    Table(fixed::Table),
     Num(Num),
 }
 
@@ -328,6 +349,7 @@ impl Arg {
             Arg::Const(c) => *c,
             Arg::Mover => b.mover as i64,
             Arg::Opponent(t) => t.opponent[b.mover as usize] as i64,
+            Arg::Table(x) => x.get(b, r),
             Arg::Num(x) => x(b, r),
         }
     }
@@ -340,7 +362,10 @@ impl Compiler {
             Expr::Const(c) => Arg::Const(*c),
             Expr::Mover => Arg::Mover,
             Expr::Opponent => Arg::Opponent(self.t.clone()),
-            other => Arg::Num(self.num(other)),
+            other => match self.table(other) {
+                Some(x) => Arg::Table(x),
+                None => Arg::Num(self.num(other)),
+            },
         }
     }
 }

@@ -24,6 +24,8 @@ pub(crate) struct Compiler {
     pub(crate) in_predicate: bool,
     /// where the memos of floods are in scratch (see `Program::memos`)
     pub(crate) memos: Vec<usize>,
+    /// compiling the fallback of a value read from a table by site (see `expr/fixed.rs`)
+    pub(crate) as_written: bool,
 }
 
 impl Compiler {
@@ -33,6 +35,7 @@ impl Compiler {
             scratch: 0,
             in_predicate: false,
             memos: vec![],
+            as_written: false,
         }
     }
 

@@ -8,6 +8,19 @@ impl Compiler {
         let t = self.t.clone();
         match e {
             Expr::Next { site, dir, steps } => {
+                if let (Expr::Const(d), Expr::Const(n)) = (&**dir, &**steps) {
+                    // A constant direction and number of steps: the site reached from each
+                    // site, in a table (-1 where none; `walk` of a value that is no site is -1).
+                    let table: Box<[i64]> =
+                        (0..t.nsites).map(|s| t.walk(s as i64, *d, *n)).collect();
+                    return with_arg!(self, site, |s| num(move |b, r| {
+                        let s = s(b, r);
+                        usize::try_from(s)
+                            .ok()
+                            .and_then(|s| table.get(s))
+                            .map_or(-1, |&x| x)
+                    }));
+                }
                 let (s, d, n) = (self.num(site), self.num(dir), self.num(steps));
                 num(move |b, r| {
                     let (s, d, n) = (s(b, r), d(b, r), n(b, r));

@@ -7,6 +7,13 @@ impl Compiler {
     pub(super) fn logic(&mut self, e: &Expr) -> Num {
         let t = self.t.clone();
         match e {
+            // `not` of a comparison: the opposite comparison (no fault either way)
+            Expr::Not(x) if matches!(&**x, Expr::BinConst(op, ..) if opposite(*op).is_some()) => {
+                let Expr::BinConst(op, x, c) = &**x else {
+                    unreachable!()
+                };
+                self.bin_const(opposite(*op).unwrap_or(*op), x, *c)
+            }
             Expr::Not(x) => {
                 let x = self.num(x);
                 num(move |b, r| (x(b, r) == 0) as i64)
@@ -74,4 +81,17 @@ impl Compiler {
             _ => unreachable!("not an expression about logic and arithmetic: {e:?}"),
         }
     }
+}
+
+/// The comparison that holds where `op` does not (None for arithmetic).
+fn opposite(op: Op) -> Option<Op> {
+    Some(match op {
+        Op::Eq => Op::Ne,
+        Op::Ne => Op::Eq,
+        Op::Lt => Op::Ge,
+        Op::Ge => Op::Lt,
+        Op::Le => Op::Gt,
+        Op::Gt => Op::Le,
+        _ => return None,
+    })
 }

@@ -23,6 +23,8 @@ pub(crate) use flood::{Flood, Memo};
 use std::sync::Arc;
 
 mod plan;
+mod site_ops;
+use site_ops::SiteOp;
 
 /// At most this many indexed tests in one question (the others are tried one site at a time).
 const MAX_OPS: usize = 8;
@@ -33,32 +35,6 @@ pub(crate) enum Base {
     All,
     /// a fixed set
     Bits(Vec<u64>),
-}
-
-/// An indexed test of a site; `x` is the mask that complements its set (`!0`) or not (0).
-enum SiteOp {
-    /// a set of the board's index arena (at this offset)
-    Index { at: usize, x: u64 },
-    /// the set at `at` plus the mover's number of sets (the sites the mover owns)
-    OfMover { at: usize, x: u64 },
-    /// the set at `at` plus the opponent's number of sets (the sites the opponent owns)
-    OfOpponent { at: usize, x: u64 },
-    /// no site (its complement: every site)
-    Nothing { x: u64 },
-    /// the site's pieces compared with a number (tried on each candidate, before the rest)
-    Count { op: Op, rhs: CountRhs },
-    /// the sites whose top token belongs to a player computed before the question
-    TopOwner { who: Num, x: u64 },
-    /// a fixed value of the site compared with a number computed before the question:
-    /// `lower[i]` holds the sites whose value is at most `keys[i]` (keys increasing); the set
-    /// is built in the scratch words at `scratch` before the question
-    Key {
-        keys: Vec<i64>,
-        lower: Vec<Vec<u64>>,
-        op: Op,
-        rhs: Num,
-        scratch: usize,
-    },
 }
 
 /// A condition over the sites bound to a variable: a fixed base, indexed tests, and the rest.
@@ -124,9 +100,16 @@ impl SiteQuery {
     /// Word `i` of the sites the indexed tests allow (after [`SiteQuery::prepare`]).
     #[inline(always)]
     fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
+        self.word_within(b, r, i, !0)
+    }
+
+    /// Word `i` of the sites the indexed tests allow, among those of `within` (the others
+    /// may be clear or not).
+    #[inline(always)]
+    fn word_within(&self, b: &Board, r: &mut Regs, i: usize, within: u64) -> u64 {
         let t = &*self.t;
         let w = t.layout.w;
-        let mut word = self.base[i];
+        let mut word = self.base[i] & within;
         for &(at, who, x) in &self.plain {
             let shift = match who {
                 0 => 0,
@@ -136,28 +119,7 @@ impl SiteQuery {
             word &= b.index.bits[at + shift + i] ^ x;
         }
         for op in &self.ops {
-            word &= match op {
-                SiteOp::Index { at, x } => b.index.bits[at + i] ^ x,
-                SiteOp::OfMover { at, x } => b.index.bits[at + b.mover as usize * w + i] ^ x,
-                SiteOp::OfOpponent { at, x } => {
-                    let p = player_ref(PlayerRef::Opponent, b, t) as usize;
-                    b.index.bits[at + p * w + i] ^ x
-                }
-                SiteOp::Nothing { x } => *x,
-                SiteOp::TopOwner { who, x } => {
-                    let p = who(b, r);
-                    if (p as u64) < t.players as u64 {
-                        b.index.bits[t.layout.top_owner(p as usize) + i] ^ x
-                    } else if p == -1 {
-                        // owner(top(s)) == none: the sites without tokens
-                        b.index.bits[t.layout.tokens_here() + i] ^ !x
-                    } else {
-                        *x
-                    }
-                }
-                SiteOp::Key { scratch, .. } => r.scratch[scratch + i],
-                SiteOp::Count { .. } => !0, // tried on each candidate
-            };
+            word &= self.op_word(op, b, r, i, word);
         }
         word
     }
@@ -227,6 +189,12 @@ impl SiteQuery {
             && self.plain.iter().all(|&(at, _, _)| at < nonempty)
     }
 
+    /// Whether the board's bits answer the question alone (no test of a candidate's pieces,
+    /// nothing left to evaluate per site).
+    pub(crate) fn is_bits_only(&self) -> bool {
+        self.rest.is_none() && self.counts.is_empty()
+    }
+
     /// The number of tests the indexes make (fixed parts of the condition not counted).
     pub(crate) fn tests(&self) -> usize {
         self.ops.len() + self.plain.len() + self.counts.len() + self.rest.is_some() as usize
@@ -246,7 +214,9 @@ impl SiteQuery {
             return false;
         }
         self.prepare(b, r);
-        if self.word(b, r, s / 64) >> (s % 64) & 1 == 0 || !self.counts_hold(b, r, s) {
+        if self.word_within(b, r, s / 64, 1 << (s % 64)) >> (s % 64) & 1 == 0
+            || !self.counts_hold(b, r, s)
+        {
             return false;
         }
         match &self.rest {

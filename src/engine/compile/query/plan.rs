@@ -65,6 +65,8 @@ impl Compiler {
                 op => other.push(op),
             }
         }
+        // the tests that read another site's bits last: they try only the sites left
+        other.sort_by_key(|op| matches!(op, SiteOp::Moved { .. } | SiteOp::Either { .. }));
         SiteQuery {
             t: self.t.clone(),
             var,
@@ -161,6 +163,8 @@ impl Compiler {
                                 rhs,
                             },
                             SiteOp::TopOwner { who, x } => SiteOp::TopOwner { who, x: !x },
+                            SiteOp::Moved { at, map, x } => SiteOp::Moved { at, map, x: !x },
+                            SiteOp::Either { .. } => return None,
                             SiteOp::Key {
                                 keys,
                                 lower,
@@ -180,6 +184,37 @@ impl Compiler {
                     _ => None,
                 }
             }
+            // `top(f(s)) == none` and `count(f(s)) == 0` with f fixed: a set of the board's
+            // index read at the site f gives (no site: no token, no piece)
+            Expr::BinConst(op @ (Op::Eq | Op::Ne), x, -1) if matches!(&**x, Expr::Top(f) if !is_var(f, v) && self.is_fixed(f, v)) =>
+            {
+                let Expr::Top(f) = &**x else { unreachable!() };
+                let map = self.site_map(f, v)?;
+                ops.push(SiteOp::Moved {
+                    at: l.tokens_here(),
+                    map,
+                    x: mask(*op == Op::Eq),
+                });
+                Some(None)
+            }
+            Expr::BinConst(op, x, c) if matches!(&**x, Expr::CountAt(f) if !is_var(f, v) && self.is_fixed(f, v)) =>
+            {
+                let Expr::CountAt(f) = &**x else {
+                    unreachable!()
+                };
+                let empty = emptiness(*op, *c)?;
+                let map = self.site_map(f, v)?;
+                ops.push(SiteOp::Moved {
+                    at: l.nonempty(),
+                    map,
+                    x: mask(empty),
+                });
+                Some(None)
+            }
+            // `a or b or …` with all but one fixed (a value at every site) and that one a test
+            // of the board's bits
+            Expr::Or(a, c) => self.either(v, &[a, c], ops),
+            Expr::Any(items) => self.either(v, &items.iter().collect::<Vec<_>>(), ops),
             Expr::Bin(op, x, y) if is_comparison(*op) => {
                 if self.is_fixed(x, v) && !uses(y, v) {
                     self.key(v, x, *op, y, ops)
@@ -191,6 +226,48 @@ impl Compiler {
             }
             _ => None,
         }
+    }
+
+    /// `a or b or …` where every item but one is fixed, with a value at every site, and that
+    /// one is a test of the board's bits: the fixed items' sites, or the test's (no item can
+    /// fault, so the order of the items does not matter).
+    fn either(&mut self, v: VarId, items: &[&Expr], ops: &mut Vec<SiteOp>) -> Option<Option<Expr>> {
+        let mut pass = self.t.zeros[..self.t.layout.w].to_vec();
+        let mut other = None;
+        for &i in items {
+            if self.is_fixed(i, v) {
+                let vals = self.fixed_values(i, v)?;
+                for (s, x) in vals.iter().enumerate() {
+                    if *x != 0 {
+                        pass[s / 64] |= 1 << (s % 64);
+                    }
+                }
+            } else if other.replace(i).is_some() {
+                return None;
+            }
+        }
+        let mut one = vec![];
+        match (self.site_ops(v, other?, &mut one)?, one.pop()) {
+            (None, Some(op)) if one.is_empty() && op.is_bits() => {
+                ops.push(SiteOp::Either {
+                    pass,
+                    op: Box::new(op),
+                });
+                Some(None)
+            }
+            _ => None,
+        }
+    }
+
+    /// The site a fixed expression gives at each site (`u16::MAX` where it is no site); None
+    /// if it has no value at some site.
+    fn site_map(&self, f: &Expr, v: VarId) -> Option<Box<[u16]>> {
+        let vals = self.fixed_values(f, v)?;
+        Some(
+            vals.iter()
+                .map(|&q| self.t.site(q).map_or(u16::MAX, |q| q as u16))
+                .collect(),
+        )
     }
 
     /// The sites owned (or not, with `x`) by a player named by a [`PlayerRef`].
