@@ -253,6 +253,7 @@ impl<S: Sites> Flood<S> {
 
 /// `ray(s, d)`: calls `f` on each site from s along d (s left out) up to and including the
 /// first that holds a piece; on a ring, at most once round it.
+#[inline]
 pub(super) fn ray(
     t: &Tables,
     start: i64,
