@@ -34,7 +34,10 @@ fn kept_counts_equal_the_stacks_in_random_games_of_every_game() {
             assert!(g.token_counts_agree(&other), "{stem}: a copy");
         }
     }
-    assert!(games_with_tokens >= 3, "games with tokens: {games_with_tokens}");
+    assert!(
+        games_with_tokens >= 3,
+        "games with tokens: {games_with_tokens}"
+    );
 }
 
 /// Men step up a file; a man at the top becomes a king; `count` of each kind follows.
@@ -102,7 +105,11 @@ turn {
             assert!(g.token_counts_agree(&st));
         }
         let o = st.outcome().expect("over");
-        assert_eq!(o.reason, ludic::EndReason::TurnLimit, "the rules saw a wrong count");
+        assert_eq!(
+            o.reason,
+            ludic::EndReason::TurnLimit,
+            "the rules saw a wrong count"
+        );
     }
 }
 
@@ -135,4 +142,69 @@ fn kinds_at(g: &ludic::Game, st: &ludic::State, s: &str) -> Vec<String> {
             g.piece_kinds().nth(k).expect("a kind").name.to_string()
         })
         .collect()
+}
+
+/// A question about tokens whose condition asks what a token's site holds (`count(site(x), K)
+/// > 0`, `== 0`, two kinds joined by `or`, `site(x) != none`) is answered from the counts kept
+/// per site, before the rest of the condition: the same answers as the same tests written so
+/// that no index reads them (`if … then 1 else 0`), in random games with stacks of mixed kinds,
+/// tokens that change kind or leave the board, and counters sharing sites with tokens.
+#[test]
+fn questions_about_what_a_tokens_site_holds_agree_with_the_tests_one_by_one() {
+    let src = r#"
+game "Holds" {}
+sides A B
+limit 40 turns
+board {
+  row c[1..5] at y 0 kind cell
+  directions e (1, 0) w (-1, 0)
+  area off
+}
+pieces { man tokens 4  king tokens 4  stone }
+start {
+  place 1 man on c1 for A  place 1 king on c1 for A  place 1 king on c2 for B
+  place 1 man on c3 for B  place 1 man on c4 for A  place 1 king on c5 for B
+  place 2 stone on c2  place 1 stone on c5
+}
+def plain(b) = if b then 1 else 0
+def same(a, b) = plain(a) == plain(b)
+turn {
+  if not same(exists token x where owner(x) == mover and count(site(x), king) > 0,
+      exists token x where owner(x) == mover and plain(count(site(x), king) > 0) == 1)
+    or not same(exists token x where count(site(x), stone) > 0 and kind(x) == man,
+      exists token x where plain(count(site(x), stone) > 0) == 1 and kind(x) == man)
+    or site(some token x where count(site(x), man) == 0 and site(x) != none)
+      != site(some token x where plain(count(site(x), man) == 0) == 1
+      and plain(site(x) != none) == 1)
+    or (total token x where count(site(x), man) > 0 or count(site(x), stone) > 0: 1)
+      != (total token x where plain(count(site(x), man) > 0 or count(site(x), stone) > 0) == 1: 1)
+    or (total token x where count(site(x), king) == 0: 1)
+      != (total token x where plain(count(site(x), king) == 0) == 1: 1) {
+    end game draw "the questions disagree"
+  }
+  choose {
+    go token t to q in steps(site(t), e, w) where owner(t) == mover { carry t onto q }
+    off token t where owner(t) == mover and site(t) != none { send t to off }
+    back token t where owner(t) == mover and site(t) == none { move t onto c1 }
+    promote token t where owner(t) == mover and kind(t) == man and site(t) != none {
+      set kind(t) = king
+    }
+  }
+}
+"#;
+    let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut rng = Lcg(11);
+    for _ in 0..60 {
+        let mut st = g.start();
+        while !matches!(st.pending(), Pending::Over(_)) {
+            random_step(&g, &mut st, &mut rng);
+            assert!(g.token_counts_agree(&st));
+        }
+        let o = st.outcome().expect("over");
+        assert_eq!(
+            o.reason,
+            ludic::EndReason::TurnLimit,
+            "the questions disagree"
+        );
+    }
 }

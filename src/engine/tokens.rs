@@ -76,7 +76,14 @@ impl Tokens {
             top: vec![-1; g.sites.len()],
             bottom: vec![-1; g.sites.len()],
             count_at: vec![0; g.sites.len()],
-            kind_at: vec![0; if n > 0 { g.sites.len() * g.pieces.len() } else { 0 }],
+            kind_at: vec![
+                0;
+                if n > 0 {
+                    g.sites.len() * g.pieces.len()
+                } else {
+                    0
+                }
+            ],
             nk: g.pieces.len(),
             top_owner: vec![-1; g.sites.len()],
             above: vec![-1; n],

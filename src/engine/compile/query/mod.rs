@@ -24,8 +24,8 @@ use std::sync::Arc;
 
 mod plan;
 mod tokens;
-pub(crate) use tokens::TokQuery;
 use tokens::TokOp;
+pub(crate) use tokens::TokQuery;
 
 /// At most this many indexed tests in one question (the others are tried one site at a time).
 const MAX_OPS: usize = 8;

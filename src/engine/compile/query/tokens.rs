@@ -2,6 +2,7 @@
 //! side, area, site, the kinds its site holds) and the rest, tried token by token.
 
 use super::*;
+use crate::engine::compile::expr::count_masked;
 
 /// An indexed test of a token; `x` is the mask that complements its set (`!0`) or not (0).
 pub(super) enum TokOp {
@@ -20,6 +21,10 @@ pub(crate) struct TokQuery {
     pub(super) t: Arc<Tables>,
     pub(super) var: VarId,
     pub(super) ops: Vec<TokOp>,
+    /// conjuncts `count(site(x), K) > 0` (`false`: the site holds pieces of the kinds of mask
+    /// K) or `count(site(x), K) == 0` (`true`), tested on each candidate with the counts every
+    /// move keeps, before the rest (a token off the board: its site holds none)
+    pub(super) holds: Vec<(KindMask, bool)>,
     pub(super) rest: Option<Num>,
 }
 
@@ -98,6 +103,9 @@ impl TokQuery {
                 let x = i * 64 + bit;
                 r.work += 1;
                 r.set(self.var, x as i64);
+                if !self.holds.is_empty() && !self.site_holds(b, x) {
+                    continue;
+                }
                 if let Some(rest) = &self.rest
                     && rest(b, r) == 0
                 {
@@ -111,8 +119,22 @@ impl TokQuery {
         true
     }
 
+    /// Whether the site of token `x` passes the tests of `holds`.
+    #[inline(always)]
+    fn site_holds(&self, b: &Board, x: usize) -> bool {
+        let s = b.toks.site[x];
+        self.holds.iter().all(|&(mask, none)| {
+            let n = if s == u16::MAX {
+                0
+            } else {
+                count_masked(&self.t, b, s as i64, mask)
+            };
+            (n == 0) == none
+        })
+    }
+
     pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        if self.rest.is_none() {
+        if self.rest.is_none() && self.holds.is_empty() {
             let tw = self.t.tw;
             self.prepare(b, r);
             r.work += tw as u64;
