@@ -144,11 +144,12 @@ fn kinds_at(g: &ludic::Game, st: &ludic::State, s: &str) -> Vec<String> {
         .collect()
 }
 
-/// A question about tokens whose condition asks what a token's site holds (`count(site(x), K)
-/// > 0`, `== 0`, two kinds joined by `or`, `site(x) != none`) is answered from the counts kept
-/// per site, before the rest of the condition: the same answers as the same tests written so
-/// that no index reads them (`if … then 1 else 0`), in random games with stacks of mixed kinds,
-/// tokens that change kind or leave the board, and counters sharing sites with tokens.
+/// A question about tokens whose condition asks what a token's site holds
+/// (`count(site(x), K) > 0`, `== 0`, two kinds joined by `or`, `site(x) != none`) is answered
+/// from the counts kept per site, before the rest of the condition: the same answers as the
+/// same tests written so that no index reads them (`if … then 1 else 0`), in random games
+/// with stacks of mixed kinds, tokens that change kind or leave the board, and counters
+/// sharing sites with tokens.
 #[test]
 fn questions_about_what_a_tokens_site_holds_agree_with_the_tests_one_by_one() {
     let src = r#"
