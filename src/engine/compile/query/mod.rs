@@ -411,6 +411,18 @@ impl AggKind {
     }
 }
 
+impl TokQuery {
+    pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &Num) -> i64 {
+        let mut acc: Option<i64> = None;
+        self.for_each(b, r, |b, r, _| {
+            let v = x(b, r);
+            acc = Some(kind.add(b, acc, v));
+            true
+        });
+        acc.unwrap_or(0)
+    }
+}
+
 /// A set of sites, compiled.
 pub(crate) enum CSet {
     /// sites in increasing order, each once

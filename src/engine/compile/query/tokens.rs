@@ -1,8 +1,11 @@
 //! Questions about every token: the conditions an index of tokens answers (a token's owner,
 //! side, area, site, the kinds its site holds) and the rest, tried token by token.
 
-use super::*;
-use crate::engine::compile::expr::count_masked;
+use crate::engine::compile::num::Num;
+use crate::engine::compile::tables::Tables;
+use crate::engine::state::{Board, Regs};
+use crate::ir::{KindMask, VarId};
+use std::sync::Arc;
 
 /// An indexed test of a token; `x` is the mask that complements its set (`!0`) or not (0).
 pub(super) enum TokOp {
@@ -127,7 +130,7 @@ impl TokQuery {
             let n = if s == u16::MAX {
                 0
             } else {
-                count_masked(&self.t, b, s as i64, mask)
+                held(&self.t, b, s as usize, mask)
             };
             (n == 0) == none
         })
@@ -151,14 +154,26 @@ impl TokQuery {
         });
         found
     }
+}
 
-    pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &Num) -> i64 {
-        let mut acc: Option<i64> = None;
-        self.for_each(b, r, |b, r, _| {
-            let v = x(b, r);
-            acc = Some(kind.add(b, acc, v));
-            true
-        });
-        acc.unwrap_or(0)
+/// Pieces of the kinds of `mask` at site `s` (in range): counters and tokens, each kind read
+/// from the counts every move keeps (as `count(s, K)` reads them).
+#[inline(always)]
+fn held(t: &Tables, b: &Board, s: usize, mask: KindMask) -> u64 {
+    if mask.0 == u32::MAX {
+        return b.index.total[s] as u64;
     }
+    let nk = t.nk;
+    let mut kinds = if nk >= 32 {
+        mask.0
+    } else {
+        mask.0 & ((1u32 << nk) - 1)
+    };
+    let mut n = 0;
+    while kinds != 0 {
+        let k = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        n += b.counts[s * nk + k] as u64 + b.toks.of_kind_at(s, k) as u64;
+    }
+    n
 }
