@@ -30,7 +30,8 @@ impl Board {
 
     /// Token `t` becomes of kind `kind`: the hash of where it is follows.
     pub(crate) fn set_token_kind(&mut self, g: &Ir, t: usize, kind: u8) {
-        let old = std::mem::replace(&mut self.toks.kind[t], kind);
+        let old = self.toks.kind[t];
+        self.toks.set_kind(t, kind);
         if old == kind {
             return;
         }

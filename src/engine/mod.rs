@@ -380,6 +380,14 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Whether the counts of tokens of each kind at each site that every move keeps up to date
+    /// (what `count(s, K)` reads) equal those of the stacks counted token by token.
+    pub fn token_counts_agree(&self, st: &State) -> bool {
+        st.b.toks.kinds_agree()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// A game is shared by the threads of a search; each has its own states.

@@ -130,6 +130,9 @@ impl Board {
             toks.height[u] = toks.clock;
             toks.site[u] = to;
             toks.pos[u] = pos(u);
+            let k = toks.kind[u] as usize;
+            toks.kind_at[from * toks.nk + k] -= 1;
+            toks.kind_at[to as usize * toks.nk + k] += 1;
             n += 1;
             x = toks.above[u];
         }

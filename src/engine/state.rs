@@ -660,6 +660,8 @@ fn sample_board() -> Board {
             top: vec![-1; 2],
             bottom: vec![-1; 2],
             count_at: vec![0; 2],
+            kind_at: vec![],
+            nk: 0,
             top_owner: vec![-1; 2],
             above: vec![],
             below: vec![],

@@ -27,6 +27,11 @@ pub struct Tokens {
     pub(crate) bottom: Vec<i16>,
     /// tokens at each site
     pub(crate) count_at: Vec<u32>,
+    /// tokens of each kind at each site (site `s`, kind `k` at `s * nk + k`; empty without
+    /// tokens): `count(s, K)` reads it instead of walking the stack
+    pub(crate) kind_at: Vec<u16>,
+    /// the number of kinds of pieces (the stride of `kind_at`)
+    pub(crate) nk: usize,
     /// the owner of the top token of each site (-1 for none), as the index records it
     pub(crate) top_owner: Vec<i16>,
     /// the stack of a site as a list: the token above and below each token (-1 for none)
@@ -48,6 +53,8 @@ super::fields::clone_by_fields!(Tokens {
     top,
     bottom,
     count_at,
+    kind_at,
+    nk,
     top_owner,
     above,
     below,
@@ -69,6 +76,15 @@ impl Tokens {
             top: vec![-1; g.sites.len()],
             bottom: vec![-1; g.sites.len()],
             count_at: vec![0; g.sites.len()],
+            kind_at: vec![
+                0;
+                if n > 0 {
+                    g.sites.len() * g.pieces.len()
+                } else {
+                    0
+                }
+            ],
+            nk: g.pieces.len(),
             top_owner: vec![-1; g.sites.len()],
             above: vec![-1; n],
             below: vec![-1; n],
@@ -168,6 +184,7 @@ impl Tokens {
         self.above[t] = -1;
         self.below[t] = -1;
         self.count_at[s as usize] -= 1;
+        self.kind_at[s as usize * self.nk + self.kind[t] as usize] -= 1;
         self.site[t] = NONE;
     }
 
@@ -184,7 +201,39 @@ impl Tokens {
         }
         self.top[s as usize] = t as i16;
         self.count_at[s as usize] += 1;
+        self.kind_at[s as usize * self.nk + self.kind[t] as usize] += 1;
         self.site[t] = s;
+    }
+
+    /// Token `t`, wherever it is, becomes of kind `k` (the count of its site's kinds follows).
+    pub(super) fn set_kind(&mut self, t: usize, k: u8) {
+        let s = self.site[t];
+        if s != NONE {
+            self.kind_at[s as usize * self.nk + self.kind[t] as usize] -= 1;
+            self.kind_at[s as usize * self.nk + k as usize] += 1;
+        }
+        self.kind[t] = k;
+    }
+
+    /// Tokens of kind `k` at site `s` (`s` and `k` in range; the game has tokens).
+    #[inline(always)]
+    pub(crate) fn of_kind_at(&self, s: usize, k: usize) -> u32 {
+        self.kind_at[s * self.nk + k] as u32
+    }
+
+    /// Whether the counts of each kind at each site equal those of the stacks walked token by
+    /// token (what `kind_at` must always hold).
+    pub(crate) fn kinds_agree(&self) -> bool {
+        let mut from_stacks = vec![0u16; self.kind_at.len()];
+        for s in 0..self.top.len() {
+            for t in self.at(s as u16) {
+                match from_stacks.get_mut(s * self.nk + self.kind[t] as usize) {
+                    Some(c) => *c += 1,
+                    None => return false,
+                }
+            }
+        }
+        from_stacks == self.kind_at
     }
 
     pub(super) fn set_area(&mut self, t: usize, a: u8) {
@@ -200,6 +249,7 @@ impl Tokens {
         self.top.iter_mut().for_each(|x| *x = -1);
         self.bottom.iter_mut().for_each(|x| *x = -1);
         self.count_at.iter_mut().for_each(|x| *x = 0);
+        self.kind_at.iter_mut().for_each(|x| *x = 0);
         self.top_owner.iter_mut().for_each(|x| *x = -1);
         self.bits.iter_mut().for_each(|w| *w = 0);
         let mut order: Vec<usize> = (0..n).collect();

@@ -426,17 +426,15 @@ pub(crate) fn count_masked(t: &Tables, b: &Board, site: i64, mask: KindMask) -> 
         mask.0 & ((1u32 << nk) - 1)
     };
     let mut n: i64 = 0;
+    // (the tokens of each kind at each site are kept by every move, as the counters are)
+    let tokens = t.ntokens > 0;
     while kinds != 0 {
         let k = kinds.trailing_zeros() as usize;
         kinds &= kinds - 1;
         n += b.counts[s * nk + k] as i64;
-    }
-    if t.ntokens > 0 {
-        n += b
-            .toks
-            .at(s as u16)
-            .filter(|&x| mask.0 & (1 << b.toks.kind[x]) != 0)
-            .count() as i64;
+        if tokens {
+            n += b.toks.of_kind_at(s, k) as i64;
+        }
     }
     n
 }

@@ -19,6 +19,17 @@ impl Compiler {
                     None => 0,
                 }))
             }
+            Expr::Count(s, mask)
+                if mask.0.count_ones() == 1 && (mask.0.trailing_zeros() as usize) < t.nk =>
+            {
+                // One kind, and tokens: the site's counters of that kind and its tokens of that
+                // kind, both kept by every move (no walk of the stack).
+                let (k, nk) = (mask.0.trailing_zeros() as usize, t.nk);
+                with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
+                    Some(s) => b.counts[s * nk + k] as i64 + b.toks.of_kind_at(s, k) as i64,
+                    None => 0,
+                }))
+            }
             Expr::Count(s, mask) => {
                 let mask = *mask;
                 with_arg!(self, s, |s| num(move |b, r| {

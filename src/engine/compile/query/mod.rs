@@ -25,6 +25,9 @@ use std::sync::Arc;
 mod plan;
 mod site_ops;
 use site_ops::SiteOp;
+mod tokens;
+use tokens::TokOp;
+pub(crate) use tokens::TokQuery;
 
 /// At most this many indexed tests in one question (the others are tried one site at a time).
 const MAX_OPS: usize = 8;
@@ -378,133 +381,7 @@ impl AggKind {
     }
 }
 
-/// An indexed test of a token; `x` is the mask that complements its set (`!0`) or not (0).
-enum TokOp {
-    /// the tokens of a player computed before the question (by side with `side`)
-    Owner { who: Num, side: bool, x: u64 },
-    /// the tokens on the board, in an area, or not placed
-    Area { area: u8, x: u64 },
-    /// the tokens at a site computed before the question (built in the scratch words)
-    At { site: Num, scratch: usize },
-    /// every token but one computed before the question (built in the scratch words)
-    Not { token: Num, scratch: usize },
-}
-
-/// A condition over the tokens bound to a variable.
-pub(crate) struct TokQuery {
-    t: Arc<Tables>,
-    var: VarId,
-    ops: Vec<TokOp>,
-    rest: Option<Num>,
-}
-
 impl TokQuery {
-    /// Builds the sets of the tests that need it (before the words are read).
-    #[inline(always)]
-    fn prepare(&self, b: &Board, r: &mut Regs) {
-        let t = &*self.t;
-        for op in &self.ops {
-            match op {
-                TokOp::At { site, scratch } => {
-                    let s = site(b, r);
-                    let out = &mut r.scratch[*scratch..*scratch + t.tw];
-                    out.iter_mut().for_each(|w| *w = 0);
-                    if let Some(s) = t.site(s) {
-                        for x in b.toks.at(s as u16) {
-                            out[x / 64] |= 1 << (x % 64);
-                        }
-                    }
-                }
-                TokOp::Not { token, scratch } => {
-                    let x = token(b, r);
-                    let out = &mut r.scratch[*scratch..*scratch + t.tw];
-                    out.iter_mut().for_each(|w| *w = !0);
-                    if let Some(x) = t.token(x) {
-                        out[x / 64] &= !(1 << (x % 64));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// Word `i` of the tokens the indexed tests allow (after [`TokQuery::prepare`]).
-    #[inline(always)]
-    fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
-        let t = &*self.t;
-        let mut word = t.tok_all[i];
-        for op in &self.ops {
-            word &= match op {
-                TokOp::Owner { who, side, x } => {
-                    let p = who(b, r);
-                    let list = if *side {
-                        &t.tok_of_side
-                    } else {
-                        &t.tok_of_player
-                    };
-                    match usize::try_from(p).ok().and_then(|p| list.get(p)) {
-                        Some(set) => set[i] ^ x,
-                        None => *x,
-                    }
-                }
-                TokOp::Area { area, x } => b.toks.in_area(*area)[i] ^ x,
-                TokOp::At { scratch, .. } | TokOp::Not { scratch, .. } => r.scratch[scratch + i],
-            };
-        }
-        word
-    }
-
-    /// Calls `f` on every token of the question, in increasing order, until it returns false.
-    #[inline]
-    pub(crate) fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
-        &self,
-        b: &Board,
-        r: &mut Regs,
-        mut f: F,
-    ) -> bool {
-        let tw = self.t.tw;
-        self.prepare(b, r);
-        r.work += tw as u64;
-        for i in 0..tw {
-            let mut word = self.word(b, r, i);
-            while word != 0 {
-                let bit = word.trailing_zeros() as usize;
-                word &= word - 1;
-                let x = i * 64 + bit;
-                r.work += 1;
-                r.set(self.var, x as i64);
-                if let Some(rest) = &self.rest
-                    && rest(b, r) == 0
-                {
-                    continue;
-                }
-                if !f(b, r, x) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        if self.rest.is_none() {
-            let tw = self.t.tw;
-            self.prepare(b, r);
-            r.work += tw as u64;
-            return (0..tw).any(|i| self.word(b, r, i) != 0);
-        }
-        !self.for_each(b, r, |_, _, _| false)
-    }
-
-    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
-        let mut found = -1;
-        self.for_each(b, r, |_, _, x| {
-            found = x as i64;
-            false
-        });
-        found
-    }
-
     pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &Num) -> i64 {
         let mut acc: Option<i64> = None;
         self.for_each(b, r, |b, r, _| {

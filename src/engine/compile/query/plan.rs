@@ -320,11 +320,15 @@ impl Compiler {
     /// A question over the tokens bound to `var`.
     pub(crate) fn tokens(&mut self, var: VarId, cond: &Expr) -> TokQuery {
         let mut ops = vec![];
+        let mut holds = vec![];
         let mut rest = vec![];
         for c in conjuncts(cond) {
             match self.tok_op(var, c) {
                 Some(op) if ops.len() < MAX_OPS => ops.push(op),
-                _ => rest.push(c.clone()),
+                _ => match site_holds(var, c) {
+                    Some(h) if holds.len() < MAX_OPS => holds.push(h),
+                    _ => rest.push(c.clone()),
+                },
             }
         }
         let rest = match rest.len() {
@@ -336,6 +340,7 @@ impl Compiler {
             t: self.t.clone(),
             var,
             ops,
+            holds,
             rest,
         }
     }
@@ -344,6 +349,9 @@ impl Compiler {
     fn tok_op(&mut self, v: VarId, e: &Expr) -> Option<TokOp> {
         let owner_of = |x: &Expr| matches!(x, Expr::TokOwner(t) if is_var(t, v));
         let side_of = |x: &Expr| matches!(x, Expr::SideOf(o) if owner_of(o));
+        if let Some(op) = with_const(e).and_then(|(op, x, c)| tok_const_op(v, op, x, c)) {
+            return Some(op);
+        }
         match e {
             Expr::Bin(op @ (Op::Eq | Op::Ne), x, y) => {
                 let neg = *op == Op::Ne;
@@ -370,19 +378,6 @@ impl Compiler {
                     None
                 }
             }
-            Expr::BinConst(op @ (Op::Eq | Op::Ne), x, c) => match &**x {
-                Expr::TokSite(t) if is_var(t, v) && *c == -1 => Some(TokOp::Area {
-                    area: ON_BOARD,
-                    x: if *op == Op::Eq { !0 } else { 0 },
-                }),
-                Expr::TokArea(t) if is_var(t, v) && (0..UNPLACED as i64).contains(c) => {
-                    Some(TokOp::Area {
-                        area: *c as u8,
-                        x: if *op == Op::Ne { !0 } else { 0 },
-                    })
-                }
-                _ => None,
-            },
             _ => None,
         }
     }
@@ -520,6 +515,64 @@ impl Compiler {
             }) as i64
         })
     }
+}
+
+/// A comparison with a constant: `x OP c` (`BinConst`, or `Bin` with a constant on either
+/// side, as a condition is before it is compiled).
+fn with_const(e: &Expr) -> Option<(Op, &Expr, i64)> {
+    match e {
+        Expr::BinConst(op, x, c) => Some((*op, &**x, *c)),
+        Expr::Bin(op, x, y) if is_comparison(*op) => match (&**x, &**y) {
+            (_, Expr::Const(c)) => Some((*op, &**x, *c)),
+            (Expr::Const(c), _) => Some((flip(*op), &**y, *c)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The indexed test of `x OP c` about token `v`: on the board or not, in an area or not.
+fn tok_const_op(v: VarId, op: Op, x: &Expr, c: i64) -> Option<TokOp> {
+    match (op, x) {
+        (Op::Eq | Op::Ne, Expr::TokSite(t)) if is_var(t, v) && c == -1 => Some(TokOp::Area {
+            area: ON_BOARD,
+            x: if op == Op::Eq { !0 } else { 0 },
+        }),
+        (Op::Eq | Op::Ne, Expr::TokArea(t))
+            if is_var(t, v) && (0..UNPLACED as i64).contains(&c) =>
+        {
+            Some(TokOp::Area {
+                area: c as u8,
+                x: if op == Op::Ne { !0 } else { 0 },
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `count(site(v), K) > 0` as (K, false), `count(site(v), K) == 0` as (K, true) (the
+/// comparisons [`emptiness`] reads so), for the token in `v`; `count(site(v), A) > 0 or
+/// count(site(v), B) > 0` as (A + B, false) (counts are never negative).
+fn site_holds(v: VarId, e: &Expr) -> Option<(KindMask, bool)> {
+    if let Expr::Any(items) = e {
+        let mut mask = 0;
+        for item in items {
+            match site_holds(v, item)? {
+                (m, false) => mask |= m.0,
+                _ => return None,
+            }
+        }
+        return (!items.is_empty()).then_some((KindMask(mask), false));
+    }
+    let (op, x, c) = with_const(e)?;
+    let Expr::Count(s, mask) = x else {
+        return None;
+    };
+    let Expr::TokSite(t) = &**s else { return None };
+    if !is_var(t, v) {
+        return None;
+    }
+    Some((*mask, emptiness(op, c)?))
 }
 
 /// Whether a test of the site in `v` fails where the site holds no piece: `count(v) > 0` (of

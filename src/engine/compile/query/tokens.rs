@@ -1,0 +1,179 @@
+//! Questions about every token: the conditions an index of tokens answers (a token's owner,
+//! side, area, site, the kinds its site holds) and the rest, tried token by token.
+
+use crate::engine::compile::num::Num;
+use crate::engine::compile::tables::Tables;
+use crate::engine::state::{Board, Regs};
+use crate::ir::{KindMask, VarId};
+use std::sync::Arc;
+
+/// An indexed test of a token; `x` is the mask that complements its set (`!0`) or not (0).
+pub(super) enum TokOp {
+    /// the tokens of a player computed before the question (by side with `side`)
+    Owner { who: Num, side: bool, x: u64 },
+    /// the tokens on the board, in an area, or not placed
+    Area { area: u8, x: u64 },
+    /// the tokens at a site computed before the question (built in the scratch words)
+    At { site: Num, scratch: usize },
+    /// every token but one computed before the question (built in the scratch words)
+    Not { token: Num, scratch: usize },
+}
+
+/// A condition over the tokens bound to a variable.
+pub(crate) struct TokQuery {
+    pub(super) t: Arc<Tables>,
+    pub(super) var: VarId,
+    pub(super) ops: Vec<TokOp>,
+    /// conjuncts `count(site(x), K) > 0` (`false`: the site holds pieces of the kinds of mask
+    /// K) or `count(site(x), K) == 0` (`true`), tested on each candidate with the counts every
+    /// move keeps, before the rest (a token off the board: its site holds none)
+    pub(super) holds: Vec<(KindMask, bool)>,
+    pub(super) rest: Option<Num>,
+}
+
+impl TokQuery {
+    /// Builds the sets of the tests that need it (before the words are read).
+    #[inline(always)]
+    fn prepare(&self, b: &Board, r: &mut Regs) {
+        let t = &*self.t;
+        for op in &self.ops {
+            match op {
+                TokOp::At { site, scratch } => {
+                    let s = site(b, r);
+                    let out = &mut r.scratch[*scratch..*scratch + t.tw];
+                    out.iter_mut().for_each(|w| *w = 0);
+                    if let Some(s) = t.site(s) {
+                        for x in b.toks.at(s as u16) {
+                            out[x / 64] |= 1 << (x % 64);
+                        }
+                    }
+                }
+                TokOp::Not { token, scratch } => {
+                    let x = token(b, r);
+                    let out = &mut r.scratch[*scratch..*scratch + t.tw];
+                    out.iter_mut().for_each(|w| *w = !0);
+                    if let Some(x) = t.token(x) {
+                        out[x / 64] &= !(1 << (x % 64));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Word `i` of the tokens the indexed tests allow (after [`TokQuery::prepare`]).
+    #[inline(always)]
+    fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
+        let t = &*self.t;
+        let mut word = t.tok_all[i];
+        for op in &self.ops {
+            word &= match op {
+                TokOp::Owner { who, side, x } => {
+                    let p = who(b, r);
+                    let list = if *side {
+                        &t.tok_of_side
+                    } else {
+                        &t.tok_of_player
+                    };
+                    match usize::try_from(p).ok().and_then(|p| list.get(p)) {
+                        Some(set) => set[i] ^ x,
+                        None => *x,
+                    }
+                }
+                TokOp::Area { area, x } => b.toks.in_area(*area)[i] ^ x,
+                TokOp::At { scratch, .. } | TokOp::Not { scratch, .. } => r.scratch[scratch + i],
+            };
+        }
+        word
+    }
+
+    /// Calls `f` on every token of the question, in increasing order, until it returns false.
+    #[inline]
+    pub(crate) fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        mut f: F,
+    ) -> bool {
+        let tw = self.t.tw;
+        self.prepare(b, r);
+        r.work += tw as u64;
+        for i in 0..tw {
+            let mut word = self.word(b, r, i);
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let x = i * 64 + bit;
+                r.work += 1;
+                r.set(self.var, x as i64);
+                if !self.holds.is_empty() && !self.site_holds(b, x) {
+                    continue;
+                }
+                if let Some(rest) = &self.rest
+                    && rest(b, r) == 0
+                {
+                    continue;
+                }
+                if !f(b, r, x) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the site of token `x` passes the tests of `holds`.
+    #[inline(always)]
+    fn site_holds(&self, b: &Board, x: usize) -> bool {
+        let s = b.toks.site[x];
+        self.holds.iter().all(|&(mask, none)| {
+            let n = if s == u16::MAX {
+                0
+            } else {
+                held(&self.t, b, s as usize, mask)
+            };
+            (n == 0) == none
+        })
+    }
+
+    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
+        if self.rest.is_none() && self.holds.is_empty() {
+            let tw = self.t.tw;
+            self.prepare(b, r);
+            r.work += tw as u64;
+            return (0..tw).any(|i| self.word(b, r, i) != 0);
+        }
+        !self.for_each(b, r, |_, _, _| false)
+    }
+
+    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
+        let mut found = -1;
+        self.for_each(b, r, |_, _, x| {
+            found = x as i64;
+            false
+        });
+        found
+    }
+}
+
+/// Pieces of the kinds of `mask` at site `s` (in range): counters and tokens, each kind read
+/// from the counts every move keeps (as `count(s, K)` reads them).
+#[inline(always)]
+fn held(t: &Tables, b: &Board, s: usize, mask: KindMask) -> u64 {
+    if mask.0 == u32::MAX {
+        return b.index.total[s] as u64;
+    }
+    let nk = t.nk;
+    let mut kinds = if nk >= 32 {
+        mask.0
+    } else {
+        mask.0 & ((1u32 << nk) - 1)
+    };
+    let mut n = 0;
+    while kinds != 0 {
+        let k = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        n += b.counts[s * nk + k] as u64 + b.toks.of_kind_at(s, k) as u64;
+    }
+    n
+}

@@ -1,0 +1,211 @@
+//! The counts of tokens of each kind at each site (what `count(s, K)` reads instead of walking
+//! the stack) are kept by every move: they equal the stacks counted token by token after every
+//! step of random games of every built-in game with tokens, after a token changes kind on the
+//! board, after stacks are carried, in positions built by hand, and in a state copied back.
+
+mod common;
+use common::*;
+use ludic::{Pending, Settings, load_game};
+
+/// Random games of every built-in game with tokens, checked after every step.
+#[test]
+fn kept_counts_equal_the_stacks_in_random_games_of_every_game() {
+    let mut games_with_tokens = 0;
+    for (stem, _) in ludic::builtin::names() {
+        let g = game(stem);
+        if g.num_tokens() == 0 {
+            continue;
+        }
+        games_with_tokens += 1;
+        let mut rng = Lcg(7);
+        let games = if *stem == "chess" { 2 } else { 4 };
+        for _ in 0..games {
+            let mut st = g.start();
+            assert!(g.token_counts_agree(&st), "{stem}: at the start");
+            let mut n = 0;
+            while !matches!(st.pending(), Pending::Over(_)) && n < 400 {
+                random_step(&g, &mut st, &mut rng);
+                assert!(g.token_counts_agree(&st), "{stem}: after step {n}");
+                n += 1;
+            }
+            // a copy into a state of another position holds the same counts
+            let mut other = g.start();
+            other.clone_from(&st);
+            assert!(g.token_counts_agree(&other), "{stem}: a copy");
+        }
+    }
+    assert!(
+        games_with_tokens >= 3,
+        "games with tokens: {games_with_tokens}"
+    );
+}
+
+/// Men step up a file; a man at the top becomes a king; `count` of each kind follows.
+#[test]
+fn a_token_that_changes_kind_on_the_board_counts_as_its_new_kind() {
+    let src = r#"
+game "Promotion" {}
+sides A B
+limit 40 turns
+board {
+  row a[1..3] at y 0 kind cell
+  row b[1..3] at y 2 kind cell
+  directions up (1, 0) down (-1, 0)
+}
+pieces { man tokens 2  king tokens 2 }
+start { place 1 man on a1 for A  place 1 man on b1 for B }
+turn {
+  choose step token t to q in steps(site(t), up) where owner(t) == mover and top(q) == none {
+    move t onto q
+    if next(q, up) == none { set kind(t) = king }
+    if count(q, king) != (if next(q, up) == none then 1 else 0) or count(q, man, king) != 1 {
+      end game draw "a count does not follow the kind"
+    }
+  }
+}
+"#;
+    let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut st = g.start();
+    play(&g, &mut st, &["step a1 a2", "step b1 b2", "step a2 a3"]);
+    assert!(g.token_counts_agree(&st));
+    assert_eq!(kinds_at(&g, &st, "a3"), ["king"]);
+    assert_eq!(kinds_at(&g, &st, "b2"), ["man"]);
+    assert!(st.outcome().is_none(), "the rules saw a wrong count");
+}
+
+/// Whole stacks of mixed kinds carried onto others (`carry`), counted by kind after each move.
+#[test]
+fn carried_stacks_of_mixed_kinds_are_counted_by_kind() {
+    let src = r#"
+game "Stacks" {}
+sides A B
+limit 30 turns
+board {
+  row c[1..4] at y 0 kind cell
+  directions e (1, 0) w (-1, 0)
+}
+pieces { man tokens 4  king tokens 4 }
+start {
+  place 1 man on c1 for A  place 1 king on c1 for A  place 1 king on c2 for B
+  place 1 man on c3 for B  place 1 man on c3 for A  place 1 king on c4 for B
+}
+turn {
+  choose go token t to q in steps(site(t), e, w) where owner(t) == mover {
+    carry t onto q
+    if count(q, man) + count(q, king) != count(q) { end game draw "counts disagree" }
+  }
+}
+"#;
+    let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut rng = Lcg(3);
+    for _ in 0..20 {
+        let mut st = g.start();
+        while !matches!(st.pending(), Pending::Over(_)) {
+            random_step(&g, &mut st, &mut rng);
+            assert!(g.token_counts_agree(&st));
+        }
+        let o = st.outcome().expect("over");
+        assert_eq!(
+            o.reason,
+            ludic::EndReason::TurnLimit,
+            "the rules saw a wrong count"
+        );
+    }
+}
+
+/// A position built by hand: the counts are rebuilt from the tokens placed.
+#[test]
+fn a_position_built_by_hand_has_its_counts() {
+    let g = game("chess");
+    let st = ludic::setup::Setup::new(&g)
+        .token("White", "king", "e1")
+        .and_then(|b| b.token("Black", "king", "e8"))
+        .and_then(|b| b.token("White", "rook", "a1"))
+        .and_then(|b| b.token("Black", "queen", "d8"))
+        .and_then(|b| b.mover("White"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .build();
+    assert!(g.token_counts_agree(&st));
+    assert_eq!(kinds_at(&g, &st, "d8"), ["queen"]);
+    assert_eq!(kinds_at(&g, &st, "e1"), ["king"]);
+    // the rules read the counts (the king not left attacked): White has moves
+    assert!(!st.moves().is_empty());
+}
+
+/// The kinds of the tokens at a site, bottom first.
+fn kinds_at(g: &ludic::Game, st: &ludic::State, s: &str) -> Vec<String> {
+    st.tokens()
+        .stack(site(g, s))
+        .iter()
+        .map(|&t| {
+            let k = st.tokens().kind_of(t).0 as usize;
+            g.piece_kinds().nth(k).expect("a kind").name.to_string()
+        })
+        .collect()
+}
+
+/// A question about tokens whose condition asks what a token's site holds
+/// (`count(site(x), K) > 0`, `== 0`, two kinds joined by `or`, `site(x) != none`) is answered
+/// from the counts kept per site, before the rest of the condition: the same answers as the
+/// same tests written so that no index reads them (`if … then 1 else 0`), in random games
+/// with stacks of mixed kinds, tokens that change kind or leave the board, and counters
+/// sharing sites with tokens.
+#[test]
+fn questions_about_what_a_tokens_site_holds_agree_with_the_tests_one_by_one() {
+    let src = r#"
+game "Holds" {}
+sides A B
+limit 40 turns
+board {
+  row c[1..5] at y 0 kind cell
+  directions e (1, 0) w (-1, 0)
+  area off
+}
+pieces { man tokens 4  king tokens 4  stone }
+start {
+  place 1 man on c1 for A  place 1 king on c1 for A  place 1 king on c2 for B
+  place 1 man on c3 for B  place 1 man on c4 for A  place 1 king on c5 for B
+  place 2 stone on c2  place 1 stone on c5
+}
+def plain(b) = if b then 1 else 0
+def same(a, b) = plain(a) == plain(b)
+turn {
+  if not same(exists token x where owner(x) == mover and count(site(x), king) > 0,
+      exists token x where owner(x) == mover and plain(count(site(x), king) > 0) == 1)
+    or not same(exists token x where count(site(x), stone) > 0 and kind(x) == man,
+      exists token x where plain(count(site(x), stone) > 0) == 1 and kind(x) == man)
+    or site(some token x where count(site(x), man) == 0 and site(x) != none)
+      != site(some token x where plain(count(site(x), man) == 0) == 1
+      and plain(site(x) != none) == 1)
+    or (total token x where count(site(x), man) > 0 or count(site(x), stone) > 0: 1)
+      != (total token x where plain(count(site(x), man) > 0 or count(site(x), stone) > 0) == 1: 1)
+    or (total token x where count(site(x), king) == 0: 1)
+      != (total token x where plain(count(site(x), king) == 0) == 1: 1) {
+    end game draw "the questions disagree"
+  }
+  choose {
+    go token t to q in steps(site(t), e, w) where owner(t) == mover { carry t onto q }
+    off token t where owner(t) == mover and site(t) != none { send t to off }
+    back token t where owner(t) == mover and site(t) == none { move t onto c1 }
+    promote token t where owner(t) == mover and kind(t) == man and site(t) != none {
+      set kind(t) = king
+    }
+  }
+}
+"#;
+    let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut rng = Lcg(11);
+    for _ in 0..60 {
+        let mut st = g.start();
+        while !matches!(st.pending(), Pending::Over(_)) {
+            random_step(&g, &mut st, &mut rng);
+            assert!(g.token_counts_agree(&st));
+        }
+        let o = st.outcome().expect("over");
+        assert_eq!(
+            o.reason,
+            ludic::EndReason::TurnLimit,
+            "the questions disagree"
+        );
+    }
+}
