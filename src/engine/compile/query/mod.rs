@@ -382,6 +382,7 @@ impl AggKind {
 }
 
 impl TokQuery {
+    #[inline]
     pub(crate) fn aggregate(&self, b: &Board, r: &mut Regs, kind: AggKind, x: &Num) -> i64 {
         let mut acc: Option<i64> = None;
         self.for_each(b, r, |b, r, _| {

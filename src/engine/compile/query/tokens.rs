@@ -136,6 +136,7 @@ impl TokQuery {
         })
     }
 
+    #[inline]
     pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
         if self.rest.is_none() && self.holds.is_empty() {
             let tw = self.t.tw;
