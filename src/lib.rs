@@ -63,6 +63,8 @@ pub mod agents;
 #[warn(missing_docs)]
 mod api;
 pub mod builtin;
+#[cfg(test)]
+mod compiled_forms;
 mod engine;
 pub mod gamefile;
 pub mod interrupt;

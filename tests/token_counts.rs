@@ -96,20 +96,23 @@ turn {
   }
 }
 "#;
+    play_to_the_turn_limit(src, 3, 20, "the rules saw a wrong count");
+}
+
+/// Plays `games` random games of `src` (seeded by `seed`): the kept counts agree with the
+/// stacks after every step, and each game ends at its turn limit (a rule that sees a wrong
+/// answer ends it otherwise, saying `why`).
+fn play_to_the_turn_limit(src: &str, seed: u64, games: usize, why: &str) {
     let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"));
-    let mut rng = Lcg(3);
-    for _ in 0..20 {
+    let mut rng = Lcg(seed);
+    for _ in 0..games {
         let mut st = g.start();
         while !matches!(st.pending(), Pending::Over(_)) {
             random_step(&g, &mut st, &mut rng);
             assert!(g.token_counts_agree(&st));
         }
         let o = st.outcome().expect("over");
-        assert_eq!(
-            o.reason,
-            ludic::EndReason::TurnLimit,
-            "the rules saw a wrong count"
-        );
+        assert_eq!(o.reason, ludic::EndReason::TurnLimit, "{why}");
     }
 }
 
@@ -193,19 +196,5 @@ turn {
   }
 }
 "#;
-    let g = load_game(src, &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"));
-    let mut rng = Lcg(11);
-    for _ in 0..60 {
-        let mut st = g.start();
-        while !matches!(st.pending(), Pending::Over(_)) {
-            random_step(&g, &mut st, &mut rng);
-            assert!(g.token_counts_agree(&st));
-        }
-        let o = st.outcome().expect("over");
-        assert_eq!(
-            o.reason,
-            ludic::EndReason::TurnLimit,
-            "the questions disagree"
-        );
-    }
+    play_to_the_turn_limit(src, 11, 60, "the questions disagree");
 }

@@ -119,12 +119,12 @@ impl Fixed for Game {
     }
 }
 
-/// Whether an expression depends only on site variable `v` and the board's fixed tables.
-pub(crate) fn is_static(e: &Expr, v: VarId) -> bool {
-    let f = |x: &Expr| is_static(x, v);
-    match e {
-        Expr::Const(_) => true,
-        Expr::Var(x) => *x == v,
+/// The parts of an expression of a kind a static expression is made of (constants, variables,
+/// geometry, arithmetic, logic): its operands (none for a constant or a variable); `None` for
+/// an expression of another kind.
+pub(crate) fn static_parts(e: &Expr) -> Option<Vec<&Expr>> {
+    Some(match e {
+        Expr::Const(_) | Expr::Var(_) => vec![],
         Expr::InRegion(s, _)
         | Expr::Opposite(s)
         | Expr::Not(s)
@@ -133,16 +133,24 @@ pub(crate) fn is_static(e: &Expr, v: VarId) -> bool {
         | Expr::CoordX(s)
         | Expr::CoordY(s)
         | Expr::OriginalOwner(s)
-        | Expr::BinConst(_, s, _) => f(s),
+        | Expr::BinConst(_, s, _) => vec![&**s],
         Expr::Bin(_, x, y)
         | Expr::And(x, y)
         | Expr::Or(x, y)
         | Expr::Between(x, y)
-        | Expr::SiteAt(x, y) => f(x) && f(y),
-        Expr::Next { site, dir, steps } => f(site) && f(dir) && f(steps),
-        Expr::All(items) | Expr::Any(items) => items.iter().all(f),
-        Expr::If(c, x, y) => f(c) && f(x) && f(y),
-        _ => false,
+        | Expr::SiteAt(x, y) => vec![&**x, &**y],
+        Expr::Next { site, dir, steps } => vec![&**site, &**dir, &**steps],
+        Expr::All(items) | Expr::Any(items) => items.iter().collect(),
+        Expr::If(c, x, y) => vec![&**c, &**x, &**y],
+        _ => return None,
+    })
+}
+
+/// Whether an expression depends only on site variable `v` and the board's fixed tables.
+pub(crate) fn is_static(e: &Expr, v: VarId) -> bool {
+    match e {
+        Expr::Var(x) => *x == v,
+        _ => static_parts(e).is_some_and(|parts| parts.into_iter().all(|x| is_static(x, v))),
     }
 }
 

@@ -330,6 +330,27 @@ impl Compiler {
     }
 }
 
+/// A value read from a table by site (built in `expr/fixed.rs`, whose comment says when).
+pub(crate) struct Table {
+    v: VarId,
+    values: Box<[i64]>,
+    /// the sites where the value would fault (empty when there is none)
+    faults: Box<[bool]>,
+    as_written: Num,
+}
+
+impl Table {
+    #[inline(always)]
+    pub(crate) fn get(&self, b: &Board, r: &mut Regs) -> i64 {
+        match usize::try_from(r.var(self.v)) {
+            Ok(s) if s < self.values.len() && !self.faults.get(s).is_some_and(|&f| f) => {
+                self.values[s]
+            }
+            _ => (self.as_written)(b, r),
+        }
+    }
+}
+
 /// An operand of a binary operator: a variable, a constant, the mover or his opponent read in
 /// place, or computed.
 pub(crate) enum Arg {
@@ -337,7 +358,7 @@ pub(crate) enum Arg {
     Const(i64),
     Mover,
     Opponent(std::sync::Arc<Tables>),
-    Table(fixed::Table),
+    Table(Table),
     Num(Num),
 }
 

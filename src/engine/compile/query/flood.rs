@@ -1,6 +1,7 @@
 //! The sets worked out by a walk over the board: `ray(s, d)` along a direction up to a blocker,
 //! `connected(FROM, THROUGH)` (a search through the links) and `neighbours(SET)`.
 
+use crate::engine::compile::num::Num;
 use crate::engine::compile::tables::Tables;
 use crate::engine::state::{Board, Regs};
 use crate::ir::VarId;
@@ -283,4 +284,56 @@ pub(super) fn ray(
             return true;
         }
     }
+}
+
+/// Whether condition `c` holds at every site of line `l` (each visited counts as work).
+#[inline]
+pub(crate) fn line_full(t: &Tables, l: u32, v: VarId, c: &Num, b: &Board, r: &mut Regs) -> bool {
+    t.line(l).iter().all(|&x| {
+        r.work += 1;
+        r.set(v, x as i64);
+        c(b, r) != 0
+    })
+}
+
+/// `(line v through s: c)`: calls `f` on each site of the lines through s where c holds at
+/// every site, in the order of the lines, each site once; false when `f` stopped it.
+pub(crate) fn line_sites(
+    t: &Tables,
+    v: VarId,
+    s: &Num,
+    c: &Num,
+    b: &Board,
+    r: &mut Regs,
+    f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
+) -> bool {
+    let Some(s) = t.site(s(b, r)) else {
+        return true;
+    };
+    let lines = t.lines_through(s);
+    // the lines that hold, among the first 64 (the others are tested again when needed)
+    let mut held = 0u64;
+    for (i, &l) in lines.iter().enumerate() {
+        if !line_full(t, l, v, c, b, r) {
+            continue;
+        }
+        if i < 64 {
+            held |= 1 << i;
+        }
+        for &x in t.line(l) {
+            // a site of an earlier line that holds was given already
+            let given = lines[..i].iter().enumerate().any(|(j, &e)| {
+                t.line(e).contains(&x)
+                    && if j < 64 {
+                        held & (1 << j) != 0
+                    } else {
+                        line_full(t, e, v, c, b, r)
+                    }
+            });
+            if !given && !f(b, r, x as usize) {
+                return false;
+            }
+        }
+    }
+    true
 }

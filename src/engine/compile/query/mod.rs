@@ -9,8 +9,7 @@
 mod flood;
 mod memo;
 
-use super::memory::line_sites;
-use super::num::{Compiler, Num, num, player_ref};
+use super::num::{Compiler, Num, num};
 use super::tables::Tables;
 use crate::engine::bits;
 use crate::engine::state::{Board, Fault, Regs, raise};
@@ -18,8 +17,9 @@ use crate::engine::tokens::{ON_BOARD, UNPLACED};
 use crate::ir::eval::{is_static, static_values};
 use crate::ir::*;
 use flood::Sites;
-use flood::ray;
+pub(crate) use flood::line_full;
 pub(crate) use flood::{Flood, Memo};
+use flood::{line_sites, ray};
 use std::sync::Arc;
 
 mod plan;
@@ -122,7 +122,7 @@ impl SiteQuery {
             word &= b.index.bits[at + shift + i] ^ x;
         }
         for op in &self.ops {
-            word &= self.op_word(op, b, r, i, word);
+            word &= op.word(&self.t, b, r, i, word);
         }
         word
     }
@@ -201,6 +201,12 @@ impl SiteQuery {
     /// The number of tests the indexes make (fixed parts of the condition not counted).
     pub(crate) fn tests(&self) -> usize {
         self.ops.len() + self.plain.len() + self.counts.len() + self.rest.is_some() as usize
+    }
+
+    /// Whether a part of the condition is left to evaluate at each site (as written).
+    #[cfg(test)]
+    pub(crate) fn tests_left_per_site(&self) -> usize {
+        self.rest.is_some() as usize
     }
 
     /// Whether an index or a fixed part of the condition answers some of the question.

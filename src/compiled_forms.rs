@@ -1,0 +1,318 @@
+//! Tests of the forms the engine compiles expressions to, against the expressions as
+//! written, on games built from text. They live here, beside the library's layers, because
+//! the engine imports nothing of the language (tests/layers.rs): its own tests cannot build
+//! a game from a description.
+
+mod a_table_by_site {
+    use crate::engine::compile::{Compiler, Num, Tables};
+    use crate::engine::state::{Fault, Regs};
+    use crate::ir::*;
+    use std::sync::Arc;
+
+    /// A board of 3 x 2 points with a named direction `down`.
+    const GAME: &str = r#"
+game "Static values" { }
+sides A B
+limit 6 turns
+board {
+  points for x in 0..2, y in 0..1 kind cell
+  links (1, 0) (0, 1)
+  directions down (0, -1)
+}
+pieces { disc tokens 6 }
+start { first A }
+turn { choose put s where top(s) == none { place 1 disc on s for mover } }
+"#;
+
+    fn var() -> Box<Expr> {
+        Box::new(Expr::Var(0))
+    }
+
+    /// The value and the fault of a compiled expression with variable 0 holding `x`.
+    fn eval(game: &crate::Game, f: &Num, x: i64) -> (i64, Option<Fault>) {
+        let st = game.empty();
+        let mut r = Regs {
+            vars: vec![x; 2],
+            ..Regs::default()
+        };
+        let v = f(&st.b, &mut r);
+        (v, st.b.fault.get())
+    }
+
+    /// Each expression, read from its table, gives the values and faults of the expression
+    /// as written, for sites and for values that are no site.
+    #[test]
+    fn a_table_gives_the_values_and_faults_of_the_expression_as_written() {
+        let game = crate::load_game(GAME, &crate::Settings::default()).expect("the game loads");
+        let t = Arc::new(Tables::new(game.ir()));
+        let down = crate::ir::grid::Compass::FIRST;
+        let next_down = Expr::Next {
+            site: var(),
+            dir: Box::new(Expr::Const(down)),
+            steps: Box::new(Expr::Const(1)),
+        };
+        let exprs = [
+            // the site below (-1 on the bottom row)
+            next_down.clone(),
+            // y(s) == 0 or x(next(s, down)) == 1
+            Expr::Or(
+                Box::new(Expr::BinConst(Op::Eq, Box::new(Expr::CoordY(var())), 0)),
+                Box::new(Expr::BinConst(
+                    Op::Eq,
+                    Box::new(Expr::CoordX(Box::new(next_down))),
+                    1,
+                )),
+            ),
+            // 6 / x(s): a division by zero where x is 0
+            Expr::Bin(
+                Op::Div,
+                Box::new(Expr::Const(6)),
+                Box::new(Expr::CoordX(var())),
+            ),
+            // x(s) == 0 or 6 / x(s) == 3: no fault (the `or` stops first)
+            Expr::Or(
+                Box::new(Expr::BinConst(Op::Eq, Box::new(Expr::CoordX(var())), 0)),
+                Box::new(Expr::BinConst(
+                    Op::Eq,
+                    Box::new(Expr::Bin(
+                        Op::Div,
+                        Box::new(Expr::Const(6)),
+                        Box::new(Expr::CoordX(var())),
+                    )),
+                    3,
+                )),
+            ),
+        ];
+        let mut faults = 0;
+        for e in &exprs {
+            let mut c = Compiler::new(t.clone());
+            let table = c
+                .tabulated(e)
+                .expect("a static expression is read from a table");
+            let written = c.num_as_written(e);
+            for x in [-7, -1, 0, 1, 2, 3, 4, 5, 6, 99, i64::MIN, i64::MAX] {
+                let (a, b) = (eval(&game, &table, x), eval(&game, &written, x));
+                assert_eq!(a, b, "{e:?} with the variable at {x}");
+                faults += a.1.is_some() as usize;
+            }
+        }
+        // 6 / x(s) faults at the two sites of x = 0 only (x of a value that is no site is -1)
+        assert_eq!(faults, 2, "the division by zero is kept where x is 0");
+        let mut c = Compiler::new(t.clone());
+        assert!(
+            c.tabulated(&Expr::Var(0)).is_none(),
+            "a single node is not tabulated"
+        );
+        let two = Expr::Bin(Op::Add, var(), Box::new(Expr::Var(1)));
+        assert!(
+            c.tabulated(&two).is_none(),
+            "two variables are not tabulated"
+        );
+        let board = Expr::Top(var());
+        assert!(
+            c.tabulated(&board).is_none(),
+            "what is on the board is not tabulated"
+        );
+    }
+}
+
+mod lines_by_bits {
+    use crate::engine::compile::{Compiler, Tables};
+    use crate::engine::state::Regs;
+    use crate::ir::*;
+    use std::sync::Arc;
+
+    /// Lines of 3 on a board of 4 x 3 points, two players.
+    const GAME: &str = r#"
+game "Lines by bits" { }
+sides A B
+limit 12 turns
+board {
+  points for x in 0..3, y in 0..2 kind cell
+  links (1, 0) (0, 1) (1, 1) (1, -1)
+  lines 3
+}
+pieces { disc tokens 12 }
+start { first A }
+turn { choose put s where top(s) == none { place 1 disc on s for mover } }
+"#;
+
+    /// `line x through s: c` read from the board's bits gives the answer of c tried site by
+    /// site, on every board of a game, for every site and for a value that is no site.
+    #[test]
+    fn a_line_by_bits_is_the_line_as_written() {
+        let game = crate::load_game(GAME, &crate::Settings::default()).expect("the game loads");
+        let t = Arc::new(Tables::new(game.ir()));
+        let x = || Box::new(Expr::Var(1));
+        let top = || Box::new(Expr::Top(x()));
+        let conds = [
+            Expr::Bin(
+                Op::Eq,
+                Box::new(Expr::TokOwner(top())),
+                Box::new(Expr::Mover),
+            ),
+            Expr::BinConst(Op::Ne, top(), -1),
+            Expr::All(vec![
+                Expr::BinConst(Op::Ne, top(), -1),
+                Expr::Not(Box::new(Expr::Bin(
+                    Op::Eq,
+                    Box::new(Expr::TokOwner(top())),
+                    Box::new(Expr::Opponent),
+                ))),
+            ]),
+        ];
+        let mut st = game.start();
+        let (mut boards, mut held) = (0, [0usize; 2]);
+        loop {
+            for cond in &conds {
+                let mut c = Compiler::new(t.clone());
+                let bits = c
+                    .in_line_by_bits(1, &Expr::Var(0), cond)
+                    .unwrap_or_else(|| panic!("the board's bits answer {cond:?}"));
+                let written = c.in_line_as_written(1, &Expr::Var(0), cond);
+                let mut r = Regs {
+                    vars: vec![0; 2],
+                    scratch: vec![0; c.scratch_words()],
+                    ..Regs::default()
+                };
+                for s in (-1..t.nsites as i64).chain([99]) {
+                    r.set(0, s);
+                    let expected = written(&st.b, &mut r);
+                    r.set(0, s);
+                    assert_eq!(bits(&st.b, &mut r), expected, "{cond:?} through {s}");
+                    held[(expected != 0) as usize] += 1;
+                }
+            }
+            boards += 1;
+            let moves = st.moves().to_vec();
+            if st.is_over() || moves.is_empty() {
+                break;
+            }
+            game.play_unchecked(&mut st, moves[(boards * 7) % moves.len()]);
+        }
+        assert!(boards >= 12, "the board was filled: {boards} boards");
+        assert!(
+            held[0] > 20 && held[1] > 20,
+            "both answers were seen: {held:?}"
+        );
+        // a condition that could fault is tried site by site
+        let div = Expr::BinConst(Op::Eq, Box::new(Expr::BinConst(Op::Div, top(), 0)), 1);
+        let mut c = Compiler::new(t.clone());
+        assert!(c.in_line_by_bits(1, &Expr::Var(0), &div).is_none());
+    }
+}
+
+mod tests_at_another_site {
+    use crate::engine::compile::{Base, Compiler, Tables};
+    use crate::engine::state::Regs;
+    use crate::ir::*;
+    use std::sync::Arc;
+
+    /// A board of 3 x 3 points with the directions `down` and `up`.
+    const GAME: &str = r#"
+game "Tests at a fixed other site" { }
+sides A B
+limit 9 turns
+board {
+  points for x in 0..2, y in 0..2 kind cell
+  links (1, 0) (0, 1)
+  directions down (0, -1) up (0, 1)
+}
+pieces { disc tokens 9 }
+start { first A }
+turn { choose put s where top(s) == none { place 1 disc on s for mover } }
+"#;
+
+    fn s() -> Box<Expr> {
+        Box::new(Expr::Var(0))
+    }
+
+    fn next(dir: i64) -> Box<Expr> {
+        Box::new(Expr::Next {
+            site: s(),
+            dir: Box::new(Expr::Const(crate::ir::grid::Compass::FIRST + dir)),
+            steps: Box::new(Expr::Const(1)),
+        })
+    }
+
+    fn empty_below() -> Expr {
+        Expr::BinConst(Op::Eq, Box::new(Expr::Top(next(0))), -1)
+    }
+
+    fn fixed(e: Expr) -> Expr {
+        Expr::BinConst(Op::Eq, Box::new(e), 0)
+    }
+
+    /// Each condition, planned as a question (a test of the board's bits at another site, or
+    /// fixed sites or such a test), holds at the sites where the condition as written holds,
+    /// on every board of a game; and the question needs no test of the rest.
+    #[test]
+    fn a_test_at_a_fixed_other_site_is_the_condition_as_written() {
+        let game = crate::load_game(GAME, &crate::Settings::default()).expect("the game loads");
+        let t = Arc::new(Tables::new(game.ir()));
+        let count_above = |op, c| Expr::BinConst(op, Box::new(Expr::CountAt(next(1))), c);
+        let planned = [
+            empty_below(),
+            Expr::Not(Box::new(empty_below())),
+            count_above(Op::Eq, 0),
+            count_above(Op::Gt, 0),
+            Expr::Any(vec![
+                fixed(Expr::CoordY(s())),
+                Expr::Not(Box::new(empty_below())),
+            ]),
+            Expr::Or(Box::new(empty_below()), Box::new(fixed(Expr::CoordX(s())))),
+            Expr::All(vec![
+                Expr::BinConst(Op::Eq, Box::new(Expr::Top(s())), -1),
+                Expr::Any(vec![
+                    fixed(Expr::CoordY(s())),
+                    Expr::Not(Box::new(empty_below())),
+                ]),
+            ]),
+        ];
+        // two tests of the board in one `or`: tried on each site as written
+        let as_written = [Expr::Any(vec![empty_below(), count_above(Op::Eq, 0)])];
+        let mut st = game.start();
+        let mut boards = 0;
+        let mut held = [0usize; 2];
+        loop {
+            for (k, cond) in planned.iter().chain(&as_written).enumerate() {
+                let mut c = Compiler::new(t.clone());
+                let q = c.sites(0, Base::All, Some(cond));
+                assert_eq!(
+                    q.tests_left_per_site() == 0,
+                    k < planned.len(),
+                    "the plan of {cond:?}"
+                );
+                let written = c.num_as_written(cond);
+                let mut r = Regs {
+                    vars: vec![0; 2],
+                    scratch: vec![0; c.scratch_words()],
+                    ..Regs::default()
+                };
+                for site in 0..t.nsites {
+                    r.set(0, site as i64);
+                    let expected = written(&st.b, &mut r) != 0;
+                    assert_eq!(
+                        q.contains(&st.b, &mut r, site),
+                        expected,
+                        "{cond:?} at {site}"
+                    );
+                    held[expected as usize] += 1;
+                }
+                assert_eq!(st.b.fault.get(), None);
+            }
+            boards += 1;
+            let moves = st.moves().to_vec();
+            if st.is_over() || moves.is_empty() {
+                break;
+            }
+            // a fixed order of play: the boards fill from several places
+            game.play_unchecked(&mut st, moves[(boards * 5) % moves.len()]);
+        }
+        assert!(boards >= 9, "the board was filled: {boards} boards");
+        assert!(
+            held[0] > 50 && held[1] > 50,
+            "both answers were seen: {held:?}"
+        );
+    }
+}
