@@ -153,37 +153,6 @@ fn scripted_play_record_and_replay() {
     assert_eq!(r["steps"].as_array().unwrap().len(), 1);
 }
 
-/// By default the human plays the side that moves first, whichever side the game declares
-/// first: chess declares Black first (OpenSpiel's numbering) and White moves first.
-#[test]
-fn by_default_the_human_plays_the_side_that_moves_first() {
-    let play = |game: &str, computer: &str, line: &str| {
-        ludic(
-            &[
-                "play",
-                game,
-                "--agent",
-                computer,
-                "--format",
-                "json",
-                "--allow-partial",
-            ],
-            line,
-        )
-    };
-    // White's first move is the human's, then Black (random) answers: White to move again.
-    let out = play("chess", "Black=random", "move e2 e4\n");
-    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["turn"], 3, "{v}");
-    assert_eq!(v["mover"], "White");
-    // A game whose first declared side moves first: that side, as before.
-    let out = play("tic-tac-toe", "O=random", "");
-    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["mover"], "X", "{v}");
-}
-
 #[test]
 fn a_whole_game_against_the_computer_replays_to_the_same_state() {
     let rec = tmp("c.json");

@@ -28,7 +28,7 @@ use text::*;
 // Arguments of `ludic play`.
 #[derive(clap::Args)]
 #[command(
-    after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the side that moves first, against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --agent North=mcts:playouts=20000 --threads 2\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nWith input that is not a terminal (a script), a line that cannot be played stops the game\nat the position before it, and input that ends before the game does is an error: both\nexit 1 (--keep-going and --allow-partial relax them). A closed standard output\n(`| head`) stops the game, said on standard error, exit 1; the record keeps its steps.\nBy default the side that moves first is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
+    after_help = format!("GAME is a built-in game, by any name `ludic list` shows, or a .game file.\n\nExamples:\n  ludic play GAME                        (you play the first side against the computer)\n  ludic play GAME --agent North=human    (two people at one terminal)\n  ludic play GAME --agent North=mcts:time=5s\n  ludic play GAME --agent South=mcts --agent North=mcts   (watch two computers)\n  ludic play GAME --agent North=mcts:playouts=20000 --threads 2\n  ludic play GAME --variant NAME --seed 3\n  ludic play my.game -o NAME=VALUE --record game.json\n  printf 'sow s7\\n' | ludic play GAME --agent North=random --format json\n\nAt your turn type the number of a move, its notation (`sow s7`) or its last word (`s7`),\nseveral decisions on one line (`s5 ccw`), or: undo, board, help, quit.\nWith input that is not a terminal (a script), a line that cannot be played stops the game\nat the position before it, and input that ends before the game does is an error: both\nexit 1 (--keep-going and --allow-partial relax them). A closed standard output\n(`| head`) stops the game, said on standard error, exit 1; the record keeps its steps.\nBy default the first side is human and the others `mcts` (about 1 s a decision).\nAfter a searched decision the computer says how often it won in its playouts.\n\n{}", ludic::agents::AGENT_HELP)
 )]
 pub struct PlayArgs {
     /// A built-in game (see `ludic list`) or the path of a .game file
@@ -80,19 +80,13 @@ impl PlayArgs {
     }
 }
 
-/// Who plays each player: by default the players of the side that moves first are human (the
-/// side of the first decision, when the game starts with one; else the first side declared),
-/// the others the computer (`mcts`).
+/// Who plays each player: by default the first side's players are human, the others the
+/// computer (`mcts`).
 fn parse_agents(g: &Game, specs: &[String], threads: usize) -> Result<Vec<AgentSpec>, String> {
     let computer = AgentSpec::parse("mcts", threads)?;
-    let start = g.start();
-    let human = match start.pending() {
-        ludic::Pending::Choice(_) | ludic::Pending::Drop(_) => g.side_of(start.mover()).0,
-        _ => 0,
-    };
     let mut agents: Vec<AgentSpec> = (0..g.players().len())
         .map(|i| {
-            if g.side_of(Player(i as u8)).0 == human {
+            if g.side_of(Player(i as u8)).0 == 0 {
                 AgentSpec::Human
             } else {
                 computer.clone()
