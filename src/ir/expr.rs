@@ -160,6 +160,15 @@ pub enum Expr {
         dir: Box<Expr>,
         cond: Box<Expr>,
     },
+    /// a `def`'s argument evaluated once: `value` is stored in `var`, then `body` is evaluated
+    /// (it reads the argument as `var`). The lowering makes it for an argument that cannot
+    /// fault, costs more than a read, is used more than once and is surely evaluated by the
+    /// body (see `lang/lower/share.rs`); `var` is bound nowhere else.
+    Let {
+        var: VarId,
+        value: Box<Expr>,
+        body: Box<Expr>,
+    },
 
     // The optimized forms: only the optimizer (`lang::optimize`) makes them, from the source
     // forms above; the engine compiles them to faster closures, and every walker of the IR

@@ -9,6 +9,7 @@ pub(crate) mod arith;
 pub(crate) mod eval;
 mod expr;
 pub(crate) mod grid;
+pub(crate) mod share;
 pub(crate) mod walk;
 
 pub(crate) use arith::apply;

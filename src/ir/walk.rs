@@ -29,6 +29,15 @@ pub(crate) fn uses(e: &Expr, v: VarId) -> bool {
 pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     let mut kids: Vec<&Expr> = vec![];
+    operands(e, &mut kids);
+    for k in kids {
+        visit(k, f);
+    }
+}
+
+/// The direct operands of an expression, in the order they are written (those of its sets
+/// included).
+pub(crate) fn operands<'a>(e: &'a Expr, kids: &mut Vec<&'a Expr>) {
     // Every variant is listed, so that a new one cannot be forgotten here.
     match e {
         Expr::Const(_)
@@ -96,26 +105,26 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::SiteAt(a, b)
         | Expr::Agg {
             cond: a, value: b, ..
+        }
+        | Expr::Let {
+            value: a, body: b, ..
         } => kids.extend([&**a, &**b]),
         Expr::InLine(l) => kids.extend([&l.through, &l.cond]),
         Expr::All(items) | Expr::Any(items) => kids.extend(items.iter()),
         Expr::InSet(a, s) => {
             kids.push(a);
-            visit_set(s, &mut kids);
+            visit_set(s, kids);
         }
-        Expr::CountSet(s, _) | Expr::Size(s) => visit_set(s, &mut kids),
+        Expr::CountSet(s, _) | Expr::Size(s) => visit_set(s, kids),
         Expr::Exists {
             set: s, cond: c, ..
         }
         | Expr::Forall {
             set: s, cond: c, ..
         } => {
-            visit_set(s, &mut kids);
+            visit_set(s, kids);
             kids.push(c);
         }
-    }
-    for k in kids {
-        visit(k, f);
     }
 }
 

@@ -26,9 +26,11 @@ mod pieces;
 mod quantifiers;
 mod scope;
 mod sets;
+mod share;
 mod stmt;
 
 use call_site::ParamFrame;
+use share::Body;
 use none_type::NullVar;
 
 /// A local name: a variable slot, or (for `def` parameters) the argument expression itself,

@@ -151,7 +151,8 @@ fn hoist(
         | Expr::Exists { var: x, .. }
         | Expr::Forall { var: x, .. }
         | Expr::Some { var: x, .. }
-        | Expr::SomeAlong { var: x, .. } => Some(*x),
+        | Expr::SomeAlong { var: x, .. }
+        | Expr::Let { var: x, .. } => Some(*x),
         _ => None,
     };
     if let Some(x) = binder {
@@ -183,7 +184,10 @@ fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
         | Expr::And(a, b)
         | Expr::Or(a, b)
         | Expr::TrackSite(a, b)
-        | Expr::TrackPos(a, b) => {
+        | Expr::TrackPos(a, b)
+        | Expr::Let {
+            value: a, body: b, ..
+        } => {
             f(a);
             f(b);
         }
@@ -239,6 +243,11 @@ fn expr(g: &Game, e: Expr) -> Expr {
             cond: b(expr(g, *cond)),
         },
         Expr::TokExists(v, c) => Expr::TokExists(v, b(expr(g, *c))),
+        Expr::Let { var, value, body } => Expr::Let {
+            var,
+            value: b(expr(g, *value)),
+            body: b(expr(g, *body)),
+        },
         Expr::Abs(x) => Expr::Abs(b(expr(g, *x))),
         Expr::If(c, x, y) => Expr::If(b(expr(g, *c)), b(expr(g, *x)), b(expr(g, *y))),
         Expr::Captured(p, m) => Expr::Captured(b(expr(g, *p)), m),

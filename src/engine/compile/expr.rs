@@ -151,7 +151,8 @@ impl Compiler {
             | Expr::If(..)
             | Expr::KindIs { .. }
             | Expr::OwnerIs { .. }
-            | Expr::SiteTest(_) => self.logic(e),
+            | Expr::SiteTest(_)
+            | Expr::Let { .. } => self.logic(e),
             Expr::Top(_)
             | Expr::Bottom(_)
             | Expr::TokOwner(_)

@@ -30,8 +30,9 @@ impl Lowerer<'_> {
         false
     }
 
-    /// Inlines a `def`: binds its parameters to the argument expressions, then lowers the body.
-    pub(super) fn with_def<T>(
+    /// Inlines a `def`: binds its parameters to the argument expressions, then lowers the body
+    /// (an argument evaluated once is bound by `Let` around it: see `share.rs`).
+    pub(super) fn with_def<T: Body>(
         &mut self,
         i: usize,
         args: &[ast::Expr],
@@ -61,8 +62,10 @@ impl Lowerer<'_> {
         }
         let mut frame = vec![];
         let mut origins = vec![];
+        let mut shared = vec![];
         for (p, a) in d.params.iter().zip(args) {
             let l = self.bound_argument(a);
+            let l = self.share_argument::<T>(l, &p.name, &d.body, &mut shared);
             frame.push((p.name.clone(), l));
             origins.push(self.origin_of(a));
         }
@@ -75,7 +78,7 @@ impl Lowerer<'_> {
         self.s.def_stack.pop();
         self.leave_params();
         self.s.scopes = saved;
-        Some(out)
+        Some(out.bind(shared))
     }
 
     pub(super) fn name(&mut self, id: &ast::Ident, span: Span) -> (Expr, Ty) {

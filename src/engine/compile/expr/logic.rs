@@ -1,4 +1,4 @@
-//! Expressions of one family: logic and arithmetic: negation, operators, conjunctions and the fused tests of a site.
+//! Expressions of one family: logic and arithmetic: negation, operators, conjunctions, the fused tests of a site, and a value bound once (`Let`).
 
 use super::*;
 
@@ -72,6 +72,16 @@ impl Compiler {
                 num(move |b, r| {
                     let o = t.site(r.var(v)).map_or(-1, |s| b.owners[s] as i64);
                     ((o == player_ref(p, b, &t)) != neg) as i64
+                })
+            }
+            // the value into its variable's register, then the body, which reads it there
+            Expr::Let { var, value, body } => {
+                let v = *var;
+                let (x, y) = (self.num(value), self.num(body));
+                num(move |b, r| {
+                    let x = x(b, r);
+                    r.set(v, x);
+                    y(b, r)
                 })
             }
             Expr::SiteTest(st) => match self.site_predicate(e) {

@@ -155,7 +155,8 @@ fn expr_reads(e: &Expr, reads: &mut Vec<VarId>, bound: &mut Vec<VarId>) {
         | Expr::Some { var, .. }
         | Expr::Agg { var, .. }
         | Expr::TokExists(var, _)
-        | Expr::SomeAlong { var, .. } => bound.push(*var),
+        | Expr::SomeAlong { var, .. }
+        | Expr::Let { var, .. } => bound.push(*var),
         Expr::InLine(l) => bound.push(l.var),
         _ => {}
     });
