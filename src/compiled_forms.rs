@@ -316,3 +316,148 @@ turn { choose put s where top(s) == none { place 1 disc on s for mover } }
         );
     }
 }
+
+mod an_argument_evaluated_once {
+    use crate::engine::state::{EndReason, Pending};
+    use crate::lang::lower::share::COPY_ONLY;
+
+    /// The game loaded with each `def` argument copied at each use (`copy`), or evaluated once
+    /// where the lowering chooses to.
+    fn load(text: &str, copy: bool) -> crate::Game {
+        COPY_ONLY.with(|c| c.set(copy));
+        let game = crate::load(&crate::Source::infer(text), &crate::Settings::default());
+        COPY_ONLY.with(|c| c.set(false));
+        game.unwrap_or_else(|e| panic!("the game loads: {e:?}"))
+    }
+
+    /// How many arguments the program evaluates once.
+    fn lets(game: &crate::Game) -> usize {
+        format!("{:?}", game.ir()).matches("Let {").count()
+    }
+
+    /// Plays `games` random games of at most `steps` decisions on both loadings, with the same
+    /// choices, and checks that they offer the same decisions, chances and outcome at every
+    /// step. Gives the number of positions compared and the outcomes.
+    fn same_play(a: &crate::Game, b: &crate::Game, games: u64, steps: usize) -> (usize, Vec<String>) {
+        let (mut positions, mut outcomes) = (0, vec![]);
+        for g in 0..games {
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ g;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            let (mut x, mut y) = (a.start(), b.start());
+            for _ in 0..steps {
+                assert_eq!(format!("{:?}", x.pending()), format!("{:?}", y.pending()));
+                assert_eq!(x.moves(), y.moves(), "the same decisions");
+                positions += 1;
+                match x.pending() {
+                    Pending::Over(_) => break,
+                    Pending::ChanceFirst | Pending::Throw(_) => {
+                        let (ox, oy) = (a.chance_outcomes(&x), b.chance_outcomes(&y));
+                        assert_eq!(ox, oy, "the same chances");
+                        let o = ox[next() as usize % ox.len()].0;
+                        a.play_chance(&mut x, o).expect("a legal outcome");
+                        b.play_chance(&mut y, o).expect("a legal outcome");
+                    }
+                    Pending::Choice(_) | Pending::Drop(_) => {
+                        let d = x.moves()[next() as usize % x.moves().len()];
+                        a.play_unchecked(&mut x, d);
+                        b.play_unchecked(&mut y, d);
+                    }
+                }
+            }
+            assert_eq!(x.outcome(), y.outcome(), "the same outcome");
+            outcomes.push(format!("{:?}", x.outcome()));
+        }
+        (positions, outcomes)
+    }
+
+    /// An argument the body reads twice: a search of the tokens (`holder(q)`, which depends
+    /// on the quantifier's variable `q`), given to a `def` that tests it twice, surely.
+    const SHARED: &str = r#"
+game "Arguments once" { }
+sides A B
+limit 16 turns
+board {
+  points for x in 0..3, y in 0..2 kind cell
+  links (1, 0) (0, 1) (1, 1) (1, -1)
+}
+pieces { disc tokens 16 }
+def holder(q) = some token x where site(x) == q
+def free_or_mine(t) = t == none or owner(t) == mover
+def near(s) = exists q in neighbours(s) where holder(q) != none and free_or_mine(holder(q))
+start { first A }
+turn {
+  choose {
+    put s where top(s) == none and (near(s) or count(all) == 0) { place 1 disc on s for mover }
+    pass where not exists s where top(s) == none and (near(s) or count(all) == 0)
+  }
+}
+"#;
+
+    /// Arguments that may not be evaluated before the body: one that divides by a count that
+    /// is zero where the branch reading it is not taken, and one read in one branch only.
+    const NOT_SHARED: &str = r#"
+game "Arguments as written" { }
+sides A B
+limit 16 turns
+board {
+  points for x in 0..3, y in 0..2 kind cell
+  links (1, 0) (0, 1) (1, 1) (1, -1)
+}
+pieces { disc tokens 16 }
+def pick(c, v) = if c then v + v > 4 else true
+def mine_there(c, t) = if c then t != none and owner(t) == mover else true
+start { first A }
+turn {
+  choose put s where top(s) == none and pick(count(all) > 0, 12 / count(all))
+    and mine_there(count(all) > 3, some token x where site(x) == s) {
+    place 1 disc on s for mover
+  }
+}
+"#;
+
+    /// The argument is bound once where it depends on the quantifier's variable, and play is
+    /// the play of the arguments copied.
+    #[test]
+    fn a_bound_argument_plays_as_the_argument_copied() {
+        let (once, copied) = (load(SHARED, false), load(SHARED, true));
+        assert!(lets(&once) >= 2, "`holder(q)` is evaluated once in `near`");
+        assert_eq!(lets(&copied), 0);
+        let (positions, outcomes) = same_play(&once, &copied, 20, 40);
+        assert!(positions > 200, "{positions} positions");
+        assert!(outcomes.iter().all(|o| !o.contains("Fault")), "{outcomes:?}");
+    }
+
+    /// An argument that may fault, or that the body may not read, is copied as written: the
+    /// division by zero in the branch not taken raises no fault.
+    #[test]
+    fn an_argument_that_may_fault_or_go_unread_is_copied() {
+        let game = load(NOT_SHARED, false);
+        assert_eq!(lets(&game), 0, "nothing is evaluated before the body");
+        let (positions, outcomes) = same_play(&game, &load(NOT_SHARED, true), 10, 20);
+        assert!(positions >= 40, "{positions} positions");
+        for o in &outcomes {
+            assert!(!o.contains("Fault"), "no fault: {o}");
+        }
+        let first = game.start();
+        assert!(!first.moves().is_empty(), "the first move divides by nothing");
+        assert!(!matches!(first.outcome().map(|o| o.reason), Some(EndReason::Fault(_))));
+    }
+
+    /// Every built-in game plays the same with its arguments evaluated once and copied.
+    #[test]
+    fn every_built_in_game_plays_as_with_its_arguments_copied() {
+        let mut bound = 0;
+        for (name, _) in crate::builtin::GAMES {
+            let (once, copied) = (load(name, false), load(name, true));
+            bound += lets(&once);
+            let (positions, _) = same_play(&once, &copied, 3, 150);
+            assert!(positions >= 3, "{name}: {positions} positions");
+        }
+        assert!(bound > 0, "some built-in game evaluates an argument once");
+    }
+}

@@ -26,7 +26,7 @@ mod pieces;
 mod quantifiers;
 mod scope;
 mod sets;
-mod share;
+pub(crate) mod share;
 mod stmt;
 
 use call_site::ParamFrame;

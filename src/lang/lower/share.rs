@@ -20,6 +20,12 @@ use crate::ir::eval::is_static;
 use crate::ir::share::{cannot_fault, substitute, substitute_in_set, surely_reads};
 use crate::ir::walk::visit;
 
+thread_local! {
+    /// Every argument copied at each use, as before `Let` (for the tests that compare the
+    /// two; set on the thread that loads the game).
+    pub(crate) static COPY_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// An argument evaluated once if the body allows: the variable that stands for it and its
 /// value.
 pub(crate) struct Shared {
@@ -109,6 +115,7 @@ impl Lowerer<'_> {
             return l;
         };
         let worth = T::SHARES
+            && !COPY_ONLY.with(std::cell::Cell::get)
             && cost.size > 2
             && !matches!(t, Ty::Null | Ty::Error)
             && !self.s.halted
