@@ -338,7 +338,12 @@ mod an_argument_evaluated_once {
     /// Plays `games` random games of at most `steps` decisions on both loadings, with the same
     /// choices, and checks that they offer the same decisions, chances and outcome at every
     /// step. Gives the number of positions compared and the outcomes.
-    fn same_play(a: &crate::Game, b: &crate::Game, games: u64, steps: usize) -> (usize, Vec<String>) {
+    fn same_play(
+        a: &crate::Game,
+        b: &crate::Game,
+        games: u64,
+        steps: usize,
+    ) -> (usize, Vec<String>) {
         let (mut positions, mut outcomes) = (0, vec![]);
         for g in 0..games {
             let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ g;
@@ -429,7 +434,10 @@ turn {
         assert_eq!(lets(&copied), 0);
         let (positions, outcomes) = same_play(&once, &copied, 20, 40);
         assert!(positions > 200, "{positions} positions");
-        assert!(outcomes.iter().all(|o| !o.contains("Fault")), "{outcomes:?}");
+        assert!(
+            outcomes.iter().all(|o| !o.contains("Fault")),
+            "{outcomes:?}"
+        );
     }
 
     /// An argument that may fault, or that the body may not read, is copied as written: the
@@ -444,8 +452,14 @@ turn {
             assert!(!o.contains("Fault"), "no fault: {o}");
         }
         let first = game.start();
-        assert!(!first.moves().is_empty(), "the first move divides by nothing");
-        assert!(!matches!(first.outcome().map(|o| o.reason), Some(EndReason::Fault(_))));
+        assert!(
+            !first.moves().is_empty(),
+            "the first move divides by nothing"
+        );
+        assert!(!matches!(
+            first.outcome().map(|o| o.reason),
+            Some(EndReason::Fault(_))
+        ));
     }
 
     /// Every built-in game plays the same with its arguments evaluated once and copied.

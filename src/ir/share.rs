@@ -4,8 +4,8 @@
 //! copying the argument at each use; the engine's compiler uses [`cannot_fault`] where it
 //! evaluates a condition at more sites than the expression as written would.
 
-use super::{Expr, Op, SetExpr, VarId};
 use super::walk::{operands, visit};
+use super::{Expr, Op, SetExpr, VarId};
 
 /// Whether evaluating an expression can raise no fault, in any state: each of its steps reads
 /// the board or the turn, compares, or combines truth values (no arithmetic that may overflow
@@ -70,7 +70,10 @@ pub(crate) fn surely_reads(e: &Expr, v: VarId) -> bool {
         Expr::KindIs { var, .. } | Expr::OwnerIs { var, .. } => *var == v,
         Expr::SiteTest(t) => t.var == v,
         Expr::If(c, x, y) => s(c) || (s(x) && s(y)),
-        Expr::Bin(_, x, y) | Expr::Let { value: x, body: y, .. } => s(x) || s(y),
+        Expr::Bin(_, x, y)
+        | Expr::Let {
+            value: x, body: y, ..
+        } => s(x) || s(y),
         Expr::All(items) | Expr::Any(items) => items.first().is_some_and(s),
         Expr::Exists { set, .. } | Expr::Forall { set, .. } => set_surely_reads(set, v),
         Expr::CountSet(set, _) | Expr::Size(set) => set_surely_reads(set, v),

@@ -30,8 +30,8 @@ pub(crate) mod share;
 mod stmt;
 
 use call_site::ParamFrame;
-use share::Body;
 use none_type::NullVar;
+use share::Body;
 
 /// A local name: a variable slot, or (for `def` parameters) the argument expression itself,
 /// with what copying it where it is used costs.

@@ -47,9 +47,7 @@ impl Compiler {
     /// `line v through s: c` where c cannot fault and the board's bits answer it alone: the
     /// sites where c holds as one set, and a line holds when all its sites are in it.
     pub(crate) fn in_line_by_bits(&mut self, v: VarId, s: &Expr, c: &Expr) -> Option<Num> {
-        let mut safe = true;
-        crate::ir::walk::visit(c, &mut |x| safe &= cannot_fault(x));
-        if !safe {
+        if !crate::ir::share::cannot_fault(c) {
             return None;
         }
         let q = self.sites(v, super::query::Base::All, Some(c));
@@ -83,40 +81,5 @@ impl Compiler {
                 l.iter().zip(holds).all(|(l, h)| l & !h == 0)
             }) as i64
         }))
-    }
-}
-
-/// Whether an expression's own step cannot fault (its parts aside): reading the board,
-/// comparisons and logic.
-fn cannot_fault(e: &Expr) -> bool {
-    match e {
-        Expr::Bin(op, ..) | Expr::BinConst(op, ..) => {
-            !matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod)
-        }
-        Expr::Const(_)
-        | Expr::Var(_)
-        | Expr::Mover
-        | Expr::Opponent
-        | Expr::Top(_)
-        | Expr::Bottom(_)
-        | Expr::TokOwner(_)
-        | Expr::TokKind(_)
-        | Expr::Owner(_)
-        | Expr::KindOf(_)
-        | Expr::CountVar(_)
-        | Expr::CountAt(_)
-        | Expr::KindIs { .. }
-        | Expr::OwnerIs { .. }
-        | Expr::SiteTest(_)
-        | Expr::CoordX(_)
-        | Expr::CoordY(_)
-        | Expr::InRegion(..)
-        | Expr::Opposite(_)
-        | Expr::Not(_)
-        | Expr::And(..)
-        | Expr::Or(..)
-        | Expr::All(_)
-        | Expr::Any(_) => true,
-        _ => false,
     }
 }

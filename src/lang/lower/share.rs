@@ -74,7 +74,9 @@ impl Body for SetExpr {
 /// How many times an expression reads variable `v`.
 fn reads(e: &Expr, v: VarId) -> usize {
     let mut n = 0;
-    visit(e, &mut |x| n += matches!(x, Expr::Var(y) if *y == v) as usize);
+    visit(e, &mut |x| {
+        n += matches!(x, Expr::Var(y) if *y == v) as usize
+    });
     n
 }
 
