@@ -4,7 +4,7 @@
 //! copying the argument at each use; the engine's compiler uses [`cannot_fault`] where it
 //! evaluates a condition at more sites than the expression as written would.
 
-use super::walk::{operands, visit};
+use super::walk::{operands, operands_mut, set_operands_mut, visit};
 use super::{Expr, Op, SetExpr, VarId};
 
 /// Whether evaluating an expression can raise no fault, in any state: each of its steps reads
@@ -115,139 +115,6 @@ pub(crate) fn substitute(e: &mut Expr, v: VarId, with: &Expr) {
         return;
     }
     operands_mut(e, &mut |x| substitute(x, v, with));
-}
-
-/// Calls `f` on the direct operands of an expression (those of its sets included).
-fn operands_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    // Every variant is listed, so that a new one cannot be forgotten here.
-    match e {
-        Expr::Const(_)
-        | Expr::Var(_)
-        | Expr::Mover
-        | Expr::Opponent
-        | Expr::SowDir
-        | Expr::CountVar(_)
-        | Expr::KindIs { .. }
-        | Expr::OwnerIs { .. }
-        | Expr::SiteTest(_)
-        | Expr::Tally(_)
-        | Expr::Round
-        | Expr::FirstPlayer
-        | Expr::Repeated
-        | Expr::Repetitions
-        | Expr::NextSowVar(_) => {}
-        Expr::Count(a, _)
-        | Expr::Captured(a, _)
-        | Expr::Score(a)
-        | Expr::Owner(a)
-        | Expr::KindOf(a)
-        | Expr::Opposite(a)
-        | Expr::Not(a)
-        | Expr::Neg(a)
-        | Expr::Abs(a)
-        | Expr::SideOf(a)
-        | Expr::Top(a)
-        | Expr::Bottom(a)
-        | Expr::TokOwner(a)
-        | Expr::TokKind(a)
-        | Expr::TokSite(a)
-        | Expr::TokPos(a)
-        | Expr::TokArea(a)
-        | Expr::TrackEnd(a)
-        | Expr::CountAt(a)
-        | Expr::NextSow(a)
-        | Expr::BinConst(_, a, _)
-        | Expr::TokExists(_, a)
-        | Expr::Some { cond: a, .. }
-        | Expr::InRegion(a, _)
-        | Expr::CoordX(a)
-        | Expr::TallyOf(_, a)
-        | Expr::OriginalOwner(a)
-        | Expr::TallyAt(_, a)
-        | Expr::CoordY(a) => f(a),
-        Expr::Next {
-            site: a,
-            dir: b,
-            steps: c,
-        }
-        | Expr::If(a, b, c)
-        | Expr::SomeAlong {
-            from: a,
-            dir: b,
-            cond: c,
-            ..
-        } => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        Expr::Bin(_, a, b)
-        | Expr::And(a, b)
-        | Expr::Or(a, b)
-        | Expr::TrackSite(a, b)
-        | Expr::TrackPos(a, b)
-        | Expr::Between(a, b)
-        | Expr::SiteAt(a, b)
-        | Expr::Agg {
-            cond: a, value: b, ..
-        }
-        | Expr::Let {
-            value: a, body: b, ..
-        } => {
-            f(a);
-            f(b);
-        }
-        Expr::InLine(l) => {
-            f(&mut l.through);
-            f(&mut l.cond);
-        }
-        Expr::All(items) | Expr::Any(items) => items.iter_mut().for_each(f),
-        Expr::InSet(a, s) => {
-            f(a);
-            set_operands_mut(s, f);
-        }
-        Expr::CountSet(s, _) | Expr::Size(s) => set_operands_mut(s, f),
-        Expr::Exists { set, cond, .. } | Expr::Forall { set, cond, .. } => {
-            set_operands_mut(set, f);
-            f(cond);
-        }
-    }
-}
-
-/// Calls `f` on the expressions of a set (those of its parts included).
-fn set_operands_mut(s: &mut SetExpr, f: &mut dyn FnMut(&mut Expr)) {
-    match s {
-        SetExpr::One(e) => f(e),
-        SetExpr::Neighbours(e) | SetExpr::Jumps(e) => f(e),
-        SetExpr::Union(items) => items.iter_mut().for_each(|i| set_operands_mut(i, f)),
-        SetExpr::Diff(a, b)
-        | SetExpr::Connected {
-            from: a,
-            through: b,
-        } => {
-            set_operands_mut(a, f);
-            set_operands_mut(b, f);
-        }
-        SetExpr::Filter { base, cond, .. } => {
-            set_operands_mut(base, f);
-            f(cond);
-        }
-        SetExpr::Run { from, dir, len } => {
-            f(from);
-            f(dir);
-            f(len);
-        }
-        SetExpr::Line(l) => {
-            f(&mut l.through);
-            f(&mut l.cond);
-        }
-        SetExpr::Ray { from, dir } => {
-            f(from);
-            f(dir);
-        }
-        SetExpr::Around(a) => set_operands_mut(a, f),
-        SetExpr::All | SetExpr::Empty | SetExpr::Region(_) | SetExpr::List(_) => {}
-    }
 }
 
 /// [`substitute`] in a set.
