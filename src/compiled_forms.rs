@@ -380,17 +380,17 @@ mod an_argument_evaluated_once {
         (positions, outcomes)
     }
 
+    /// A game of the board of 4 x 3 points below, with these rules.
+    fn game(rules: &str) -> String {
+        let board = "game \"Arguments\" { }\nsides A B\nlimit 16 turns\nboard {\n  \
+            points for x in 0..3, y in 0..2 kind cell\n  links (1, 0) (0, 1) (1, 1) (1, -1)\n}\n\
+            pieces { disc tokens 16 }\n";
+        format!("{board}{rules}")
+    }
+
     /// An argument the body reads twice: a search of the tokens (`holder(q)`, which depends
     /// on the quantifier's variable `q`), given to a `def` that tests it twice, surely.
     const SHARED: &str = r#"
-game "Arguments once" { }
-sides A B
-limit 16 turns
-board {
-  points for x in 0..3, y in 0..2 kind cell
-  links (1, 0) (0, 1) (1, 1) (1, -1)
-}
-pieces { disc tokens 16 }
 def holder(q) = some token x where site(x) == q
 def free_or_mine(t) = t == none or owner(t) == mover
 def near(s) = exists q in neighbours(s) where holder(q) != none and free_or_mine(holder(q))
@@ -406,14 +406,6 @@ turn {
     /// Arguments that may not be evaluated before the body: one that divides by a count that
     /// is zero where the branch reading it is not taken, and one read in one branch only.
     const NOT_SHARED: &str = r#"
-game "Arguments as written" { }
-sides A B
-limit 16 turns
-board {
-  points for x in 0..3, y in 0..2 kind cell
-  links (1, 0) (0, 1) (1, 1) (1, -1)
-}
-pieces { disc tokens 16 }
 def pick(c, v) = if c then v + v > 4 else true
 def mine_there(c, t) = if c then t != none and owner(t) == mover else true
 start { first A }
@@ -429,7 +421,7 @@ turn {
     /// the play of the arguments copied.
     #[test]
     fn a_bound_argument_plays_as_the_argument_copied() {
-        let (once, copied) = (load(SHARED, false), load(SHARED, true));
+        let (once, copied) = (load(&game(SHARED), false), load(&game(SHARED), true));
         assert!(lets(&once) >= 2, "`holder(q)` is evaluated once in `near`");
         assert_eq!(lets(&copied), 0);
         let (positions, outcomes) = same_play(&once, &copied, 20, 40);
@@ -444,9 +436,10 @@ turn {
     /// division by zero in the branch not taken raises no fault.
     #[test]
     fn an_argument_that_may_fault_or_go_unread_is_copied() {
-        let game = load(NOT_SHARED, false);
+        let written = game(NOT_SHARED);
+        let game = load(&written, false);
         assert_eq!(lets(&game), 0, "nothing is evaluated before the body");
-        let (positions, outcomes) = same_play(&game, &load(NOT_SHARED, true), 10, 20);
+        let (positions, outcomes) = same_play(&game, &load(&written, true), 10, 20);
         assert!(positions >= 40, "{positions} positions");
         for o in &outcomes {
             assert!(!o.contains("Fault"), "no fault: {o}");
