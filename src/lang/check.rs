@@ -93,7 +93,23 @@ pub fn check_with_warnings(
     settings: &Settings,
 ) -> (Result<Game, LoadError>, Diagnostics) {
     let mut warnings = vec![];
-    let result = check_into(file, source, settings, &mut warnings);
+    let mut result = check_into(file, source, settings, &mut warnings);
+    // An argument evaluated once takes a variable of its own (`lower::share`): a file over the
+    // limit of variables is checked again with every argument copied, as before there were
+    // such variables, so that a file that loaded still loads.
+    let too_many = |d: &Diagnostics| {
+        d.0.iter().any(|x| {
+            matches!(x.kind, ErrorKind::TooLarge { what, .. } if what == lower::TOO_MANY_VARIABLES)
+        })
+    };
+    if matches!(&result, Err(LoadError::File(d)) if too_many(d))
+        && !lower::share::COPY_ONLY.with(std::cell::Cell::get)
+    {
+        warnings.clear();
+        lower::share::COPY_ONLY.with(|c| c.set(true));
+        result = check_into(file, source, settings, &mut warnings);
+        lower::share::COPY_ONLY.with(|c| c.set(false));
+    }
     (result, Diagnostics(warnings).sorted())
 }
 

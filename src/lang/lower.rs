@@ -27,6 +27,7 @@ mod quantifiers;
 mod scope;
 mod sets;
 pub(crate) mod share;
+pub(crate) use scope::TOO_MANY_VARIABLES;
 mod stmt;
 
 use call_site::ParamFrame;

@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// What the error of a file with too many variables says is the limit.
+pub(crate) const TOO_MANY_VARIABLES: &str =
+    "at most 65535 variables, once `def`s and actions are expanded";
+
 impl Lowerer<'_> {
     pub(super) fn new_var(&mut self, name: &str, ty: Ty) -> VarId {
         let id = self.slot_for_var();
@@ -16,7 +20,7 @@ impl Lowerer<'_> {
             self.error(
                 ErrorKind::TooLarge {
                     value: self.s.nvars as i64 + 1,
-                    what: "at most 65535 variables, once `def`s and actions are expanded",
+                    what: TOO_MANY_VARIABLES,
                 },
                 self.s.use_spans.first().copied().unwrap_or_default(),
             );
