@@ -130,7 +130,7 @@ impl TokQuery {
             let n = if s == u16::MAX {
                 0
             } else {
-                held(&self.t, b, s as usize, mask)
+                b.count_of(s as usize, mask)
             };
             (n == 0) == none
         })
@@ -155,26 +155,4 @@ impl TokQuery {
         });
         found
     }
-}
-
-/// Pieces of the kinds of `mask` at site `s` (in range): counters and tokens, each kind read
-/// from the counts every move keeps (as `count(s, K)` reads them).
-#[inline(always)]
-fn held(t: &Tables, b: &Board, s: usize, mask: KindMask) -> u64 {
-    if mask.0 == u32::MAX {
-        return b.index.total[s] as u64;
-    }
-    let nk = t.nk;
-    let mut kinds = if nk >= 32 {
-        mask.0
-    } else {
-        mask.0 & ((1u32 << nk) - 1)
-    };
-    let mut n = 0;
-    while kinds != 0 {
-        let k = kinds.trailing_zeros() as usize;
-        kinds &= kinds - 1;
-        n += b.counts[s * nk + k] as u64 + b.toks.of_kind_at(s, k) as u64;
-    }
-    n
 }
