@@ -4,7 +4,7 @@
 //! or token go to [`super::query`].
 
 use super::num::{Compiler, Num, num, player_ref};
-use super::query::{AggKind, Base};
+use super::query::{AggKind, Base, Question};
 use super::tables::Tables;
 use crate::engine::state::{Board, Fault, Regs, raise};
 use crate::ir::*;

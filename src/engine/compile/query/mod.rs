@@ -28,6 +28,37 @@ use site_ops::SiteOp;
 mod tokens;
 use tokens::TokOp;
 pub(crate) use tokens::TokQuery;
+mod question;
+pub(crate) use question::Question;
+
+/// `exists` and `first` of a question about every site (see [`Question`]).
+impl Question for SiteQuery {
+    #[inline(always)]
+    fn words(&self) -> usize {
+        self.t.layout.w
+    }
+    #[inline(always)]
+    fn indexed_only(&self) -> bool {
+        self.rest.is_none() && self.counts.is_empty()
+    }
+    #[inline(always)]
+    fn prepare(&self, b: &Board, r: &mut Regs) {
+        SiteQuery::prepare(self, b, r)
+    }
+    #[inline(always)]
+    fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
+        SiteQuery::word(self, b, r, i)
+    }
+    #[inline(always)]
+    fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        f: F,
+    ) -> bool {
+        SiteQuery::for_each(self, b, r, f)
+    }
+}
 
 /// At most this many indexed tests in one question (the others are tried one site at a time).
 const MAX_OPS: usize = 8;
@@ -251,29 +282,6 @@ impl SiteQuery {
             }
             None => true,
         }
-    }
-
-    /// Whether some site satisfies the question.
-    #[inline]
-    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        if self.rest.is_none() && self.counts.is_empty() {
-            // The indexes answer alone: is any word of the intersection not empty?
-            let w = self.t.layout.w;
-            self.prepare(b, r);
-            r.work += w as u64;
-            return (0..w).any(|i| self.word(b, r, i) != 0);
-        }
-        !self.for_each(b, r, |_, _, _| false)
-    }
-
-    /// The first site of the question, or -1.
-    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
-        let mut found = -1;
-        self.for_each(b, r, |_, _, s| {
-            found = s as i64;
-            false
-        });
-        found
     }
 
     /// The sites the indexed tests allow (the rest of the condition not tried), into the

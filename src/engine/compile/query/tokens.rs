@@ -2,6 +2,7 @@
 //! side, area, site, the kinds its site holds) and the rest, tried token by token.
 
 use crate::engine::compile::num::Num;
+use crate::engine::compile::query::question::Question;
 use crate::engine::compile::tables::Tables;
 use crate::engine::state::{Board, Regs};
 use crate::ir::{KindMask, VarId};
@@ -135,24 +136,33 @@ impl TokQuery {
             (n == 0) == none
         })
     }
+}
 
-    #[inline]
-    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        if self.rest.is_none() && self.holds.is_empty() {
-            let tw = self.t.tw;
-            self.prepare(b, r);
-            r.work += tw as u64;
-            return (0..tw).any(|i| self.word(b, r, i) != 0);
-        }
-        !self.for_each(b, r, |_, _, _| false)
+/// `exists` and `first` of a question about every token (see [`Question`]).
+impl Question for TokQuery {
+    #[inline(always)]
+    fn words(&self) -> usize {
+        self.t.tw
     }
-
-    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
-        let mut found = -1;
-        self.for_each(b, r, |_, _, x| {
-            found = x as i64;
-            false
-        });
-        found
+    #[inline(always)]
+    fn indexed_only(&self) -> bool {
+        self.rest.is_none() && self.holds.is_empty()
+    }
+    #[inline(always)]
+    fn prepare(&self, b: &Board, r: &mut Regs) {
+        TokQuery::prepare(self, b, r)
+    }
+    #[inline(always)]
+    fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
+        TokQuery::word(self, b, r, i)
+    }
+    #[inline(always)]
+    fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
+        &self,
+        b: &Board,
+        r: &mut Regs,
+        f: F,
+    ) -> bool {
+        TokQuery::for_each(self, b, r, f)
     }
 }
