@@ -9,7 +9,7 @@ pub(crate) mod query;
 mod tables;
 
 pub(crate) use num::{Compiler, Num};
-pub(crate) use query::{Base, CSet, Memo, Reach, SiteQuery, TokQuery};
+pub(crate) use query::{Base, CSet, Memo, Question, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
 
 use crate::ir::*;

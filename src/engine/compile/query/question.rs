@@ -1,5 +1,6 @@
 //! What a question about every site and one about every token share: words of candidates the
-//! indexes allow, the rest tried one by one; `exists` and `first` have one body for both.
+//! indexes allow, the rest tried one by one; `for_each`, `exists` and `first` have one body
+//! for both.
 
 use crate::engine::state::{Board, Regs};
 
@@ -13,13 +14,35 @@ pub(crate) trait Question {
     fn prepare(&self, b: &Board, r: &mut Regs);
     /// Word `i` of the candidates the indexed tests allow (after `prepare`).
     fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64;
+    /// Whether candidate `x` passes the tests tried one candidate at a time (the variable of
+    /// the question then holds it where a test reads it).
+    fn passes(&self, b: &Board, r: &mut Regs, x: usize) -> bool;
+
     /// Calls `f` on every answer, in increasing order, until it returns false.
+    #[inline]
     fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
         &self,
         b: &Board,
         r: &mut Regs,
-        f: F,
-    ) -> bool;
+        mut f: F,
+    ) -> bool {
+        let w = self.words();
+        self.prepare(b, r);
+        r.work += w as u64;
+        for i in 0..w {
+            let mut word = self.word(b, r, i);
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let x = i * 64 + bit;
+                r.work += 1;
+                if self.passes(b, r, x) && !f(b, r, x) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 
     /// Whether some candidate satisfies the question.
     #[inline]
