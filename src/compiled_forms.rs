@@ -468,3 +468,84 @@ turn {
         assert!(bound > 0, "some built-in game evaluates an argument once");
     }
 }
+
+mod token_counts_kept_or_not {
+    use crate::{Game, Pending, State};
+    use std::sync::Arc;
+
+    /// The game compiled again, its moves keeping the counts of tokens of each kind at each
+    /// site whether its rules read them or not.
+    fn keeping_counts(g: &Game) -> Game {
+        let mut kept = Game::new(g.ir().clone());
+        Arc::get_mut(&mut kept.prog)
+            .expect("a new program")
+            .kind_counts = true;
+        kept
+    }
+
+    /// One random step (a decision or a chance outcome), drawn by a linear congruential
+    /// generator from `seed`.
+    fn random_step(g: &Game, st: &mut State, seed: &mut u64) {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pick = |n: usize| ((*seed >> 33) % n as u64) as usize;
+        if st.moves().is_empty() {
+            let outs = g.chance_outcomes(st);
+            let o = outs[pick(outs.len())].0;
+            g.play_chance(st, o).expect("a chance outcome");
+        } else {
+            let d = st.moves()[pick(st.moves().len())];
+            g.play(st, d).expect("a legal decision");
+        }
+    }
+
+    /// Pieces of each kind, and of every kind, at every site: with the kept counts and with
+    /// the stacks walked (a copy of the state without them).
+    fn counts(st: &State, nk: usize) -> Vec<i64> {
+        let masks = (0..nk)
+            .map(|k| 1u32 << k)
+            .chain([(1u32 << nk) - 1, u32::MAX]);
+        let masks: Vec<_> = masks.map(crate::ir::KindMask).collect();
+        (0..st.b.index.total.len())
+            .flat_map(|s| masks.iter().map(move |&m| st.b.count_of(s, m)))
+            .collect()
+    }
+
+    /// Every built-in game with tokens, whether its rules read the counts of tokens of each
+    /// kind or not, plays the same random games when its moves keep them: the same decisions
+    /// offered at every step and the same outcome; the kept counts equal the stacks; and
+    /// `count(s, K)` from the kept counts equals `count(s, K)` from the stacks walked.
+    #[test]
+    fn keeping_the_token_counts_changes_no_game_and_they_equal_the_stacks() {
+        let mut games = 0;
+        for (stem, _) in crate::builtin::names() {
+            let (_, src) = crate::builtin::find(stem).expect("a built-in game");
+            let g = crate::load_game(src, &crate::Settings::default()).expect("it loads");
+            if g.ir().tokens.is_empty() || g.ir().pieces.len() >= 32 {
+                continue;
+            }
+            games += 1;
+            let kept = keeping_counts(&g);
+            let nk = g.ir().pieces.len();
+            for game in 0..3u64 {
+                let (mut a, mut b) = (g.start(), kept.start());
+                let (mut seed_a, mut seed_b) = (game, game);
+                let mut steps = 0;
+                while !matches!(a.pending(), Pending::Over(_)) && steps < 300 {
+                    assert_eq!(a.moves(), b.moves(), "{stem}: game {game}, step {steps}");
+                    assert!(b.b.toks.kinds_kept() && b.b.toks.kinds_agree(), "{stem}");
+                    let mut walked = b.clone();
+                    walked.b.toks.kind_at.clear();
+                    assert_eq!(counts(&b, nk), counts(&walked, nk), "{stem}: step {steps}");
+                    random_step(&g, &mut a, &mut seed_a);
+                    random_step(&kept, &mut b, &mut seed_b);
+                    steps += 1;
+                }
+                assert_eq!(a.outcome(), b.outcome(), "{stem}: game {game}");
+                assert_eq!(a.moves(), b.moves(), "{stem}: game {game} at its end");
+            }
+        }
+        assert!(games >= 8, "built-in games with tokens: {games}");
+    }
+}

@@ -1,22 +1,31 @@
 //! The counts of tokens of each kind at each site (what `count(s, K)` reads instead of walking
-//! the stack) are kept by every move: they equal the stacks counted token by token after every
-//! step of random games of every built-in game with tokens, after a token changes kind on the
-//! board, after stacks are carried, in positions built by hand, and in a state copied back.
+//! the stack) are kept by the moves of a game whose rules read them, and only then: they equal
+//! the stacks counted token by token after every step of random games of every built-in game
+//! that keeps them, after a token changes kind on the board, after stacks are carried, in
+//! positions built by hand, and in a state copied back; a game whose rules read none keeps
+//! none and plays as the same game that keeps them. (src/compiled_forms.rs plays every
+//! built-in game with tokens with its counts kept and without: the same games.)
 
 mod common;
 use common::*;
 use ludic::{Pending, Settings, load_game};
 
-/// Random games of every built-in game with tokens, checked after every step.
+/// Random games of every built-in game with tokens, checked after every step (the games whose
+/// rules read no counts of tokens by kind keep none: nothing to disagree).
 #[test]
 fn kept_counts_equal_the_stacks_in_random_games_of_every_game() {
     let mut games_with_tokens = 0;
+    let mut keeping = vec![];
     for (stem, _) in ludic::builtin::names() {
         let g = game(stem);
         if g.num_tokens() == 0 {
+            assert!(!g.keeps_token_counts(), "{stem}: no tokens, no counts");
             continue;
         }
         games_with_tokens += 1;
+        if g.keeps_token_counts() {
+            keeping.push(*stem);
+        }
         let mut rng = Lcg(7);
         let games = if *stem == "chess" { 2 } else { 4 };
         for _ in 0..games {
@@ -38,6 +47,84 @@ fn kept_counts_equal_the_stacks_in_random_games_of_every_game() {
         games_with_tokens >= 3,
         "games with tokens: {games_with_tokens}"
     );
+    // chess reads them (`count(q, k) > 0`, `count(all, pawn, rook, queen)`), amazons too
+    // (`count(a, amazon) > 0`); backgammon and connect four read none
+    assert_eq!(keeping, ["amazons", "chess"]);
+}
+
+/// A game whose rules count tokens only without kinds (`count(q)`) keeps no counts by kind; the
+/// same game with a rule that reads them (never true: `count(q, man) + count(q, king) !=
+/// count(q)`) keeps them; both play the same random games (the same decisions offered at every
+/// step, the same outcome), in states copied back and in positions built by hand alike.
+#[test]
+fn a_game_whose_rules_read_no_token_counts_keeps_none_and_plays_the_same() {
+    let src = |check: &str| {
+        format!(
+            r#"
+game "Stacks" {{}}
+sides A B
+limit 30 turns
+board {{
+  row c[1..4] at y 0 kind cell
+  directions e (1, 0) w (-1, 0)
+}}
+pieces {{ man tokens 4  king tokens 4 }}
+start {{
+  place 1 man on c1 for A  place 1 king on c1 for A  place 1 king on c2 for B
+  place 1 man on c3 for B  place 1 man on c3 for A  place 1 king on c4 for B
+}}
+turn {{
+  choose {{
+    go token t to q in steps(site(t), e, w) where owner(t) == mover {{ carry t onto q }}
+    crown token t where owner(t) == mover and kind(t) == man and site(t) != none {{
+      set kind(t) = king
+    }}
+  }}
+  if {check} {{ end game draw "a count" }}
+}}
+"#
+        )
+    };
+    let load =
+        |check| load_game(&src(check), &Settings::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let plain = load("count(c1) > 8");
+    let reading = load("count(c1, man) + count(c1, king) != count(c1)");
+    assert!(!plain.keeps_token_counts());
+    assert!(reading.keeps_token_counts());
+    for seed in 0..20 {
+        let (mut a, mut b) = (plain.start(), reading.start());
+        let (mut ra, mut rb) = (Lcg(seed), Lcg(seed));
+        while !matches!(a.pending(), Pending::Over(_)) {
+            assert_eq!(a.moves(), b.moves(), "seed {seed}");
+            random_step(&plain, &mut a, &mut ra);
+            random_step(&reading, &mut b, &mut rb);
+            assert!(reading.token_counts_agree(&b));
+            // a copy keeps (or not) what its game keeps
+            let mut other = reading.start();
+            other.clone_from(&b);
+            assert!(reading.token_counts_agree(&other));
+        }
+        assert_eq!(a.outcome(), b.outcome(), "seed {seed}");
+        assert_eq!(
+            a.outcome().expect("over").reason,
+            ludic::EndReason::TurnLimit
+        );
+    }
+    // positions built by hand: the same decisions, the counts rebuilt where they are kept
+    let by_hand = |g: &ludic::Game| {
+        ludic::setup::Setup::new(g)
+            .token("A", "man", "c2")
+            .and_then(|b| b.token("A", "king", "c2"))
+            .and_then(|b| b.token("B", "man", "c3"))
+            .and_then(|b| b.mover("A"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .build()
+    };
+    let (a, b) = (by_hand(&plain), by_hand(&reading));
+    assert!(reading.token_counts_agree(&b));
+    assert_eq!(kinds_at(&reading, &b, "c2"), ["man", "king"]);
+    assert_eq!(a.moves(), b.moves());
+    assert!(!a.moves().is_empty());
 }
 
 /// Men step up a file; a man at the top becomes a king; `count` of each kind follows.

@@ -1,7 +1,7 @@
 //! The legal decisions of a choice, in a fixed order: alternative by alternative, the values of
 //! each in increasing order (sites, tokens) or in the order written (values, sets).
 
-use super::compile::{CAlt, CSet, Gen, Memo, Reach};
+use super::compile::{CAlt, CSet, Gen, Memo, Question, Reach};
 use super::state::{Board, Regs};
 use super::tokens::UNPLACED;
 use super::{Decision, Game, State};

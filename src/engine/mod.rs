@@ -137,7 +137,7 @@ impl Game {
             round: 0,
             round_first: 0,
             tallies: g.initial_tallies(),
-            toks: Tokens::new(g),
+            toks: Tokens::new(g, self.prog.kind_counts),
             fault: std::cell::Cell::new(None),
             index: state::Index {
                 total: vec![0; g.sites.len()],
@@ -381,8 +381,16 @@ impl Game {
 }
 
 impl Game {
-    /// Whether the counts of tokens of each kind at each site that every move keeps up to date
-    /// (what `count(s, K)` reads) equal those of the stacks counted token by token.
+    /// Whether the moves keep the counts of tokens of each kind at each site (what
+    /// `count(s, K)` reads instead of walking the stack): only when the game has tokens and
+    /// some compiled rule reads them.
+    pub fn keeps_token_counts(&self) -> bool {
+        self.prog.kind_counts && !self.ir.tokens.is_empty()
+    }
+
+    /// Whether the counts of tokens of each kind at each site that the moves keep up to date
+    /// (what `count(s, K)` reads) equal those of the stacks counted token by token; true when
+    /// no counts are kept ([`Game::keeps_token_counts`]): then nothing can disagree.
     pub fn token_counts_agree(&self, st: &State) -> bool {
         st.b.toks.kinds_agree()
     }

@@ -124,15 +124,18 @@ impl Board {
         toks.top[to as usize] = last as i16;
         let mut n = 0;
         let mut x = t as i16;
+        let kinds = toks.kinds_kept();
         while x >= 0 {
             let u = x as usize;
             toks.clock += 1;
             toks.height[u] = toks.clock;
             toks.site[u] = to;
             toks.pos[u] = pos(u);
-            let k = toks.kind[u] as usize;
-            toks.kind_at[from * toks.nk + k] -= 1;
-            toks.kind_at[to as usize * toks.nk + k] += 1;
+            if kinds {
+                let k = toks.kind[u] as usize;
+                toks.kind_at[from * toks.nk + k] -= 1;
+                toks.kind_at[to as usize * toks.nk + k] += 1;
+            }
             n += 1;
             x = toks.above[u];
         }

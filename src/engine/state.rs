@@ -7,7 +7,7 @@ use super::bits::Layout;
 use super::fields::clone_by_fields;
 use super::history::Positions;
 use super::tokens::Tokens;
-use crate::ir::{Game as Ir, PieceKind, Player, SiteId, SiteKind, TallyInfo, VarId};
+use crate::ir::{Game as Ir, KindMask, PieceKind, Player, SiteId, SiteKind, TallyInfo, VarId};
 pub(crate) use parts::{Chance, Loops, Sowing, Stats, TurnFlow};
 use std::cell::Cell;
 
@@ -444,6 +444,41 @@ impl State {
 }
 
 impl Board {
+    /// Pieces of the kinds of `mask` at site `s` (in range): counters and tokens (what
+    /// `count(s, K)` reads). The tokens of each kind come from the counts the moves keep when
+    /// the rules read them (`Tokens::kinds_kept`), else from the stack walked.
+    #[inline(always)]
+    pub(crate) fn count_of(&self, s: usize, mask: KindMask) -> i64 {
+        if mask.0 == u32::MAX {
+            return self.index.total[s] as i64;
+        }
+        let nk = self.nk;
+        // the kinds of the mask (its bits below nk, lowest first)
+        let mut kinds = if nk >= 32 {
+            mask.0
+        } else {
+            mask.0 & ((1u32 << nk) - 1)
+        };
+        let (mut n, kept) = (0, self.toks.kinds_kept());
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            n += self.counts[s * nk + k] as i64;
+            if kept {
+                n += self.toks.of_kind_at(s, k) as i64;
+            }
+        }
+        if !kept && !self.toks.site.is_empty() {
+            let of_mask = |x| mask.0.checked_shr(self.toks.kind[x] as u32).unwrap_or(0) & 1;
+            n += self
+                .toks
+                .at(s as u16)
+                .map(|x| of_mask(x) as i64)
+                .sum::<i64>();
+        }
+        n
+    }
+
     /// Rebuilds every index from the pieces, kinds, owners and tokens (after a position was
     /// built by hand).
     pub(crate) fn reindex(&mut self, g: &Ir, l: &Layout, hand: &[u32]) {

@@ -27,8 +27,9 @@ pub struct Tokens {
     pub(crate) bottom: Vec<i16>,
     /// tokens at each site
     pub(crate) count_at: Vec<u32>,
-    /// tokens of each kind at each site (site `s`, kind `k` at `s * nk + k`; empty without
-    /// tokens): `count(s, K)` reads it instead of walking the stack
+    /// tokens of each kind at each site (site `s`, kind `k` at `s * nk + k`), kept only when
+    /// the compiled rules read it (`count(s, K)` reads it instead of walking the stack); empty
+    /// otherwise (without tokens, or when no rule reads it), and then no move updates it
     pub(crate) kind_at: Vec<u16>,
     /// the number of kinds of pieces (the stride of `kind_at`)
     pub(crate) nk: usize,
@@ -63,7 +64,8 @@ super::fields::clone_by_fields!(Tokens {
 });
 
 impl Tokens {
-    pub(crate) fn new(g: &Ir) -> Self {
+    /// `kinds`: whether the counts of each kind at each site are kept (`kind_at`).
+    pub(crate) fn new(g: &Ir, kinds: bool) -> Self {
         let n = g.tokens.len();
         let tw = words(n);
         let mut t = Tokens {
@@ -78,7 +80,7 @@ impl Tokens {
             count_at: vec![0; g.sites.len()],
             kind_at: vec![
                 0;
-                if n > 0 {
+                if n > 0 && kinds {
                     g.sites.len() * g.pieces.len()
                 } else {
                     0
@@ -184,7 +186,9 @@ impl Tokens {
         self.above[t] = -1;
         self.below[t] = -1;
         self.count_at[s as usize] -= 1;
-        self.kind_at[s as usize * self.nk + self.kind[t] as usize] -= 1;
+        if self.kinds_kept() {
+            self.kind_at[s as usize * self.nk + self.kind[t] as usize] -= 1;
+        }
         self.site[t] = NONE;
     }
 
@@ -201,29 +205,40 @@ impl Tokens {
         }
         self.top[s as usize] = t as i16;
         self.count_at[s as usize] += 1;
-        self.kind_at[s as usize * self.nk + self.kind[t] as usize] += 1;
+        if self.kinds_kept() {
+            self.kind_at[s as usize * self.nk + self.kind[t] as usize] += 1;
+        }
         self.site[t] = s;
     }
 
     /// Token `t`, wherever it is, becomes of kind `k` (the count of its site's kinds follows).
     pub(super) fn set_kind(&mut self, t: usize, k: u8) {
         let s = self.site[t];
-        if s != NONE {
+        if s != NONE && self.kinds_kept() {
             self.kind_at[s as usize * self.nk + self.kind[t] as usize] -= 1;
             self.kind_at[s as usize * self.nk + k as usize] += 1;
         }
         self.kind[t] = k;
     }
 
-    /// Tokens of kind `k` at site `s` (`s` and `k` in range; the game has tokens).
+    /// Whether the counts of each kind at each site are kept (the rules read them).
+    #[inline(always)]
+    pub(crate) fn kinds_kept(&self) -> bool {
+        !self.kind_at.is_empty()
+    }
+
+    /// Tokens of kind `k` at site `s` (`s` and `k` in range; the counts are kept).
     #[inline(always)]
     pub(crate) fn of_kind_at(&self, s: usize, k: usize) -> u32 {
         self.kind_at[s * self.nk + k] as u32
     }
 
     /// Whether the counts of each kind at each site equal those of the stacks walked token by
-    /// token (what `kind_at` must always hold).
+    /// token (what `kind_at` must always hold where it is kept; true where it is not).
     pub(crate) fn kinds_agree(&self) -> bool {
+        if !self.kinds_kept() {
+            return true;
+        }
         let mut from_stacks = vec![0u16; self.kind_at.len()];
         for s in 0..self.top.len() {
             for t in self.at(s as u16) {

@@ -4,7 +4,7 @@
 //! or token go to [`super::query`].
 
 use super::num::{Compiler, Num, num, player_ref};
-use super::query::{AggKind, Base};
+use super::query::{AggKind, Base, Question};
 use super::tables::Tables;
 use crate::engine::state::{Board, Fault, Regs, raise};
 use crate::ir::*;
@@ -432,31 +432,4 @@ pub(crate) fn next1(t: &Tables, b: &Board, s: i64) -> i64 {
         Some(&x) if x != u16::MAX => x as i64,
         _ => -1,
     }
-}
-
-/// Pieces of the kinds of a mask at a site: counters and tokens.
-pub(crate) fn count_masked(t: &Tables, b: &Board, site: i64, mask: KindMask) -> i64 {
-    let Some(s) = t.site(site) else { return 0 };
-    if mask.0 == u32::MAX {
-        return b.index.total[s] as i64;
-    }
-    let nk = t.nk;
-    // the counters of each kind of the mask (its bits below nk, lowest first)
-    let mut kinds = if nk >= 32 {
-        mask.0
-    } else {
-        mask.0 & ((1u32 << nk) - 1)
-    };
-    let mut n: i64 = 0;
-    // (the tokens of each kind at each site are kept by every move, as the counters are)
-    let tokens = t.ntokens > 0;
-    while kinds != 0 {
-        let k = kinds.trailing_zeros() as usize;
-        kinds &= kinds - 1;
-        n += b.counts[s * nk + k] as i64;
-        if tokens {
-            n += b.toks.of_kind_at(s, k) as i64;
-        }
-    }
-    n
 }

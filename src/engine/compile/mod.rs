@@ -9,7 +9,7 @@ pub(crate) mod query;
 mod tables;
 
 pub(crate) use num::{Compiler, Num};
-pub(crate) use query::{Base, CSet, Memo, Reach, SiteQuery, TokQuery};
+pub(crate) use query::{Base, CSet, Memo, Question, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
 
 use crate::ir::*;
@@ -207,6 +207,9 @@ pub(crate) struct Program {
     /// a `choose` of the program (`u32::MAX` without one): where a look-ahead goes when the
     /// mover's turn ends, to stop there as it stops at any choice (see `lookahead`)
     pub(crate) look_halt: u32,
+    /// whether the moves keep the counts of tokens of each kind at each site (some compiled
+    /// form reads them; see `Tokens::kind_at`)
+    pub(crate) kind_counts: bool,
 }
 
 /// Jumps to jumps go straight to where the chain ends, and a jump to `end turn` ends the turn.
@@ -315,6 +318,7 @@ pub(crate) fn compile(g: &Game) -> Program {
         memos: c.memos.clone(),
         limit_ends,
         look_halt,
+        kind_counts: c.reads_kind_counts,
         move_limit: if g.move_limit == u32::MAX {
             u64::MAX
         } else {

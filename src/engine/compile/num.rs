@@ -5,7 +5,7 @@
 
 use super::tables::Tables;
 use crate::engine::state::{Board, Regs};
-use crate::ir::PlayerRef;
+use crate::ir::{KindMask, PlayerRef};
 use std::sync::Arc;
 
 /// A compiled expression: its value for a board and the program's variables.
@@ -26,6 +26,9 @@ pub(crate) struct Compiler {
     pub(crate) memos: Vec<usize>,
     /// compiling the fallback of a value read from a table by site (see `expr/fixed.rs`)
     pub(crate) as_written: bool,
+    /// a compiled form reads the counts of tokens of each kind at each site (`Tokens::kind_at`):
+    /// the moves keep them only then (see `Program::kind_counts`)
+    pub(crate) reads_kind_counts: bool,
 }
 
 impl Compiler {
@@ -36,6 +39,15 @@ impl Compiler {
             in_predicate: false,
             memos: vec![],
             as_written: false,
+            reads_kind_counts: false,
+        }
+    }
+
+    /// A form that counts the pieces of the kinds of `mask` at a site is compiled: on a board
+    /// with tokens (and unless it counts every kind) it reads the counts of each kind.
+    pub(crate) fn counts_kinds(&mut self, mask: KindMask) {
+        if self.t.ntokens > 0 && mask.0 != u32::MAX {
+            self.reads_kind_counts = true;
         }
     }
 

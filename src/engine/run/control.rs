@@ -1,7 +1,7 @@
 //! The turn's flow: jumps, choices, the end of a turn and of a round, who moves, chance events
 //! and loops. Each method of an instruction says whether the program stops there.
 
-use super::super::compile::{CSet, Num, TokQuery};
+use super::super::compile::{CSet, Num, Question, TokQuery};
 use super::super::events::Event;
 use super::super::{EndReason, Game, Pending, State};
 use crate::ir::{Player, VarId};

@@ -24,6 +24,7 @@ impl Compiler {
             {
                 // One kind, and tokens: the site's counters of that kind and its tokens of that
                 // kind, both kept by every move (no walk of the stack).
+                self.counts_kinds(*mask);
                 let (k, nk) = (mask.0.trailing_zeros() as usize, t.nk);
                 with_arg!(self, s, |s| num(move |b, r| match t.site(s(b, r)) {
                     Some(s) => b.counts[s * nk + k] as i64 + b.toks.of_kind_at(s, k) as i64,
@@ -32,10 +33,10 @@ impl Compiler {
             }
             Expr::Count(s, mask) => {
                 let mask = *mask;
-                with_arg!(self, s, |s| num(move |b, r| {
-                    let s = s(b, r);
-                    count_masked(&t, b, s, mask)
-                }))
+                self.counts_kinds(mask);
+                with_arg!(self, s, |s| num(move |b, r| t
+                    .site(s(b, r))
+                    .map_or(0, |s| b.count_of(s, mask))))
             }
             Expr::CountAt(s) => {
                 let s = self.num(s);
@@ -51,10 +52,11 @@ impl Compiler {
             Expr::CountSet(set, mask) => {
                 let set = self.set(set);
                 let mask = *mask;
+                self.counts_kinds(mask);
                 num(move |b, r| {
                     let mut total = 0i64;
                     set.for_each(b, r, &mut |b, _, s| {
-                        total += count_masked(&t, b, s as i64, mask);
+                        total += t.site(s as i64).map_or(0, |s| b.count_of(s, mask));
                         true
                     });
                     total

@@ -28,36 +28,32 @@ use site_ops::SiteOp;
 mod tokens;
 use tokens::TokOp;
 pub(crate) use tokens::TokQuery;
+mod question;
+pub(crate) use question::Question;
 
-/// At most this many indexed tests in one question (the others are tried one site at a time).
-const MAX_OPS: usize = 8;
-
-/// The sites a question starts from.
-pub(crate) enum Base {
-    /// every site
-    All,
-    /// a fixed set
-    Bits(Vec<u64>),
-}
-
-/// A condition over the sites bound to a variable: a fixed base, indexed tests, and the rest.
-pub(crate) struct SiteQuery {
-    t: Arc<Tables>,
-    var: VarId,
-    base: Vec<u64>,
-    /// the plain indexed tests, tried first: (offset in the arena, whose sets: 0 fixed, 1 the
-    /// mover's, 2 the opponent's, complement mask)
-    plain: Vec<(usize, u8, u64)>,
-    /// the other indexed tests
-    ops: Vec<SiteOp>,
-    /// comparisons of a candidate's pieces with a number, tried before the rest
-    counts: Vec<(Op, CountRhs)>,
-    /// whether a test builds its set before the question
-    prepared: bool,
-    rest: Option<Num>,
-}
-
-impl SiteQuery {
+/// A question about every site: its candidates from the indexes, the rest tried one by one.
+impl Question for SiteQuery {
+    #[inline(always)]
+    fn words(&self) -> usize {
+        self.t.layout.w
+    }
+    #[inline(always)]
+    fn indexed_only(&self) -> bool {
+        self.rest.is_none() && self.counts.is_empty()
+    }
+    #[inline(always)]
+    fn passes(&self, b: &Board, r: &mut Regs, s: usize) -> bool {
+        if !self.counts_hold(b, r, s) {
+            return false;
+        }
+        match &self.rest {
+            Some(rest) => {
+                r.set(self.var, s as i64);
+                rest(b, r) != 0
+            }
+            None => true,
+        }
+    }
     /// Builds the sets of the tests that need it (before the words are read).
     #[inline(always)]
     fn prepare(&self, b: &Board, r: &mut Regs) {
@@ -99,13 +95,42 @@ impl SiteQuery {
             }
         }
     }
-
     /// Word `i` of the sites the indexed tests allow (after [`SiteQuery::prepare`]).
     #[inline(always)]
     fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
         self.word_within(b, r, i, !0)
     }
+}
 
+/// At most this many indexed tests in one question (the others are tried one site at a time).
+const MAX_OPS: usize = 8;
+
+/// The sites a question starts from.
+pub(crate) enum Base {
+    /// every site
+    All,
+    /// a fixed set
+    Bits(Vec<u64>),
+}
+
+/// A condition over the sites bound to a variable: a fixed base, indexed tests, and the rest.
+pub(crate) struct SiteQuery {
+    t: Arc<Tables>,
+    var: VarId,
+    base: Vec<u64>,
+    /// the plain indexed tests, tried first: (offset in the arena, whose sets: 0 fixed, 1 the
+    /// mover's, 2 the opponent's, complement mask)
+    plain: Vec<(usize, u8, u64)>,
+    /// the other indexed tests
+    ops: Vec<SiteOp>,
+    /// comparisons of a candidate's pieces with a number, tried before the rest
+    counts: Vec<(Op, CountRhs)>,
+    /// whether a test builds its set before the question
+    prepared: bool,
+    rest: Option<Num>,
+}
+
+impl SiteQuery {
     /// Word `i` of the sites the indexed tests allow, among those of `within` (the others
     /// may be clear or not).
     #[inline(always)]
@@ -145,41 +170,6 @@ impl SiteQuery {
                 _ => n >= c,
             }
         })
-    }
-
-    /// Calls `f` on every site of the question, in increasing order, until it returns false.
-    #[inline]
-    pub(crate) fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
-        &self,
-        b: &Board,
-        r: &mut Regs,
-        mut f: F,
-    ) -> bool {
-        let w = self.t.layout.w;
-        self.prepare(b, r);
-        r.work += w as u64;
-        for i in 0..w {
-            let mut word = self.word(b, r, i);
-            while word != 0 {
-                let bit = word.trailing_zeros() as usize;
-                word &= word - 1;
-                let s = i * 64 + bit;
-                r.work += 1;
-                if !self.counts_hold(b, r, s) {
-                    continue;
-                }
-                if let Some(rest) = &self.rest {
-                    r.set(self.var, s as i64);
-                    if rest(b, r) == 0 {
-                        continue;
-                    }
-                }
-                if !f(b, r, s) {
-                    return false;
-                }
-            }
-        }
-        true
     }
 
     /// Whether the question depends only on the kinds and owners of sites (and the mover): its
@@ -223,57 +213,14 @@ impl SiteQuery {
             return false;
         }
         self.prepare(b, r);
-        if self.word_within(b, r, s / 64, 1 << (s % 64)) >> (s % 64) & 1 == 0
-            || !self.counts_hold(b, r, s)
-        {
-            return false;
-        }
-        match &self.rest {
-            Some(rest) => {
-                r.set(self.var, s as i64);
-                rest(b, r) != 0
-            }
-            None => true,
-        }
+        self.word_within(b, r, s / 64, 1 << (s % 64)) >> (s % 64) & 1 != 0 && self.passes(b, r, s)
     }
 
     /// Whether a site among the candidates (see [`SiteQuery::candidates`], built at `at`)
     /// satisfies the rest of the condition.
     #[inline]
     pub(crate) fn candidate_holds(&self, b: &Board, r: &mut Regs, at: usize, s: usize) -> bool {
-        if r.scratch[at + s / 64] >> (s % 64) & 1 == 0 || !self.counts_hold(b, r, s) {
-            return false;
-        }
-        match &self.rest {
-            Some(rest) => {
-                r.set(self.var, s as i64);
-                rest(b, r) != 0
-            }
-            None => true,
-        }
-    }
-
-    /// Whether some site satisfies the question.
-    #[inline]
-    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        if self.rest.is_none() && self.counts.is_empty() {
-            // The indexes answer alone: is any word of the intersection not empty?
-            let w = self.t.layout.w;
-            self.prepare(b, r);
-            r.work += w as u64;
-            return (0..w).any(|i| self.word(b, r, i) != 0);
-        }
-        !self.for_each(b, r, |_, _, _| false)
-    }
-
-    /// The first site of the question, or -1.
-    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
-        let mut found = -1;
-        self.for_each(b, r, |_, _, s| {
-            found = s as i64;
-            false
-        });
-        found
+        r.scratch[at + s / 64] >> (s % 64) & 1 != 0 && self.passes(b, r, s)
     }
 
     /// The sites the indexed tests allow (the rest of the condition not tried), into the

@@ -326,7 +326,10 @@ impl Compiler {
             match self.tok_op(var, c) {
                 Some(op) if ops.len() < MAX_OPS => ops.push(op),
                 _ => match site_holds(var, c) {
-                    Some(h) if holds.len() < MAX_OPS => holds.push(h),
+                    Some(h) if holds.len() < MAX_OPS => {
+                        self.counts_kinds(h.0);
+                        holds.push(h)
+                    }
                     _ => rest.push(c.clone()),
                 },
             }

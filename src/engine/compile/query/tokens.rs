@@ -2,6 +2,7 @@
 //! side, area, site, the kinds its site holds) and the rest, tried token by token.
 
 use crate::engine::compile::num::Num;
+use crate::engine::compile::query::question::Question;
 use crate::engine::compile::tables::Tables;
 use crate::engine::state::{Board, Regs};
 use crate::ir::{KindMask, VarId};
@@ -32,6 +33,39 @@ pub(crate) struct TokQuery {
 }
 
 impl TokQuery {
+    /// Whether the site of token `x` passes the tests of `holds`.
+    #[inline(always)]
+    fn site_holds(&self, b: &Board, x: usize) -> bool {
+        let s = b.toks.site[x];
+        self.holds.iter().all(|&(mask, none)| {
+            let n = if s == u16::MAX {
+                0
+            } else {
+                b.count_of(s as usize, mask)
+            };
+            (n == 0) == none
+        })
+    }
+}
+
+/// A question about every token: its candidates from the indexes, the rest tried one by one.
+impl Question for TokQuery {
+    #[inline(always)]
+    fn words(&self) -> usize {
+        self.t.tw
+    }
+    #[inline(always)]
+    fn indexed_only(&self) -> bool {
+        self.rest.is_none() && self.holds.is_empty()
+    }
+    #[inline(always)]
+    fn passes(&self, b: &Board, r: &mut Regs, x: usize) -> bool {
+        r.set(self.var, x as i64);
+        if !self.holds.is_empty() && !self.site_holds(b, x) {
+            return false;
+        }
+        self.rest.as_ref().is_none_or(|rest| rest(b, r) != 0)
+    }
     /// Builds the sets of the tests that need it (before the words are read).
     #[inline(always)]
     fn prepare(&self, b: &Board, r: &mut Regs) {
@@ -60,7 +94,6 @@ impl TokQuery {
             }
         }
     }
-
     /// Word `i` of the tokens the indexed tests allow (after [`TokQuery::prepare`]).
     #[inline(always)]
     fn word(&self, b: &Board, r: &mut Regs, i: usize) -> u64 {
@@ -86,95 +119,4 @@ impl TokQuery {
         }
         word
     }
-
-    /// Calls `f` on every token of the question, in increasing order, until it returns false.
-    #[inline]
-    pub(crate) fn for_each<F: FnMut(&Board, &mut Regs, usize) -> bool>(
-        &self,
-        b: &Board,
-        r: &mut Regs,
-        mut f: F,
-    ) -> bool {
-        let tw = self.t.tw;
-        self.prepare(b, r);
-        r.work += tw as u64;
-        for i in 0..tw {
-            let mut word = self.word(b, r, i);
-            while word != 0 {
-                let bit = word.trailing_zeros() as usize;
-                word &= word - 1;
-                let x = i * 64 + bit;
-                r.work += 1;
-                r.set(self.var, x as i64);
-                if !self.holds.is_empty() && !self.site_holds(b, x) {
-                    continue;
-                }
-                if let Some(rest) = &self.rest
-                    && rest(b, r) == 0
-                {
-                    continue;
-                }
-                if !f(b, r, x) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    /// Whether the site of token `x` passes the tests of `holds`.
-    #[inline(always)]
-    fn site_holds(&self, b: &Board, x: usize) -> bool {
-        let s = b.toks.site[x];
-        self.holds.iter().all(|&(mask, none)| {
-            let n = if s == u16::MAX {
-                0
-            } else {
-                held(&self.t, b, s as usize, mask)
-            };
-            (n == 0) == none
-        })
-    }
-
-    #[inline]
-    pub(crate) fn exists(&self, b: &Board, r: &mut Regs) -> bool {
-        if self.rest.is_none() && self.holds.is_empty() {
-            let tw = self.t.tw;
-            self.prepare(b, r);
-            r.work += tw as u64;
-            return (0..tw).any(|i| self.word(b, r, i) != 0);
-        }
-        !self.for_each(b, r, |_, _, _| false)
-    }
-
-    pub(crate) fn first(&self, b: &Board, r: &mut Regs) -> i64 {
-        let mut found = -1;
-        self.for_each(b, r, |_, _, x| {
-            found = x as i64;
-            false
-        });
-        found
-    }
-}
-
-/// Pieces of the kinds of `mask` at site `s` (in range): counters and tokens, each kind read
-/// from the counts every move keeps (as `count(s, K)` reads them).
-#[inline(always)]
-fn held(t: &Tables, b: &Board, s: usize, mask: KindMask) -> u64 {
-    if mask.0 == u32::MAX {
-        return b.index.total[s] as u64;
-    }
-    let nk = t.nk;
-    let mut kinds = if nk >= 32 {
-        mask.0
-    } else {
-        mask.0 & ((1u32 << nk) - 1)
-    };
-    let mut n = 0;
-    while kinds != 0 {
-        let k = kinds.trailing_zeros() as usize;
-        kinds &= kinds - 1;
-        n += b.counts[s * nk + k] as u64 + b.toks.of_kind_at(s, k) as u64;
-    }
-    n
 }
