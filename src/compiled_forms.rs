@@ -467,6 +467,49 @@ turn {
         }
         assert!(bound > 0, "some built-in game evaluates an argument once");
     }
+    /// Kalah with `calls` uses of an action of 10 `let`s whose argument is evaluated once
+    /// (2,000 variables, and as many for the arguments) and `cheap` uses of one of 200 `let`s.
+    fn many_variables(cheap: usize) -> String {
+        let src = include_str!("../tests/fixtures/kalah.game");
+        let at = src.find("turn {").expect("a turn");
+        let shared: Vec<String> = (0..10)
+            .map(|k| format!("  let x{k} = twice(count(opposite(h)))"))
+            .collect();
+        let plain: Vec<String> = (0..200).map(|k| format!("  let y{k} = 0")).collect();
+        let calls = format!(
+            "{}{}",
+            "  do a(s1)\n".repeat(200),
+            "  do b(s1)\n".repeat(cheap)
+        );
+        format!(
+            "{}def twice(v) = v == v\naction a(h) {{\n{}\n}}\naction b(h) {{\n{}\n}}\n{}",
+            &src[..at],
+            shared.join("\n"),
+            plain.join("\n"),
+            src[at..].replacen("turn {", &format!("turn {{\n{calls}"), 1)
+        )
+    }
+
+    /// A file whose variables and those of its arguments evaluated once pass the limit of
+    /// 65535 still loads, checked again with every argument copied (a file that loaded before
+    /// `Let` still loads); with fewer variables the same arguments are evaluated once.
+    #[test]
+    fn a_file_near_the_limit_of_variables_still_loads() {
+        let few = load(&many_variables(10), false);
+        assert!(
+            lets(&few) >= 2000,
+            "{} arguments evaluated once",
+            lets(&few)
+        );
+        // 2,000 + 310 x 200 = 64,000 variables of the file's own; 66,000 with the arguments'
+        let edge = load(&many_variables(310), false);
+        assert_eq!(
+            lets(&edge),
+            0,
+            "the file near the limit loads with every argument copied"
+        );
+        assert!(!edge.start().moves().is_empty());
+    }
 }
 
 mod token_counts_kept_or_not {
