@@ -467,27 +467,25 @@ turn {
         }
         assert!(bound > 0, "some built-in game evaluates an argument once");
     }
-    /// Kalah with `calls` uses of an action of 10 `let`s whose argument is evaluated once
-    /// (2,000 variables, and as many for the arguments) and `cheap` uses of one of 200 `let`s.
+    /// A game with 200 uses of an action of 10 `let`s whose argument is evaluated once
+    /// (4,000 variables: each `let`'s and its search's; 2,000 more for the arguments) and
+    /// `cheap` uses of an action of 200 `let`s.
     fn many_variables(cheap: usize) -> String {
-        let src = include_str!("../tests/fixtures/kalah.game");
-        let at = src.find("turn {").expect("a turn");
         let shared: Vec<String> = (0..10)
-            .map(|k| format!("  let x{k} = twice(count(opposite(h)))"))
+            .map(|k| format!("  let x{k} = twice(some token t where owner(t) == p)"))
             .collect();
         let plain: Vec<String> = (0..200).map(|k| format!("  let y{k} = 0")).collect();
         let calls = format!(
             "{}{}",
-            "  do a(s1)\n".repeat(200),
-            "  do b(s1)\n".repeat(cheap)
+            "  do a(mover)\n".repeat(200),
+            "  do b(mover)\n".repeat(cheap)
         );
-        format!(
-            "{}def twice(v) = v == v\naction a(h) {{\n{}\n}}\naction b(h) {{\n{}\n}}\n{}",
-            &src[..at],
+        game(&format!(
+            "def twice(v) = v == v\naction a(p) {{\n{}\n}}\naction b(p) {{\n{}\n}}\n{}",
             shared.join("\n"),
             plain.join("\n"),
-            src[at..].replacen("turn {", &format!("turn {{\n{calls}"), 1)
-        )
+            SHARED.replacen("turn {", &format!("turn {{\n{calls}"), 1)
+        ))
     }
 
     /// A file whose variables and those of its arguments evaluated once pass the limit of
@@ -501,8 +499,8 @@ turn {
             "{} arguments evaluated once",
             lets(&few)
         );
-        // 2,000 + 310 x 200 = 64,000 variables of the file's own; 66,000 with the arguments'
-        let edge = load(&many_variables(310), false);
+        // 4,000 + 300 x 200 = 64,000 variables of the file's own; 66,000 with the arguments'
+        let edge = load(&many_variables(300), false);
         assert_eq!(
             lets(&edge),
             0,
