@@ -53,6 +53,7 @@ use std::time::{Duration, Instant};
 use tree::Node;
 use tree::{DECISION, Tree, UNPROVEN, reward_of};
 
+mod cache;
 mod tree;
 
 /// How long a search runs.

@@ -2,6 +2,7 @@
 //! playout, backing up of rewards and proofs) and the solver's proofs.
 
 use super::ARENA_START;
+use super::cache::States;
 use crate::agents::Progress;
 use crate::{Game, Outcome, Pending, State};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -27,6 +28,10 @@ const NO_SIDE: u8 = u8::MAX;
 const NO_ROOT: u32 = u32::MAX;
 /// Playouts between two readings of the clock.
 const BATCH: u64 = 4;
+/// Positions of inner nodes kept a search (see [`States`]), at most, and at most one for
+/// every [`KEPT_PER_NODES`] nodes of the arena's cap.
+pub(super) const KEPT: usize = 4096;
+const KEPT_PER_NODES: usize = 16;
 
 /// A node of the tree (16 bytes).
 #[derive(Clone, Copy, Debug)]
@@ -102,10 +107,17 @@ pub(super) struct Tree {
     path: Vec<(u32, u8)>,
     pub(super) rng: Xoshiro256PlusPlus,
     max_nodes: usize,
+    /// the kept positions of inner nodes
+    states: States,
 }
 
 impl Tree {
     pub(super) fn new(st: &State, max_nodes: usize) -> Tree {
+        Tree::keeping(st, max_nodes, KEPT.min(max_nodes / KEPT_PER_NODES))
+    }
+
+    /// A tree that keeps at most `kept` positions of inner nodes a search.
+    pub(super) fn keeping(st: &State, max_nodes: usize, kept: usize) -> Tree {
         let max_nodes = max_nodes.clamp(16, u32::MAX as usize / 2);
         Tree {
             nodes: Vec::with_capacity(ARENA_START.min(max_nodes)),
@@ -117,6 +129,7 @@ impl Tree {
             path: Vec::with_capacity(256),
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             max_nodes,
+            states: States::new(kept),
         }
     }
 
@@ -130,6 +143,7 @@ impl Tree {
             self.nodes.push(Node::FRESH);
             self.root = 0;
         }
+        self.states.reset(self.nodes.len());
     }
 
     /// Copies the subtree of the root to the front of the spare half (breadth first, so that
@@ -220,7 +234,8 @@ impl Tree {
     /// nodes), expansion of the node reached if it was visited before (or at once when its
     /// game is over), a random playout, and the backing up of its rewards along the path. A
     /// proven node ends the selection: its result is backed up without a playout, and a node
-    /// newly proven makes its parents' proofs be looked at again, up the path.
+    /// newly proven makes its parents' proofs be looked at again, up the path. The path is
+    /// walked without its position, which is made only where one is needed (see [`States`]).
     fn iterate(&mut self, g: &Game, c: f64, nsides: usize) {
         let Tree {
             nodes,
@@ -231,12 +246,17 @@ impl Tree {
             path,
             rng,
             max_nodes,
+            states,
             ..
         } = self;
-        st.clone_from(root_st);
         path.clear();
         let mut node = *root;
         path.push((node, NO_SIDE));
+        let mut walk = Walk {
+            g,
+            root_st,
+            at: None,
+        };
         let draw = 1.0 / nsides as f32;
         let winner = loop {
             let n = nodes[node as usize];
@@ -245,28 +265,42 @@ impl Tree {
             }
             match n.kind() {
                 LEAF => {
+                    walk.reach(nodes, states, st, path, path.len() - 1);
                     if (n.visits > 0 || node == *root || matches!(st.pending(), Pending::Over(_)))
                         && expand(nodes, node, st, probe, g, *max_nodes)
                     {
+                        states.grow(nodes.len());
+                        if matches!(nodes[node as usize].kind(), DECISION | CHANCE) {
+                            states.keep(node, st);
+                        }
                         continue;
                     }
                     break playout(g, st, rng).winner.map(|w| w.0);
                 }
                 DECISION => {
                     let i = select(nodes, &n, c, draw, rng);
-                    let d = st.moves()[i];
-                    g.play_unchecked(st, d);
                     node = n.first + i as u32;
                     path.push((node, n.side));
                 }
                 CHANCE => {
+                    walk.reach(nodes, states, st, path, path.len() - 1);
                     let o = g.draw_chance(st, rng.random());
-                    let _ = g.play_chance(st, o);
                     node = n.first + o as u32;
                     path.push((node, NO_SIDE));
                 }
                 // an ended game whose winner no proof holds
-                _ => break ended_winner(st),
+                _ => {
+                    walk.reach(nodes, states, st, path, path.len() - 1);
+                    break ended_winner(st);
+                }
+            }
+            // an inner node reached without a kept position (in a reused subtree): keep it
+            if matches!(nodes[node as usize].kind(), DECISION | CHANCE)
+                && states.room()
+                && !states.has(node)
+            {
+                walk.reach(nodes, states, st, path, path.len() - 1);
+                states.keep(node, st);
             }
         };
         for &(i, side) in path.iter() {
@@ -294,6 +328,54 @@ impl Tree {
             }
             nodes[parent as usize].set_proof(p);
         }
+    }
+}
+
+/// The making of an iteration's positions along its path.
+struct Walk<'a> {
+    g: &'a Game,
+    root_st: &'a State,
+    /// the index in the path of the node whose position the iteration's state holds
+    at: Option<usize>,
+}
+
+impl Walk<'_> {
+    /// Makes `st` the position of the node at `path[to]`: from the position it holds when that
+    /// is of a node above on the path, else copied from the deepest kept position on the path
+    /// (the root's at worst), then the decisions and outcomes below played again.
+    fn reach(
+        &mut self,
+        nodes: &[Node],
+        states: &States,
+        st: &mut State,
+        path: &[(u32, u8)],
+        to: usize,
+    ) {
+        if self.at == Some(to) {
+            return;
+        }
+        let kept = (1..=to).rev().find(|&k| states.has(path[k].0)).unwrap_or(0);
+        let from = match self.at {
+            Some(a) if a >= kept && a < to => a,
+            _ => {
+                match states.get(path[kept].0).filter(|_| kept > 0) {
+                    Some(p) => st.clone_from(p),
+                    None => st.clone_from(self.root_st),
+                }
+                kept
+            }
+        };
+        for k in from + 1..=to {
+            let parent = nodes[path[k - 1].0 as usize];
+            let i = (path[k].0 - parent.first) as usize;
+            if parent.kind() == CHANCE {
+                let _ = self.g.play_chance(st, i as i64);
+            } else {
+                let d = st.moves()[i];
+                self.g.play_unchecked(st, d);
+            }
+        }
+        self.at = Some(to);
     }
 }
 
@@ -472,6 +554,85 @@ fn playout(g: &Game, st: &mut State, rng: &mut Xoshiro256PlusPlus) -> Outcome {
                 }
                 let d = m[rng.random_range(0..m.len())];
                 g.play_unchecked(st, d);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each node's statistics, kind and children, to compare two trees.
+    fn summary(t: &Tree) -> Vec<(u32, u32, u32, u16, u8)> {
+        t.nodes
+            .iter()
+            .map(|n| (n.first, n.visits, n.value.to_bits(), n.n, n.kind))
+            .collect()
+    }
+
+    /// A search of `playouts` from `st`, then another from the position after the most
+    /// visited decision of the root (its subtree reused), keeping at most `kept` positions.
+    fn two_searches(
+        g: &Game,
+        st: &State,
+        kept: usize,
+        playouts: u64,
+    ) -> Vec<Vec<(u32, u32, u32, u16, u8)>> {
+        let mut t = Tree::keeping(st, 1 << 16, kept);
+        let counter = AtomicU64::new(0);
+        t.prepare(st, false);
+        t.rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        t.search(g, 0.5, Some(playouts), None, &counter, None);
+        let first = summary(&t);
+        let r = t.nodes[t.root as usize];
+        let mut next = st.clone();
+        if r.kind() == DECISION {
+            let best = (0..r.n as usize)
+                .max_by_key(|&i| t.nodes[r.first as usize + i].visits)
+                .unwrap_or(0);
+            g.play_unchecked(&mut next, st.moves()[best]);
+            t.advance(Some(best));
+        } else {
+            let o = g.draw_chance(&next, 0.5);
+            let _ = g.play_chance(&mut next, o);
+            t.advance(Some(o as usize));
+        }
+        t.prepare(&next, true);
+        t.search(g, 0.5, Some(playouts), None, &counter, None);
+        vec![first, summary(&t)]
+    }
+
+    /// Keeping the positions of inner nodes changes nothing of the search: the same trees
+    /// whether none, a few or many are kept, with decisions, chance outcomes and a reused
+    /// subtree (whose inner nodes are kept when a walk first passes them).
+    #[test]
+    fn kept_positions_change_nothing() {
+        for name in [
+            "pallankuzhi",
+            "puluc",
+            "backgammon",
+            "connect four",
+            "amazons",
+        ] {
+            let (_, src) = crate::builtin::find(name).expect("a built-in game");
+            let g = crate::load_game(src, &crate::Settings::default()).expect("it loads");
+            let mut st = g.start();
+            let mut x = 0.3;
+            while matches!(st.pending(), Pending::ChanceFirst | Pending::Throw(_)) {
+                // (a throw drawn again until it decides, as who starts: vary it)
+                x = (x + 0.37) % 1.0;
+                let o = g.draw_chance(&st, x);
+                let _ = g.play_chance(&mut st, o);
+            }
+            let playouts = if name == "amazons" { 60 } else { 400 };
+            let none = two_searches(&g, &st, 0, playouts);
+            assert!(none[0][0].1 as u64 >= playouts, "{name}: the search ran");
+            for kept in [1, 7, KEPT] {
+                assert!(
+                    two_searches(&g, &st, kept, playouts) == none,
+                    "{name}: {kept} kept positions change the search"
+                );
             }
         }
     }

@@ -1,0 +1,92 @@
+//! The positions of a tree's inner nodes, kept so that an iteration does not replay every
+//! decision from the root.
+//!
+//! An iteration's selection needs no position at a decision node (UCB reads the children's
+//! statistics), only at a chance node (to draw an outcome) and at the node it ends on (to
+//! expand it, or to play out from it). The path is therefore walked without playing it, and the
+//! position is made only where it is needed: copied from the deepest node of the path whose
+//! position is kept here (the root's is the tree's own), then the decisions and outcomes below
+//! it replayed. A node's position is kept when it is expanded (and when a walk passes an inner
+//! node without one, as after a subtree is reused), up to [`States::cap`] positions a search:
+//! the first expanded are the most visited, near the root.
+//!
+//! The search is the same with or without the kept positions (the same choices, the same draws
+//! of the generator, the same playouts): only the work of replaying changes.
+
+use crate::State;
+
+/// No kept position.
+const NONE: u32 = u32::MAX;
+
+/// The kept positions of one tree: a slot for each node, and the positions themselves.
+pub(super) struct States {
+    /// per node of the arena: the index of its position in `pool`, or [`NONE`]
+    slot: Vec<u32>,
+    /// the positions; those past `used` are buffers kept from an earlier search, to reuse
+    pool: Vec<State>,
+    used: usize,
+    cap: usize,
+}
+
+impl States {
+    /// At most `cap` positions a search (0: none kept, every path replayed from the root).
+    pub(super) fn new(cap: usize) -> States {
+        States {
+            slot: vec![],
+            pool: vec![],
+            used: 0,
+            cap,
+        }
+    }
+
+    /// Forgets every kept position (their buffers stay, for the next positions kept), for an
+    /// arena of `nodes` nodes.
+    pub(super) fn reset(&mut self, nodes: usize) {
+        self.slot.clear();
+        self.slot.resize(nodes, NONE);
+        self.used = 0;
+    }
+
+    /// Makes room for the slots of an arena grown to `nodes` nodes.
+    pub(super) fn grow(&mut self, nodes: usize) {
+        if self.slot.len() < nodes {
+            self.slot.resize(nodes, NONE);
+        }
+    }
+
+    /// The kept position of `node`, if any.
+    #[inline]
+    pub(super) fn get(&self, node: u32) -> Option<&State> {
+        match self.slot.get(node as usize) {
+            Some(&i) if i != NONE => Some(&self.pool[i as usize]),
+            _ => None,
+        }
+    }
+
+    /// Whether `node` has a kept position.
+    #[inline]
+    pub(super) fn has(&self, node: u32) -> bool {
+        self.slot.get(node as usize).is_some_and(|&i| i != NONE)
+    }
+
+    /// Whether another position can be kept in this search.
+    #[inline]
+    pub(super) fn room(&self) -> bool {
+        self.used < self.cap
+    }
+
+    /// Keeps `st` as the position of `node` (nothing when the search's share is used up or
+    /// the node has one already).
+    pub(super) fn keep(&mut self, node: u32, st: &State) {
+        if !self.room() || self.has(node) || node as usize >= self.slot.len() {
+            return;
+        }
+        if self.used == self.pool.len() {
+            self.pool.push(st.clone());
+        } else {
+            self.pool[self.used].clone_from(st);
+        }
+        self.slot[node as usize] = self.used as u32;
+        self.used += 1;
+    }
+}
