@@ -86,6 +86,19 @@ pub struct Log {
     pub(crate) events: Vec<Event>,
 }
 
+impl crate::engine::fields::Room for Log {
+    fn room_like(&mut self, o: &Self) {
+        if self.events.capacity() < o.events.capacity() {
+            self.events.reserve_exact(o.events.capacity() - self.events.len());
+        }
+    }
+    /// (An event may hold buffers of its own: only an empty log is surely copied without
+    /// allocating.)
+    fn fits(&self, o: &Self) -> bool {
+        o.events.is_empty()
+    }
+}
+
 impl Log {
     #[inline(always)]
     pub(crate) fn push(&mut self, e: impl FnOnce() -> Event) {

@@ -1,4 +1,5 @@
-//! Helpers for the engine's data types: `Clone` field by field (see [`clone_by_fields`]).
+//! Helpers for the engine's data types: `Clone` field by field (see [`clone_by_fields`]), and
+//! room kept in their buffers (see [`Room`]).
 
 /// `Clone` field by field, with a `clone_from` that reuses the buffers it overwrites: copying
 /// a position into another (a playout, a search) allocates nothing once they have grown.
@@ -8,6 +9,20 @@
 /// `clone_from`.
 macro_rules! clone_by_fields {
     ($t:ident { $($f:ident),* $(,)? }) => {
+        $crate::engine::fields::clone_by_fields!(@own_room $t { $($f),* });
+        impl $crate::engine::fields::Room for $t {
+            fn room_like(&mut self, o: &Self) {
+                let $t { $($f),* } = o;
+                $($crate::engine::fields::Room::room_like(&mut self.$f, $f);)*
+            }
+            fn fits(&self, o: &Self) -> bool {
+                let $t { $($f),* } = o;
+                true $(&& $crate::engine::fields::Room::fits(&self.$f, $f))*
+            }
+        }
+    };
+    // a type whose `Room` is written by hand
+    (@own_room $t:ident { $($f:ident),* $(,)? }) => {
         impl Clone for $t {
             fn clone(&self) -> Self {
                 let $t { $($f),* } = self;
@@ -21,3 +36,51 @@ macro_rules! clone_by_fields {
     };
 }
 pub(crate) use clone_by_fields;
+
+/// Room in a value's buffers, for copies made into it without allocating.
+pub(crate) trait Room {
+    /// Makes each buffer's capacity at least `like`'s: copying into this value (`clone_from`)
+    /// a value whose buffers are no longer than `like`'s capacities allocates nothing. The
+    /// contents do not change.
+    fn room_like(&mut self, like: &Self);
+    /// Whether copying `o` into this value (`clone_from`) allocates nothing.
+    fn fits(&self, o: &Self) -> bool;
+}
+
+/// A buffer of values without buffers of their own (a buffer of buffers writes its own).
+impl<T: Copy> Room for Vec<T> {
+    fn room_like(&mut self, like: &Self) {
+        if self.capacity() < like.capacity() {
+            self.reserve_exact(like.capacity() - self.len());
+        }
+    }
+    fn fits(&self, o: &Self) -> bool {
+        o.len() <= self.capacity()
+    }
+}
+
+/// Values without a buffer of their own to grow.
+macro_rules! no_room {
+    ($($t:ty),* $(,)?) => {
+        $(impl Room for $t {
+            fn room_like(&mut self, _: &Self) {}
+            fn fits(&self, _: &Self) -> bool {
+                true
+            }
+        })*
+    };
+}
+no_room!(
+    bool,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    i64,
+    crate::engine::Pending,
+    Option<(u16, u16)>,
+    Option<u64>,
+    Option<u8>,
+    std::cell::Cell<Option<crate::engine::Fault>>,
+);

@@ -165,6 +165,37 @@ impl Clone for Positions {
     }
 }
 
+impl crate::engine::fields::Room for Positions {
+    fn room_like(&mut self, o: &Self) {
+        let Positions {
+            keys: _,
+            hash: _,
+            stacks,
+            list,
+            table,
+            counts,
+            gens,
+            epoch: _,
+            start: _,
+            to_move: _,
+        } = o;
+        self.stacks.room_like(stacks);
+        self.list.room_like(list);
+        self.table.room_like(table);
+        self.counts.room_like(counts);
+        self.gens.room_like(gens);
+    }
+    fn fits(&self, o: &Self) -> bool {
+        // (`clone_from` copies nothing when neither keeps a history)
+        (self.keys.is_none() && o.keys.is_none())
+            || (self.stacks.fits(&o.stacks)
+                && self.list.fits(&o.list)
+                && self.table.fits(&o.table)
+                && self.counts.fits(&o.counts)
+                && self.gens.fits(&o.gens))
+    }
+}
+
 /// Two histories are equal when they hold the same positions (in any order) and the same
 /// position now. The destructuring names every field and has no `..`: a field added breaks the
 /// build until it is compared or skipped here with the reason.

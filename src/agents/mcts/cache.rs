@@ -17,8 +17,14 @@ use crate::State;
 
 /// No kept position.
 const NONE: u32 = u32::MAX;
+/// Buffers made for the first positions kept.
+const FIRST: usize = 64;
 
 /// The kept positions of one tree: a slot for each node, and the positions themselves.
+///
+/// Their buffers are made while the tree's first search runs (as many as it asks for, twice as
+/// many each time), and afterward only at the start of a search, as many more as the last
+/// search asked for and had none: a search after the first allocates nothing while it runs.
 pub(super) struct States {
     /// per node of the arena: the index of its position in `pool`, or [`NONE`]
     slot: Vec<u32>,
@@ -26,6 +32,10 @@ pub(super) struct States {
     pool: Vec<State>,
     used: usize,
     cap: usize,
+    /// the tree's first search is running: buffers are made as they are needed
+    first: bool,
+    /// positions this search would have kept and had no buffer for
+    unmet: usize,
 }
 
 impl States {
@@ -36,15 +46,36 @@ impl States {
             pool: vec![],
             used: 0,
             cap,
+            first: true,
+            unmet: 0,
         }
     }
 
     /// Forgets every kept position (their buffers stay, for the next positions kept), for an
-    /// arena of `nodes` nodes.
-    pub(super) fn reset(&mut self, nodes: usize) {
+    /// arena of `nodes` nodes, and makes the buffers the last search lacked: copies of `root`
+    /// with the room of `scratch` (the state the playouts have grown).
+    pub(super) fn reset(&mut self, nodes: usize, root: &State, scratch: &State) {
         self.slot.clear();
         self.slot.resize(nodes, NONE);
+        if self.used > 0 || self.unmet > 0 {
+            // a search ran: the next ones make their buffers here
+            self.first = false;
+        }
+        let want = (self.used + self.unmet).min(self.cap);
+        if want > self.pool.len() {
+            self.make(want - self.pool.len(), root, scratch);
+        }
         self.used = 0;
+        self.unmet = 0;
+    }
+
+    /// Makes `n` more buffers: copies of `st` with the room of `scratch`.
+    fn make(&mut self, n: usize, st: &State, scratch: &State) {
+        self.pool.extend((0..n).map(|_| {
+            let mut p = st.clone();
+            p.make_room_like(scratch);
+            p
+        }));
     }
 
     /// Makes room for the slots of an arena grown to `nodes` nodes.
@@ -72,20 +103,32 @@ impl States {
     /// Whether another position can be kept in this search.
     #[inline]
     pub(super) fn room(&self) -> bool {
-        self.used < self.cap
+        self.used < self.cap && (self.first || self.used < self.pool.len())
     }
 
-    /// Keeps `st` as the position of `node` (nothing when the search's share is used up or
-    /// the node has one already).
+    /// Keeps `st` as the position of `node` (nothing when the search's share is used up, no
+    /// buffer is left, or the node has one already).
     pub(super) fn keep(&mut self, node: u32, st: &State) {
-        if !self.room() || self.has(node) || node as usize >= self.slot.len() {
+        if self.has(node) || node as usize >= self.slot.len() {
+            return;
+        }
+        if !self.room() {
+            if self.used < self.cap {
+                // no buffer left in a search after the first: the next search makes more
+                self.unmet += 1;
+            }
             return;
         }
         if self.used == self.pool.len() {
-            self.pool.push(st.clone());
-        } else {
-            self.pool[self.used].clone_from(st);
+            let more = self.pool.len().max(FIRST).min(self.cap - self.pool.len());
+            self.make(more, st, st);
         }
+        // a buffer made before the playouts grew the scratch state may be too small: the
+        // position is then not kept (kept positions save work only), rather than allocate
+        if !self.pool[self.used].can_copy_without_allocating(st) {
+            return;
+        }
+        self.pool[self.used].clone_from(st);
         self.slot[node as usize] = self.used as u32;
         self.used += 1;
     }

@@ -116,5 +116,27 @@ clone_by_fields!(Stats {
     passes,
     last_passer,
 });
-clone_by_fields!(Loops { lists, at });
+clone_by_fields!(@own_room Loops { lists, at });
+
+/// The lists of the loops are buffers of buffers: each list's room is its own.
+impl crate::engine::fields::Room for Loops {
+    fn room_like(&mut self, o: &Self) {
+        self.at.room_like(&o.at);
+        if self.lists.capacity() < o.lists.capacity() {
+            self.lists.reserve_exact(o.lists.capacity() - self.lists.len());
+        }
+        for (l, ol) in self.lists.iter_mut().zip(&o.lists) {
+            l.room_like(ol);
+        }
+    }
+    fn fits(&self, o: &Self) -> bool {
+        self.at.fits(&o.at)
+            && o.lists.len() <= self.lists.capacity()
+            && o.lists.iter().enumerate().all(|(i, ol)| match self.lists.get(i) {
+                Some(l) => l.fits(ol),
+                // cloned anew: a list with elements allocates
+                None => ol.is_empty(),
+            })
+    }
+}
 clone_by_fields!(Chance { var, last });
