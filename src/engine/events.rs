@@ -97,6 +97,10 @@ impl crate::engine::fields::Room for Log {
     fn fits(&self, o: &Self) -> bool {
         o.events.is_empty()
     }
+    /// (The events' own buffers are not counted.)
+    fn bytes(&self) -> usize {
+        self.events.capacity() * std::mem::size_of::<Event>()
+    }
 }
 
 impl Log {

@@ -19,6 +19,10 @@ macro_rules! clone_by_fields {
                 let $t { $($f),* } = o;
                 true $(&& $crate::engine::fields::Room::fits(&self.$f, $f))*
             }
+            fn bytes(&self) -> usize {
+                let $t { $($f),* } = self;
+                0 $(+ $crate::engine::fields::Room::bytes($f))*
+            }
         }
     };
     // a type whose `Room` is written by hand
@@ -45,6 +49,8 @@ pub(crate) trait Room {
     fn room_like(&mut self, like: &Self);
     /// Whether copying `o` into this value (`clone_from`) allocates nothing.
     fn fits(&self, o: &Self) -> bool;
+    /// The bytes its buffers hold (their capacities), besides the value itself.
+    fn bytes(&self) -> usize;
 }
 
 /// A buffer of values without buffers of their own (a buffer of buffers writes its own).
@@ -57,6 +63,9 @@ impl<T: Copy> Room for Vec<T> {
     fn fits(&self, o: &Self) -> bool {
         o.len() <= self.capacity()
     }
+    fn bytes(&self) -> usize {
+        self.capacity() * std::mem::size_of::<T>()
+    }
 }
 
 /// Values without a buffer of their own to grow.
@@ -66,6 +75,9 @@ macro_rules! no_room {
             fn room_like(&mut self, _: &Self) {}
             fn fits(&self, _: &Self) -> bool {
                 true
+            }
+            fn bytes(&self) -> usize {
+                0
             }
         })*
     };

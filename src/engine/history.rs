@@ -194,6 +194,13 @@ impl crate::engine::fields::Room for Positions {
                 && self.counts.fits(&o.counts)
                 && self.gens.fits(&o.gens))
     }
+    fn bytes(&self) -> usize {
+        self.stacks.bytes()
+            + self.list.bytes()
+            + self.table.bytes()
+            + self.counts.bytes()
+            + self.gens.bytes()
+    }
 }
 
 /// Two histories are equal when they hold the same positions (in any order) and the same

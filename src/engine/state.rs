@@ -324,6 +324,12 @@ impl State {
         super::fields::Room::fits(self, o)
     }
 
+    /// The bytes this state takes: the state itself and its buffers' capacities (not its
+    /// scratch copy for look-aheads, nor the game's shared tables).
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<State>() + super::fields::Room::bytes(self)
+    }
+
     pub fn pending(&self) -> Pending {
         self.pending
     }
@@ -647,6 +653,9 @@ impl super::fields::Room for Look {
     fn room_like(&mut self, _: &Self) {}
     fn fits(&self, _: &Self) -> bool {
         true
+    }
+    fn bytes(&self) -> usize {
+        0
     }
 }
 

@@ -19,6 +19,8 @@ use crate::State;
 const NONE: u32 = u32::MAX;
 /// Buffers made for the first positions kept.
 const FIRST: usize = 64;
+/// The kept positions of a tree take at most this many bytes.
+const KEPT_BYTES: usize = 64 << 20;
 
 /// The kept positions of one tree: a slot for each node, and the positions themselves.
 ///
@@ -69,13 +71,21 @@ impl States {
         self.unmet = 0;
     }
 
-    /// Makes `n` more buffers: copies of `st` with the room of `scratch`.
+    /// Makes `n` more buffers: copies of `st` with the room of `scratch` (fewer when they
+    /// would take more than [`KEPT_BYTES`] in all).
     fn make(&mut self, n: usize, st: &State, scratch: &State) {
-        self.pool.extend((0..n).map(|_| {
+        let made = || {
             let mut p = st.clone();
             p.make_room_like(scratch);
             p
-        }));
+        };
+        let first = made();
+        self.cap = self.cap.min(KEPT_BYTES / first.bytes()).max(self.pool.len());
+        let n = n.min(self.cap - self.pool.len());
+        if n > 0 {
+            self.pool.push(first);
+            self.pool.extend((1..n).map(|_| made()));
+        }
     }
 
     /// Makes room for the slots of an arena grown to `nodes` nodes.
@@ -122,6 +132,9 @@ impl States {
         if self.used == self.pool.len() {
             let more = self.pool.len().max(FIRST).min(self.cap - self.pool.len());
             self.make(more, st, st);
+            if self.used == self.pool.len() {
+                return;
+            }
         }
         // a buffer made before the playouts grew the scratch state may be too small: the
         // position is then not kept (kept positions save work only), rather than allocate

@@ -138,5 +138,10 @@ impl crate::engine::fields::Room for Loops {
                 None => ol.is_empty(),
             })
     }
+    fn bytes(&self) -> usize {
+        self.at.bytes()
+            + self.lists.capacity() * std::mem::size_of::<Vec<u16>>()
+            + self.lists.iter().map(|l| l.bytes()).sum::<usize>()
+    }
 }
 clone_by_fields!(Chance { var, last });
