@@ -48,10 +48,17 @@ fn a_state_with_room_takes_copies_without_allocating() {
         assert!(kept.bytes() >= small, "{name}: room is never taken away");
         let mut fitted = 0;
         for p in &all {
-            assert!(kept.can_copy_without_allocating(p), "{name}: a position fits");
+            assert!(
+                kept.can_copy_without_allocating(p),
+                "{name}: a position fits"
+            );
             let before = allocations_here();
             kept.clone_from(p);
-            assert_eq!(allocations_here() - before, 0, "{name}: a copy that fits allocates");
+            assert_eq!(
+                allocations_here() - before,
+                0,
+                "{name}: a copy that fits allocates"
+            );
             assert!(&kept == p, "{name}: the copy is the position");
             fitted += 1;
         }
@@ -64,9 +71,16 @@ fn a_state_with_room_takes_copies_without_allocating() {
             let before = allocations_here();
             tight.clone_from(p);
             let allocated = allocations_here() - before;
-            assert_eq!(fits, allocated == 0, "{name}: `fits` says {fits}, {allocated} made");
+            assert_eq!(
+                fits,
+                allocated == 0,
+                "{name}: `fits` says {fits}, {allocated} made"
+            );
             not_fitting += usize::from(!fits);
         }
     }
-    assert!(not_fitting > 0, "some position does not fit another's exact buffers");
+    assert!(
+        not_fitting > 0,
+        "some position does not fit another's exact buffers"
+    );
 }

@@ -71,7 +71,7 @@ impl<T: Copy> Room for Vec<T> {
 /// Values without a buffer of their own to grow.
 macro_rules! no_room {
     ($($t:ty),* $(,)?) => {
-        $(impl Room for $t {
+        $(impl $crate::engine::fields::Room for $t {
             fn room_like(&mut self, _: &Self) {}
             fn fits(&self, _: &Self) -> bool {
                 true
@@ -82,6 +82,7 @@ macro_rules! no_room {
         })*
     };
 }
+pub(crate) use no_room;
 no_room!(
     bool,
     u8,
@@ -90,9 +91,7 @@ no_room!(
     u64,
     usize,
     i64,
-    crate::engine::Pending,
     Option<(u16, u16)>,
     Option<u64>,
     Option<u8>,
-    std::cell::Cell<Option<crate::engine::Fault>>,
 );

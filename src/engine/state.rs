@@ -648,6 +648,8 @@ impl Clone for Look {
     fn clone_from(&mut self, _: &Self) {}
 }
 
+super::fields::no_room!(Pending, Cell<Option<Fault>>);
+
 impl super::fields::Room for Look {
     /// The scratch copy is not part of the position (nor copied with it).
     fn room_like(&mut self, _: &Self) {}

@@ -80,7 +80,10 @@ impl States {
             p
         };
         let first = made();
-        self.cap = self.cap.min(KEPT_BYTES / first.bytes()).max(self.pool.len());
+        self.cap = self
+            .cap
+            .min(KEPT_BYTES / first.bytes())
+            .max(self.pool.len());
         let n = n.min(self.cap - self.pool.len());
         if n > 0 {
             self.pool.push(first);

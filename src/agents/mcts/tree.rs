@@ -563,8 +563,11 @@ fn playout(g: &Game, st: &mut State, rng: &mut Xoshiro256PlusPlus) -> Outcome {
 mod tests {
     use super::*;
 
+    /// A node's first child, visits, value (its bits), children and kind.
+    type Summary = Vec<(u32, u32, u32, u16, u8)>;
+
     /// Each node's statistics, kind and children, to compare two trees.
-    fn summary(t: &Tree) -> Vec<(u32, u32, u32, u16, u8)> {
+    fn summary(t: &Tree) -> Summary {
         t.nodes
             .iter()
             .map(|n| (n.first, n.visits, n.value.to_bits(), n.n, n.kind))
@@ -573,12 +576,7 @@ mod tests {
 
     /// A search of `playouts` from `st`, then another from the position after the most
     /// visited decision of the root (its subtree reused), keeping at most `kept` positions.
-    fn two_searches(
-        g: &Game,
-        st: &State,
-        kept: usize,
-        playouts: u64,
-    ) -> Vec<Vec<(u32, u32, u32, u16, u8)>> {
+    fn two_searches(g: &Game, st: &State, kept: usize, playouts: u64) -> Vec<Summary> {
         let mut t = Tree::keeping(st, 1 << 16, kept);
         let counter = AtomicU64::new(0);
         t.prepare(st, false);

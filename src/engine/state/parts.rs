@@ -123,7 +123,8 @@ impl crate::engine::fields::Room for Loops {
     fn room_like(&mut self, o: &Self) {
         self.at.room_like(&o.at);
         if self.lists.capacity() < o.lists.capacity() {
-            self.lists.reserve_exact(o.lists.capacity() - self.lists.len());
+            self.lists
+                .reserve_exact(o.lists.capacity() - self.lists.len());
         }
         for (l, ol) in self.lists.iter_mut().zip(&o.lists) {
             l.room_like(ol);
@@ -132,11 +133,14 @@ impl crate::engine::fields::Room for Loops {
     fn fits(&self, o: &Self) -> bool {
         self.at.fits(&o.at)
             && o.lists.len() <= self.lists.capacity()
-            && o.lists.iter().enumerate().all(|(i, ol)| match self.lists.get(i) {
-                Some(l) => l.fits(ol),
-                // cloned anew: a list with elements allocates
-                None => ol.is_empty(),
-            })
+            && o.lists
+                .iter()
+                .enumerate()
+                .all(|(i, ol)| match self.lists.get(i) {
+                    Some(l) => l.fits(ol),
+                    // cloned anew: a list with elements allocates
+                    None => ol.is_empty(),
+                })
     }
     fn bytes(&self) -> usize {
         self.at.bytes()
