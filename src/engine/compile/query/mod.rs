@@ -18,6 +18,8 @@ use crate::ir::eval::{is_static, static_values};
 use crate::ir::*;
 use flood::Sites;
 pub(crate) use flood::line_full;
+#[cfg(test)]
+pub(crate) use flood::{BY_WORDS, ONE_AT_A_TIME};
 pub(crate) use flood::{Flood, Memo};
 use flood::{line_sites, ray};
 use std::sync::Arc;
@@ -413,6 +415,9 @@ impl Sites for CSet {
             CSet::Query(q) => q.candidate_holds(b, r, out, s),
             _ => self.contains(b, r, s as i64),
         }
+    }
+    fn exact(&self) -> bool {
+        matches!(self, CSet::Query(q) if q.is_bits_only())
     }
 }
 
