@@ -597,7 +597,8 @@ mod a_flood_by_words {
 
     /// A game on `board` whose every placement marks the sites of floods (`connected`) from
     /// the new stone through the mover's stones, from its neighbours through the opponent's,
-    /// and from an empty set; a pass is always offered.
+    /// and from an empty set, and the neighbours of the new stone's group; a pass is always
+    /// offered.
     fn game(board: &str) -> String {
         format!(
             r#"
@@ -618,6 +619,7 @@ turn {{
       for q in connected(s, stones(mover)) {{ set group(q) = group(q) * 3 + played }}
       for q in connected(neighbours(s), stones(opponent)) {{ set group(q) = group(q) + 1 }}
       for q in connected((q where group(q) < 0), stones(mover)) {{ set group(q) = 0 }}
+      for q in neighbours(connected(s, stones(mover))) {{ set group(q) = group(q) * 2 + 1 }}
     }}
     pass where true {{ }}
   }}
@@ -639,25 +641,26 @@ turn {{
 
     /// On boards of several shapes and sizes (1 to 4 words of sites; a square grid, a rhombus
     /// of hexagons, boards with holes, one past 256 sites where no flood spreads by words),
-    /// random games offer the same decisions, mark the same sites (the same groups) and count
-    /// the same work at every step whether the floods spread by words or one site at a time.
+    /// random games offer the same decisions, mark the same sites (the same groups and their
+    /// neighbours) and count the same work at every step whether the floods spread by words or
+    /// one site at a time.
     #[test]
     fn a_flood_by_words_finds_the_sites_and_counts_the_work_of_the_search_by_sites() {
         let boards = [
-            ("points for x in 0..5, y in 0..4 links (1, 0) (0, 1)", 3),
+            ("points for x in 0..5, y in 0..4 links (1, 0) (0, 1)", 5),
             (
                 "points for x in 0..8, y in 0..8 links (1, 0) (0, 1) (1, -1)",
-                3,
+                5,
             ),
             (
                 "points for x in 0..11, y in 0..11 where (x * 7 + y * 3) % 5 != 0 \
                  links (1, 0) (0, 1) (1, 1)",
-                3,
+                5,
             ),
             (
                 "points for x in 0..15, y in 0..15 where x % 4 != 1 or y % 3 == 0 \
                  links (1, 0) (0, 1) (1, -1) (2, 0)",
-                3,
+                5,
             ),
             ("points for x in 0..16, y in 0..16 links (1, 0) (0, 1)", 0),
         ];

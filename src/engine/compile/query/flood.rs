@@ -43,7 +43,8 @@ pub(crate) struct Flood<S> {
     pub(crate) t: Arc<Tables>,
     /// where the sites found are kept while the board stays as it is
     pub(crate) memo: Option<Memo>,
-    /// `connected` spreads by words (see above)
+    /// `connected` spreads by words (see above); `neighbours(SET)` adds each site's
+    /// neighbours as a set
     pub(crate) by_words: bool,
 }
 
@@ -56,13 +57,14 @@ thread_local! {
 }
 
 impl<S: Sites> Flood<S> {
-    /// Whether `connected(FROM, through)` may spread by words on the board of `t`.
-    pub(crate) fn spreads_by_words(t: &Tables, through: &S) -> bool {
+    /// Whether `connected(FROM, through)` (`neighbours(SET)` without `through`) may work by
+    /// words on the board of `t`.
+    pub(crate) fn spreads_by_words(t: &Tables, through: Option<&S>) -> bool {
         #[cfg(test)]
         if ONE_AT_A_TIME.with(std::cell::Cell::get) {
             return false;
         }
-        let yes = through.exact() && !t.near_bits.is_empty();
+        let yes = through.is_none_or(S::exact) && !t.near_bits.is_empty();
         #[cfg(test)]
         BY_WORDS.with(|c| c.set(c.get() + yes as usize));
         yes
@@ -144,6 +146,10 @@ impl<S: Sites> Flood<S> {
                 r.scratch[own + s / 64] |= 1 << (s % 64);
                 true
             });
+            if self.by_words {
+                neighbours_by_words(t, r, at, own);
+                return;
+            }
             for i in 0..w {
                 let mut word = r.scratch[own + i];
                 while word != 0 {
@@ -311,6 +317,29 @@ fn spread(t: &Tables, r: &mut Regs, at: usize, cands: usize) {
         3 => spread_words::<3>(t, r, at, cands),
         _ => spread_words::<4>(t, r, at, cands),
     }
+}
+
+/// The neighbours of the sites at `own` that are not among them, into `at` (clear), by words;
+/// each site at `own` counts its number of neighbours as work.
+fn neighbours_by_words(t: &Tables, r: &mut Regs, at: usize, own: usize) {
+    let w = t.layout.w;
+    let mut work = 0u64;
+    for i in 0..w {
+        let mut word = r.scratch[own + i];
+        while word != 0 {
+            let s = i * 64 + word.trailing_zeros() as usize;
+            word &= word - 1;
+            work += t.near[s].len() as u64;
+            let near = &t.near_bits[s * w..s * w + w];
+            for (j, &m) in near.iter().enumerate() {
+                r.scratch[at + j] |= m;
+            }
+        }
+    }
+    for j in 0..w {
+        r.scratch[at + j] &= !r.scratch[own + j];
+    }
+    r.work += work;
 }
 
 /// [`spread`] on a board of `W` words.

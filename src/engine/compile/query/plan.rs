@@ -469,9 +469,7 @@ impl Compiler {
         let memo = self.flood_memo(from, through);
         let from = self.set(from);
         let through = through.map(|s| self.set(s));
-        let by_words = through
-            .as_ref()
-            .is_some_and(|s| Flood::spreads_by_words(&self.t, s));
+        let by_words = Flood::spreads_by_words(&self.t, through.as_ref());
         CSet::Flood(Box::new(Flood {
             from,
             through,
