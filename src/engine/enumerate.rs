@@ -33,6 +33,20 @@ impl Game {
             let ai = ai as u8;
             match &alt.values {
                 Gen::Unit => offer(alt, ai, b, r, 0, &mut moves),
+                Gen::Sites(q) if alt.to.is_none() && alt.cond.is_none() && q.is_bits_only() => {
+                    // The board's bits alone: every site of each word, room made once a word
+                    // (a range of known length: no test of the room at each site).
+                    q.each_word(b, r, |i, mut word| {
+                        moves.extend((0..word.count_ones()).map(|_| {
+                            let s = i * 64 + word.trailing_zeros() as usize;
+                            word &= word - 1;
+                            Decision::Alt {
+                                alt: ai,
+                                value: s as i32,
+                            }
+                        }));
+                    });
+                }
                 Gen::Sites(q) if alt.to.is_none() && alt.cond.is_none() => {
                     // The question alone decides: every site it gives is a decision.
                     q.for_each(b, r, |_, _, s| {

@@ -23,11 +23,19 @@ pub(crate) trait Sites {
     fn candidates(&self, b: &Board, r: &mut Regs, out: usize) -> bool;
     /// Whether a site among the candidates at `out` is in the set.
     fn holds(&self, b: &Board, r: &mut Regs, out: usize, s: usize) -> bool;
+    /// Whether [`Sites::candidates`] gives exactly the set's sites (nothing left to test one
+    /// site at a time: [`Sites::holds`] is then the candidate's bit).
+    fn exact(&self) -> bool;
 }
 
 /// `connected(FROM, THROUGH)` (with `through`) or `neighbours(SET)` (without): the sites are
 /// found at once into the scratch words at `at` (a set of `w` words, then for `connected` a
 /// stack of one word a site, for `neighbours` the set's own sites), then listed in order.
+///
+/// When THROUGH's candidates are exactly its sites and the board keeps each site's
+/// neighbours as a set ([`Tables::near_bits`]), `connected` spreads by words: each site found
+/// adds at once its neighbours among THROUGH's sites not yet found. It finds the same sites and counts the
+/// same work (each site found: its number of neighbours) as the search one site at a time.
 pub(crate) struct Flood<S> {
     pub(crate) from: S,
     pub(crate) through: Option<S>,
@@ -35,6 +43,32 @@ pub(crate) struct Flood<S> {
     pub(crate) t: Arc<Tables>,
     /// where the sites found are kept while the board stays as it is
     pub(crate) memo: Option<Memo>,
+    /// `connected` spreads by words (see above); `neighbours(SET)` adds each site's
+    /// neighbours as a set
+    pub(crate) by_words: bool,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by a test: the floods compiled now search one site at a time (never by words).
+    pub(crate) static ONE_AT_A_TIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The floods compiled to spread by words so far (read by a test).
+    pub(crate) static BY_WORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl<S: Sites> Flood<S> {
+    /// Whether `connected(FROM, through)` (`neighbours(SET)` without `through`) may work by
+    /// words on the board of `t`.
+    pub(crate) fn spreads_by_words(t: &Tables, through: Option<&S>) -> bool {
+        #[cfg(test)]
+        if ONE_AT_A_TIME.with(std::cell::Cell::get) {
+            return false;
+        }
+        let yes = through.is_none_or(S::exact) && !t.near_bits.is_empty();
+        #[cfg(test)]
+        BY_WORDS.with(|c| c.set(c.get() + yes as usize));
+        yes
+    }
 }
 
 /// The sites of a flood that reads no variable but `key` (a site), kept while the legal
@@ -112,6 +146,10 @@ impl<S: Sites> Flood<S> {
                 r.scratch[own + s / 64] |= 1 << (s % 64);
                 true
             });
+            if self.by_words {
+                neighbours_by_words(t, r, at, own);
+                return;
+            }
             for i in 0..w {
                 let mut word = r.scratch[own + i];
                 while word != 0 {
@@ -132,6 +170,22 @@ impl<S: Sites> Flood<S> {
         // over sites gives its candidates once, at the first site tried, then each site is
         // tried with the rest of its condition)
         let (stack, cands) = (at + w, at + w + t.nsites);
+        if self.by_words {
+            // a site of FROM is found if it is a candidate (asked at the first one, as below)
+            let mut asked = false;
+            self.from.each(b, r, &mut |b, r, s| {
+                if !asked {
+                    asked = true;
+                    through.candidates(b, r, cands);
+                }
+                if r.scratch[cands + s / 64] >> (s % 64) & 1 != 0 {
+                    r.scratch[at + s / 64] |= 1 << (s % 64);
+                }
+                true
+            });
+            spread(t, r, at, cands);
+            return;
+        }
         let mut sp = 0usize;
         let mut ready = None;
         let mut visit = |b: &Board, r: &mut Regs, s: usize, sp: &mut usize| {
@@ -250,6 +304,77 @@ impl<S: Sites> Flood<S> {
         }
         true
     }
+}
+
+/// The sites joined to those at `at` through the candidates at `cands` (all of those at `at`
+/// are candidates), by words: into `at`; each site found (those at `at` first) counts its
+/// number of neighbours as work. `near_bits` is kept on boards of at most 256 sites (at most
+/// 4 words).
+fn spread(t: &Tables, r: &mut Regs, at: usize, cands: usize) {
+    match t.layout.w {
+        1 => spread_words::<1>(t, r, at, cands),
+        2 => spread_words::<2>(t, r, at, cands),
+        3 => spread_words::<3>(t, r, at, cands),
+        _ => spread_words::<4>(t, r, at, cands),
+    }
+}
+
+/// The neighbours of the sites at `own` that are not among them, into `at` (clear), by words;
+/// each site at `own` counts its number of neighbours as work.
+fn neighbours_by_words(t: &Tables, r: &mut Regs, at: usize, own: usize) {
+    let w = t.layout.w;
+    let mut work = 0u64;
+    for i in 0..w {
+        let mut word = r.scratch[own + i];
+        while word != 0 {
+            let s = i * 64 + word.trailing_zeros() as usize;
+            word &= word - 1;
+            work += t.near[s].len() as u64;
+            let near = &t.near_bits[s * w..s * w + w];
+            for (j, &m) in near.iter().enumerate() {
+                r.scratch[at + j] |= m;
+            }
+        }
+    }
+    for j in 0..w {
+        r.scratch[at + j] &= !r.scratch[own + j];
+    }
+    r.work += work;
+}
+
+/// [`spread`] on a board of `W` words.
+#[inline(always)]
+fn spread_words<const W: usize>(t: &Tables, r: &mut Regs, at: usize, cands: usize) {
+    let mut found = [0u64; W];
+    let mut allowed = [0u64; W];
+    found.copy_from_slice(&r.scratch[at..at + W]);
+    allowed.copy_from_slice(&r.scratch[cands..cands + W]);
+    // the sites found whose neighbours are not yet tried
+    let mut todo = found;
+    let mut work = 0u64;
+    let mut i = 0;
+    while i < W {
+        if todo[i] == 0 {
+            i += 1;
+            continue;
+        }
+        let s = i * 64 + todo[i].trailing_zeros() as usize;
+        todo[i] &= todo[i] - 1;
+        work += t.near[s].len() as u64;
+        let near = &t.near_bits[s * W..s * W + W];
+        let mut lower = W;
+        for j in 0..W {
+            let new = near[j] & allowed[j] & !found[j];
+            if new != 0 {
+                found[j] |= new;
+                todo[j] |= new;
+                lower = lower.min(j);
+            }
+        }
+        i = i.min(lower);
+    }
+    r.work += work;
+    r.scratch[at..at + W].copy_from_slice(&found);
 }
 
 /// `ray(s, d)`: calls `f` on each site from s along d (s left out) up to and including the

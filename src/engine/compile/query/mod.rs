@@ -18,6 +18,8 @@ use crate::ir::eval::{is_static, static_values};
 use crate::ir::*;
 use flood::Sites;
 pub(crate) use flood::line_full;
+#[cfg(test)]
+pub(crate) use flood::{BY_WORDS, ONE_AT_A_TIME};
 pub(crate) use flood::{Flood, Memo};
 use flood::{line_sites, ray};
 use std::sync::Arc;
@@ -214,6 +216,22 @@ impl SiteQuery {
         }
         self.prepare(b, r);
         self.word_within(b, r, s / 64, 1 << (s % 64)) >> (s % 64) & 1 != 0 && self.passes(b, r, s)
+    }
+
+    /// For a question the board's bits answer alone ([`SiteQuery::is_bits_only`]): calls `f`
+    /// on each word of its sites (its number, the word), counting the work of
+    /// [`Question::for_each`] (a word a word of the board, one a site).
+    #[inline(always)]
+    pub(crate) fn each_word(&self, b: &Board, r: &mut Regs, mut f: impl FnMut(usize, u64)) {
+        debug_assert!(self.is_bits_only());
+        let w = self.t.layout.w;
+        self.prepare(b, r);
+        r.work += w as u64;
+        for i in 0..w {
+            let word = self.word(b, r, i);
+            r.work += word.count_ones() as u64;
+            f(i, word);
+        }
     }
 
     /// Whether a site among the candidates (see [`SiteQuery::candidates`], built at `at`)
@@ -413,6 +431,9 @@ impl Sites for CSet {
             CSet::Query(q) => q.candidate_holds(b, r, out, s),
             _ => self.contains(b, r, s as i64),
         }
+    }
+    fn exact(&self) -> bool {
+        matches!(self, CSet::Query(q) if q.is_bits_only())
     }
 }
 

@@ -467,12 +467,16 @@ impl Compiler {
         let (n, w) = (self.t.nsites, self.t.layout.w);
         let at = self.scratch(Flood::<CSet>::words(through.is_some(), n, w));
         let memo = self.flood_memo(from, through);
+        let from = self.set(from);
+        let through = through.map(|s| self.set(s));
+        let by_words = Flood::spreads_by_words(&self.t, through.as_ref());
         CSet::Flood(Box::new(Flood {
-            from: self.set(from),
-            through: through.map(|s| self.set(s)),
+            from,
+            through,
             at,
             t: self.t.clone(),
             memo,
+            by_words,
         }))
     }
 
