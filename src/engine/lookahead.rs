@@ -54,7 +54,10 @@ impl Game {
             let keep = match d {
                 Decision::Alt { alt, value } => {
                     match ch.alts.get(alt as usize).and_then(|a| a.leaving.as_ref()) {
-                        Some(cond) => self.leads_to(st, &mut scratch, id, alt, value, cond),
+                        Some(cond) => {
+                            self.look_start(st, &mut scratch, id, alt, value);
+                            self.leads_to(st, &mut scratch, id, alt, value, cond)
+                        }
                         None => true,
                     }
                 }
@@ -74,23 +77,9 @@ impl Game {
         st.look.scratch = Some(scratch);
     }
 
-    /// Plays decision (`alt`, `value`) of choice `id` on the scratch copy and tests `cond` there.
+    /// Plays decision (`alt`, `value`) of choice `id` on the scratch copy `sc` (made by
+    /// `look_start`) up to where the look-ahead stops and tests `cond` there.
     fn leads_to(
-        &self,
-        st: &mut State,
-        sc: &mut State,
-        id: u32,
-        alt: u8,
-        value: i32,
-        cond: &Num,
-    ) -> bool {
-        self.look_start(st, sc, id, alt, value);
-        self.look_runs(st, sc, id, alt, value, cond)
-    }
-
-    /// Runs the scratch copy `sc` made by `look_start` up to where the look-ahead stops and
-    /// tests `cond` there.
-    fn look_runs(
         &self,
         st: &mut State,
         sc: &mut State,
@@ -127,7 +116,7 @@ impl Game {
         let (mut from, mut sc) = (st.clone(), Box::new(st.clone()));
         self.look_start(&from, &mut sc, id, alt, value);
         sc.b.seen.end_overlay();
-        self.look_runs(&mut from, &mut sc, id, alt, value, cond)
+        self.leads_to(&mut from, &mut sc, id, alt, value, cond)
     }
 
     /// Whether decision `d`, taken from `st`'s legal decisions, completes the mover's turn
