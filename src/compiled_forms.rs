@@ -702,3 +702,85 @@ turn {{
         }
     }
 }
+
+mod a_look_ahead_on_a_reused_copy {
+    use crate::{Game, Pending};
+    use std::sync::Arc;
+
+    /// Men on a row: a move may not bring back a position (the men where they are, whoever is
+    /// to move) seen since the last capture or move to c5 (`leaving not repeated`: the look-ahead
+    /// adds the turn's start to the history and reads it, so `wait` is never allowed), and
+    /// those moves forget the positions (in the look-ahead too).
+    const GAME: &str = r#"
+game "Not again" { }
+sides White Black
+limit 120 turns
+position pieces
+board {
+  row c[1..9] at y 0 kind cell
+  links (1, 0)
+  area off
+}
+pieces { man tokens 2 }
+start {
+  place 1 man on c1 c2 for White
+  place 1 man on c8 c9 for Black
+}
+def mine(t) = owner(t) == mover and site(t) != none
+turn {
+  if not exists token x where mine(x) { end game winner opponent }
+  choose {
+    step token t to q in neighbours(site(t)) where mine(t) and owner(top(q)) != mover
+      leaving not repeated {
+      if top(q) != none {
+        send top(q) to off
+        forget positions
+      }
+      if q == c5 { forget positions }
+      move t onto q
+    }
+    wait where true leaving not repeated { }
+  } else {
+    end game winner opponent
+  }
+}
+"#;
+
+    /// At every step of random games, the decisions the engine keeps (its scratch copy reused
+    /// from candidate to candidate and from position to position, the history copied only
+    /// when it changed, the look-ahead's positions in an overlay) are those whose `leaving`
+    /// test passes on a scratch copy made for the candidate alone whose history takes the
+    /// positions itself; and some are refused, some games capture.
+    #[test]
+    fn the_reused_copy_keeps_the_decisions_a_fresh_copy_keeps() {
+        let g = crate::load_game(GAME, &crate::Settings::default()).expect("the game loads");
+        let mut plain = Game::new(g.ir().clone());
+        let prog = Arc::get_mut(&mut plain.prog).expect("a new program");
+        prog.choices.iter_mut().for_each(|c| c.looks = false);
+        let (mut refused, mut forgotten) = (0, 0);
+        for game in 0..100u64 {
+            let mut st = g.start();
+            let mut seed = game;
+            while let Pending::Choice(id) = st.pending() {
+                let mut listed = st.clone();
+                plain.enumerate(&mut listed, id);
+                let fresh: Vec<_> = (listed.moves().iter().copied())
+                    .filter(|&d| g.leaves_on_fresh_copy(&st, id, d))
+                    .collect();
+                assert_eq!(st.moves(), &fresh[..], "game {game}, turn {}", st.turn());
+                refused += listed.moves().len() - fresh.len();
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let d = st.moves()[((seed >> 33) % st.moves().len() as u64) as usize];
+                let before = st.positions_seen();
+                g.play(&mut st, d).expect("a legal decision");
+                forgotten += (st.positions_seen() < before) as u32;
+            }
+        }
+        assert!(
+            refused > 0 && forgotten > 0,
+            "{refused} refused, {forgotten} captures"
+        );
+    }
+}

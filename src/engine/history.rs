@@ -16,11 +16,23 @@ use crate::ir::Game as Ir;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The seed of the keys: the same keys at every load, so that hashes are deterministic.
 const SEED: u64 = 0x6c75_6469_6320_6869;
 /// Positions reserved in the table when the state is made (more are added as needed).
 const RESERVED: usize = 1 << 12;
+/// Positions a look-ahead's overlay holds without allocating (a look-ahead ends at the end of
+/// the mover's turn: one, unless `another turn` goes round without a choice).
+const OVERLAY: usize = 4;
+
+/// The last name given to the contents of a history (see `Positions::id`).
+static LAST_ID: AtomicU64 = AtomicU64::new(0);
+
+/// A name for the contents of a history not used before by any history of this process.
+fn fresh_id() -> u64 {
+    LAST_ID.fetch_add(1, Ordering::Relaxed) + 1
+}
 
 /// The random keys of a game's positions.
 #[derive(Debug)]
@@ -130,6 +142,19 @@ pub(crate) struct Positions {
     /// in a look-ahead: the player to move in the position (`mover` is then the player who
     /// decides)
     pub(crate) to_move: Option<u8>,
+    /// The name of the contents of `list`, `table`, `counts`, `gens` and `epoch` (the bulk):
+    /// every change of them gives a fresh name (`fresh_id`), and a copy takes the name of what
+    /// it copies, so two histories with the same name hold the same bulk and `clone_from`
+    /// copies it only when the names differ. 0: never named (empty, `Default`).
+    id: u64,
+    /// Set on a look-ahead's scratch copy (`start_overlay`): the positions its turn adds, and
+    /// its `forget positions`, go to `extra` and `forgot` and leave the bulk as it was copied,
+    /// so that the next look-ahead from the same position copies no bulk.
+    overlay: bool,
+    /// positions added in a look-ahead, after those of the bulk (empty out of look-aheads)
+    extra: Vec<u64>,
+    /// in a look-ahead: the positions of the bulk were forgotten (false out of look-aheads)
+    forgot: bool,
 }
 
 impl Clone for Positions {
@@ -145,9 +170,14 @@ impl Clone for Positions {
             epoch: self.epoch,
             start: self.start,
             to_move: self.to_move,
+            id: self.id,
+            overlay: self.overlay,
+            extra: self.extra.clone(),
+            forgot: self.forgot,
         }
     }
-    /// Reuses the buffers it overwrites; nothing to copy in a game that keeps no hash.
+    /// Reuses the buffers it overwrites; nothing to copy in a game that keeps no hash, and no
+    /// bulk when `self` already holds `o`'s (the same `id`).
     fn clone_from(&mut self, o: &Self) {
         if self.keys.is_none() && o.keys.is_none() {
             return;
@@ -155,13 +185,19 @@ impl Clone for Positions {
         self.keys.clone_from(&o.keys);
         self.hash = o.hash;
         self.stacks.clone_from(&o.stacks);
-        self.list.clone_from(&o.list);
-        self.table.clone_from(&o.table);
-        self.counts.clone_from(&o.counts);
-        self.gens.clone_from(&o.gens);
-        self.epoch = o.epoch;
+        if self.id != o.id || o.id == 0 {
+            self.list.clone_from(&o.list);
+            self.table.clone_from(&o.table);
+            self.counts.clone_from(&o.counts);
+            self.gens.clone_from(&o.gens);
+            self.epoch = o.epoch;
+            self.id = o.id;
+        }
         self.start = o.start;
         self.to_move = o.to_move;
+        self.overlay = o.overlay;
+        self.extra.clone_from(&o.extra);
+        self.forgot = o.forgot;
     }
 }
 
@@ -178,21 +214,28 @@ impl crate::engine::fields::Room for Positions {
             epoch: _,
             start: _,
             to_move: _,
+            id: _,
+            overlay: _,
+            extra,
+            forgot: _,
         } = o;
         self.stacks.room_like(stacks);
         self.list.room_like(list);
         self.table.room_like(table);
         self.counts.room_like(counts);
         self.gens.room_like(gens);
+        self.extra.room_like(extra);
     }
     fn fits(&self, o: &Self) -> bool {
-        // (`clone_from` copies nothing when neither keeps a history)
-        (self.keys.is_none() && o.keys.is_none())
-            || (self.stacks.fits(&o.stacks)
-                && self.list.fits(&o.list)
+        // (as `clone_from` copies: nothing when neither keeps a history, no bulk when this
+        // one holds `o`'s already)
+        let bulk = (self.id == o.id && o.id != 0)
+            || (self.list.fits(&o.list)
                 && self.table.fits(&o.table)
                 && self.counts.fits(&o.counts)
-                && self.gens.fits(&o.gens))
+                && self.gens.fits(&o.gens));
+        (self.keys.is_none() && o.keys.is_none())
+            || (self.stacks.fits(&o.stacks) && self.extra.fits(&o.extra) && bulk)
     }
     fn bytes(&self) -> usize {
         self.stacks.bytes()
@@ -200,6 +243,7 @@ impl crate::engine::fields::Room for Positions {
             + self.table.bytes()
             + self.counts.bytes()
             + self.gens.bytes()
+            + self.extra.bytes()
     }
 }
 
@@ -214,7 +258,8 @@ impl PartialEq for Positions {
             hash,
             // each stack's share of `hash`, which `hash` already sums
             stacks: _,
-            list,
+            // the positions of the bulk: compared below with those a look-ahead added (`all`)
+            list: _,
             // the look-up table of `list`, its generations and epoch: an index of `list`
             table: _,
             counts: _,
@@ -223,9 +268,14 @@ impl PartialEq for Positions {
             start,
             // set only in a look-ahead's scratch copy, which is not part of the position
             to_move: _,
+            // the name of the bulk and whether a look-ahead adds to it: not positions
+            id: _,
+            overlay: _,
+            // the positions a look-ahead added or forgot: compared with the bulk's (`all`)
+            extra: _,
+            forgot: _,
         } = self;
-        let mut a = list.clone();
-        let mut b = o.list.clone();
+        let (mut a, mut b) = (self.all(), o.all());
         a.sort_unstable();
         b.sort_unstable();
         *hash == o.hash && *start == o.start && a == b
@@ -247,7 +297,8 @@ impl Positions {
         } else {
             0
         };
-        let slots = if keys.is_some() { 64 } else { 0 };
+        let keys_kept = keys.is_some();
+        let slots = if keys_kept { 64 } else { 0 };
         let mut table = Vec::with_capacity((reserve * 2).next_power_of_two().max(slots));
         table.resize(slots, 0);
         let mut gens = Vec::with_capacity(table.capacity());
@@ -269,7 +320,30 @@ impl Positions {
             epoch: 1,
             start: None,
             to_move: None,
+            id: fresh_id(),
+            overlay: false,
+            extra: Vec::with_capacity(if keys_kept { OVERLAY } else { 0 }),
+            forgot: false,
         }
+    }
+
+    /// Every position of the history, in order.
+    fn all(&self) -> Vec<u64> {
+        let base: &[u64] = if self.forgot { &[] } else { &self.list };
+        base.iter().chain(&self.extra).copied().collect()
+    }
+
+    /// From now on (until the next `clone_from`), the positions added and forgotten leave the
+    /// bulk as it is (a look-ahead's scratch copy, see `overlay`).
+    pub(crate) fn start_overlay(&mut self) {
+        self.overlay = true;
+    }
+
+    /// The positions added and forgotten change the history itself again (a test's reference
+    /// for the overlay).
+    #[cfg(test)]
+    pub(crate) fn end_overlay(&mut self) {
+        self.overlay = false;
     }
 
     /// `n` counters more (or fewer) of a kind at a site (`i = site * nk + kind`).
@@ -396,6 +470,12 @@ impl Positions {
     #[inline(never)]
     pub(crate) fn forget(&mut self) {
         self.start = None;
+        self.extra.clear();
+        if self.overlay {
+            self.forgot = true;
+            return;
+        }
+        self.id = fresh_id();
         self.list.clear();
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -406,10 +486,19 @@ impl Positions {
 
     /// Positions in the history (the start of the turn being played not counted).
     pub(crate) fn len(&self) -> usize {
-        self.list.len()
+        let base = if self.forgot { 0 } else { self.list.len() };
+        base + self.extra.len()
     }
 
     fn count_of(&self, h: u64) -> u32 {
+        let extra = self.extra.iter().filter(|&&x| x == h).count() as u32;
+        if self.forgot {
+            return extra;
+        }
+        extra + self.count_in_bulk(h)
+    }
+
+    fn count_in_bulk(&self, h: u64) -> u32 {
         if self.list.is_empty() || self.table.is_empty() {
             return 0;
         }
@@ -427,6 +516,11 @@ impl Positions {
     }
 
     fn insert(&mut self, h: u64) {
+        if self.overlay {
+            self.extra.push(h);
+            return;
+        }
+        self.id = fresh_id();
         self.list.push(h);
         if self.list.len() * 2 > self.table.len() {
             // Twice the room (within what was reserved, nothing is allocated), and every

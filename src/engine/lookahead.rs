@@ -54,7 +54,10 @@ impl Game {
             let keep = match d {
                 Decision::Alt { alt, value } => {
                     match ch.alts.get(alt as usize).and_then(|a| a.leaving.as_ref()) {
-                        Some(cond) => self.leads_to(st, &mut scratch, id, alt, value, cond),
+                        Some(cond) => {
+                            self.look_start(st, &mut scratch, id, alt, value);
+                            self.leads_to(st, &mut scratch, id, alt, value, cond)
+                        }
                         None => true,
                     }
                 }
@@ -74,7 +77,8 @@ impl Game {
         st.look.scratch = Some(scratch);
     }
 
-    /// Plays decision (`alt`, `value`) of choice `id` on the scratch copy and tests `cond` there.
+    /// Plays decision (`alt`, `value`) of choice `id` on the scratch copy `sc` (made by
+    /// `look_start`) up to where the look-ahead stops and tests `cond` there.
     fn leads_to(
         &self,
         st: &mut State,
@@ -84,7 +88,6 @@ impl Game {
         value: i32,
         cond: &Num,
     ) -> bool {
-        self.look_start(st, sc, id, alt, value);
         // the work done so far goes on counting in the scratch copy
         self.run(sc);
         st.r.work = sc.r.work;
@@ -94,6 +97,26 @@ impl Game {
         sc.b.seen.to_move = Some(sc.b.mover);
         sc.b.mover = st.b.mover;
         cond(&sc.b, &mut sc.r) != 0
+    }
+
+    /// Whether decision `d` (listed at choice `id`, before the `leaving` tests) passes its
+    /// `leaving` test when played on a scratch copy made for it alone (`st.clone()`: every
+    /// part of `st` copied, nothing kept from an earlier look-ahead) whose history takes the
+    /// look-ahead's positions itself (no overlay): the reference for the scratch copy the
+    /// engine reuses.
+    #[cfg(test)]
+    pub(crate) fn leaves_on_fresh_copy(&self, st: &State, id: u32, d: Decision) -> bool {
+        let Decision::Alt { alt, value } = d else {
+            return true;
+        };
+        let alts = &self.prog.choices[id as usize].alts;
+        let Some(cond) = alts.get(alt as usize).and_then(|a| a.leaving.as_ref()) else {
+            return true;
+        };
+        let (mut from, mut sc) = (st.clone(), Box::new(st.clone()));
+        self.look_start(&from, &mut sc, id, alt, value);
+        sc.b.seen.end_overlay();
+        self.leads_to(&mut from, &mut sc, id, alt, value, cond)
     }
 
     /// Whether decision `d`, taken from `st`'s legal decisions, completes the mover's turn
@@ -117,6 +140,8 @@ impl Game {
     fn look_start(&self, st: &State, sc: &mut State, id: u32, alt: u8, value: i32) {
         sc.clone_from(st);
         sc.look.active = true;
+        // the turn's positions go to an overlay: the next look-ahead copies no history
+        sc.b.seen.start_overlay();
         sc.log.on = false;
         sc.pending = Pending::Choice(id);
         sc.flow.turn_decisions += 1;

@@ -2,6 +2,7 @@
 //! read, with its incremental indexes) and [`Regs`] (the variables of the turn program).
 
 mod parts;
+mod room;
 
 use super::bits::Layout;
 use super::fields::clone_by_fields;
@@ -310,26 +311,6 @@ clone_by_fields!(State {
 });
 
 impl State {
-    /// Makes room in this state's buffers for a copy of any position whose buffers are no
-    /// larger than `like`'s capacities (e.g. a scratch state that playouts have grown): a
-    /// later `clone_from` of such a position allocates nothing. The position does not change.
-    /// For a program that keeps many positions of one game and copies others over them.
-    pub fn make_room_like(&mut self, like: &State) {
-        super::fields::Room::room_like(self, like);
-    }
-
-    /// Whether copying `o` into this state (`clone_from`) allocates nothing: each of `o`'s
-    /// buffers fits in this state's room.
-    pub fn can_copy_without_allocating(&self, o: &State) -> bool {
-        super::fields::Room::fits(self, o)
-    }
-
-    /// The bytes this state takes: the state itself and its buffers' capacities (not its
-    /// scratch copy for look-aheads, nor the game's shared tables).
-    pub fn bytes(&self) -> usize {
-        std::mem::size_of::<State>() + super::fields::Room::bytes(self)
-    }
-
     pub fn pending(&self) -> Pending {
         self.pending
     }
@@ -646,19 +627,6 @@ impl Clone for Look {
     }
     /// A state copied into another keeps the other's scratch copy (its buffers are reused).
     fn clone_from(&mut self, _: &Self) {}
-}
-
-super::fields::no_room!(Pending, Cell<Option<Fault>>);
-
-impl super::fields::Room for Look {
-    /// The scratch copy is not part of the position (nor copied with it).
-    fn room_like(&mut self, _: &Self) {}
-    fn fits(&self, _: &Self) -> bool {
-        true
-    }
-    fn bytes(&self) -> usize {
-        0
-    }
 }
 
 impl PartialEq for Look {
