@@ -88,10 +88,7 @@ pub struct Log {
 
 impl crate::engine::fields::Room for Log {
     fn room_like(&mut self, o: &Self) {
-        if self.events.capacity() < o.events.capacity() {
-            self.events
-                .reserve_exact(o.events.capacity() - self.events.len());
-        }
+        crate::engine::fields::reserve_like(&mut self.events, &o.events);
     }
     /// (An event may hold buffers of its own: only an empty log is surely copied without
     /// allocating.)

@@ -53,12 +53,18 @@ pub(crate) trait Room {
     fn bytes(&self) -> usize;
 }
 
+/// Gives buffer `v` at least the capacity of `like` (its elements' own buffers, if any, are
+/// not reserved).
+pub(crate) fn reserve_like<T>(v: &mut Vec<T>, like: &Vec<T>) {
+    if v.capacity() < like.capacity() {
+        v.reserve_exact(like.capacity() - v.len());
+    }
+}
+
 /// A buffer of values without buffers of their own (a buffer of buffers writes its own).
 impl<T: Copy> Room for Vec<T> {
     fn room_like(&mut self, like: &Self) {
-        if self.capacity() < like.capacity() {
-            self.reserve_exact(like.capacity() - self.len());
-        }
+        reserve_like(self, like);
     }
     fn fits(&self, o: &Self) -> bool {
         o.len() <= self.capacity()

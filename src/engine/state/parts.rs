@@ -122,10 +122,7 @@ clone_by_fields!(@own_room Loops { lists, at });
 impl crate::engine::fields::Room for Loops {
     fn room_like(&mut self, o: &Self) {
         self.at.room_like(&o.at);
-        if self.lists.capacity() < o.lists.capacity() {
-            self.lists
-                .reserve_exact(o.lists.capacity() - self.lists.len());
-        }
+        crate::engine::fields::reserve_like(&mut self.lists, &o.lists);
         for (l, ol) in self.lists.iter_mut().zip(&o.lists) {
             l.room_like(ol);
         }

@@ -26,15 +26,5 @@ impl State {
     }
 }
 
-crate::engine::fields::no_room!(Pending, Cell<Option<Fault>>);
-
-impl crate::engine::fields::Room for Look {
-    /// The scratch copy is not part of the position (nor copied with it).
-    fn room_like(&mut self, _: &Self) {}
-    fn fits(&self, _: &Self) -> bool {
-        true
-    }
-    fn bytes(&self) -> usize {
-        0
-    }
-}
+// (`Look`, the scratch copy for look-aheads, is not part of the position, nor copied with it.)
+crate::engine::fields::no_room!(Pending, Cell<Option<Fault>>, Look);
