@@ -480,7 +480,7 @@ impl Compiler {
         let set = self.set(set);
         let set = match self.flood_meets(v, set, c) {
             Ok(meets) => return meets,
-            Err(set) => set,
+            Err(set) => *set,
         };
         // A condition whose first test needs a piece at the site is false at an empty site
         // (the test fails before anything else is evaluated): not tried there.
@@ -506,16 +506,16 @@ impl Compiler {
     /// board's bits answer it alone: whether the flood's sites and c's meet, a word at a time
     /// (the same work as trying c at each site: none but the flood's). Any other set: given
     /// back.
-    fn flood_meets(&mut self, v: VarId, set: CSet, c: &Expr) -> Result<Num, CSet> {
+    fn flood_meets(&mut self, v: VarId, set: CSet, c: &Expr) -> Result<Num, Box<CSet>> {
         let CSet::Flood(fl) = set else {
-            return Err(set);
+            return Err(Box::new(set));
         };
         if !is_plain_read(c) || !Flood::<CSet>::meets_by_words() {
-            return Err(CSet::Flood(fl));
+            return Err(Box::new(CSet::Flood(fl)));
         }
         let q = self.sites(v, Base::All, Some(c));
         if !q.is_bits_only() {
-            return Err(CSet::Flood(fl));
+            return Err(Box::new(CSet::Flood(fl)));
         }
         Flood::<CSet>::counts_a_meeting();
         Ok(num(move |b, r| fl.meets(b, r, &q) as i64))
@@ -530,7 +530,7 @@ impl Compiler {
         let set = self.set(set);
         let set = match self.flood_meets(v, set, &Expr::Not(Box::new(c.clone()))) {
             Ok(meets) => return num(move |b, r| (meets(b, r) == 0) as i64),
-            Err(set) => set,
+            Err(set) => *set,
         };
         let c = self.num(c);
         num(move |b, r| {
