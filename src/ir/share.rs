@@ -16,6 +16,49 @@ pub(crate) fn cannot_fault(e: &Expr) -> bool {
     safe
 }
 
+/// Whether an expression only reads the board or the turn at fixed places: it cannot fault
+/// and searches nothing (no question over sites or tokens, no set, no `let`), so that
+/// evaluating it again or once more than written counts no work and changes nothing.
+pub(crate) fn is_plain_read(e: &Expr) -> bool {
+    let mut plain = true;
+    visit(e, &mut |x| {
+        plain &= match x {
+            Expr::Bin(op, ..) | Expr::BinConst(op, ..) => {
+                !matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod)
+            }
+            Expr::Const(_)
+            | Expr::Var(_)
+            | Expr::Mover
+            | Expr::Opponent
+            | Expr::Top(_)
+            | Expr::Bottom(_)
+            | Expr::TokOwner(_)
+            | Expr::TokKind(_)
+            | Expr::TokSite(_)
+            | Expr::TokArea(_)
+            | Expr::Owner(_)
+            | Expr::KindOf(_)
+            | Expr::Count(..)
+            | Expr::CountVar(_)
+            | Expr::CountAt(_)
+            | Expr::KindIs { .. }
+            | Expr::OwnerIs { .. }
+            | Expr::SiteTest(_)
+            | Expr::CoordX(_)
+            | Expr::CoordY(_)
+            | Expr::InRegion(..)
+            | Expr::Not(_)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::All(_)
+            | Expr::Any(_)
+            | Expr::If(..) => true,
+            _ => false,
+        }
+    });
+    plain
+}
+
 /// Whether an expression's own step cannot fault (its parts aside): reading the board or the
 /// turn, searching the sites or tokens, comparisons and logic.
 pub(crate) fn step_cannot_fault(e: &Expr) -> bool {

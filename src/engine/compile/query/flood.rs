@@ -1,6 +1,7 @@
 //! The sets worked out by a walk over the board: `ray(s, d)` along a direction up to a blocker,
 //! `connected(FROM, THROUGH)` (a search through the links) and `neighbours(SET)`.
 
+use super::question::Question;
 use crate::engine::compile::num::Num;
 use crate::engine::compile::tables::Tables;
 use crate::engine::state::{Board, Regs};
@@ -54,6 +55,8 @@ thread_local! {
     pub(crate) static ONE_AT_A_TIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The floods compiled to spread by words so far (read by a test).
     pub(crate) static BY_WORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The questions over floods compiled to meet words so far (read by a test).
+    pub(crate) static MEETS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl<S: Sites> Flood<S> {
@@ -68,6 +71,24 @@ impl<S: Sites> Flood<S> {
         #[cfg(test)]
         BY_WORDS.with(|c| c.set(c.get() + yes as usize));
         yes
+    }
+}
+
+impl<S: Sites> Flood<S> {
+    /// Whether `exists v in FLOOD where c` may meet the flood's words with c's (false in a
+    /// test that compiles every flood one site at a time).
+    pub(crate) fn meets_by_words() -> bool {
+        #[cfg(test)]
+        if ONE_AT_A_TIME.with(std::cell::Cell::get) {
+            return false;
+        }
+        true
+    }
+
+    /// Counts a question compiled to meet a flood's words (read by a test).
+    pub(crate) fn counts_a_meeting() {
+        #[cfg(test)]
+        MEETS.with(|c| c.set(c.get() + 1));
     }
 }
 
@@ -266,16 +287,43 @@ impl<S: Sites> Flood<S> {
         Some(set)
     }
 
-    /// Whether the set holds a site.
-    pub(super) fn contains(&self, b: &Board, r: &mut Regs, s: usize) -> bool {
-        let at = match self.kept(b, r) {
+    /// The scratch words where the sites are: kept, or found now.
+    #[inline]
+    fn found(&self, b: &Board, r: &mut Regs) -> usize {
+        match self.kept(b, r) {
             Some(at) => at,
             None => {
                 self.fill(b, r);
                 self.at
             }
-        };
+        }
+    }
+
+    /// Whether the set holds a site.
+    pub(super) fn contains(&self, b: &Board, r: &mut Regs, s: usize) -> bool {
+        let at = self.found(b, r);
         r.scratch[at + s / 64] >> (s % 64) & 1 != 0
+    }
+
+    /// Whether some site of the set is one of the question's: its words met with the flood's
+    /// (the question asked only when the flood found a site; it counts no work).
+    pub(super) fn meets(&self, b: &Board, r: &mut Regs, q: &impl Question) -> bool {
+        let at = self.found(b, r);
+        let mut asked = false;
+        for i in 0..self.t.layout.w {
+            let word = r.scratch[at + i];
+            if word == 0 {
+                continue;
+            }
+            if !asked {
+                asked = true;
+                q.prepare(b, r);
+            }
+            if word & q.word(b, r, i) != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     pub(super) fn for_each(
@@ -284,13 +332,7 @@ impl<S: Sites> Flood<S> {
         r: &mut Regs,
         f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
     ) -> bool {
-        let at = match self.kept(b, r) {
-            Some(at) => at,
-            None => {
-                self.fill(b, r);
-                self.at
-            }
-        };
+        let at = self.found(b, r);
         let w = self.t.layout.w;
         for i in 0..w {
             let mut word = r.scratch[at + i];

@@ -19,7 +19,7 @@ use crate::ir::*;
 use flood::Sites;
 pub(crate) use flood::line_full;
 #[cfg(test)]
-pub(crate) use flood::{BY_WORDS, ONE_AT_A_TIME};
+pub(crate) use flood::{BY_WORDS, MEETS, ONE_AT_A_TIME};
 pub(crate) use flood::{Flood, Memo};
 use flood::{line_sites, ray};
 use std::sync::Arc;
@@ -577,18 +577,6 @@ fn flip(op: Op) -> Op {
         Op::Le => Op::Ge,
         Op::Gt => Op::Lt,
         Op::Ge => Op::Le,
-        other => other,
-    }
-}
-
-fn negate(op: Op) -> Op {
-    match op {
-        Op::Lt => Op::Ge,
-        Op::Le => Op::Gt,
-        Op::Gt => Op::Le,
-        Op::Ge => Op::Lt,
-        Op::Eq => Op::Ne,
-        Op::Ne => Op::Eq,
         other => other,
     }
 }

@@ -3,6 +3,7 @@
 //! evaluated per candidate. What runs the questions is in the parent module.
 
 use super::*;
+use crate::ir::share::is_plain_read;
 
 impl Compiler {
     /// Whether an expression depends only on site variable `v` and the board's fixed tables
@@ -152,33 +153,7 @@ impl Compiler {
                 let mut one = vec![];
                 match self.site_ops(v, inner, &mut one)? {
                     None if one.len() == 1 => {
-                        let op = one.pop()?;
-                        ops.push(match op {
-                            SiteOp::Index { at, x } => SiteOp::Index { at, x: !x },
-                            SiteOp::OfMover { at, x } => SiteOp::OfMover { at, x: !x },
-                            SiteOp::OfOpponent { at, x } => SiteOp::OfOpponent { at, x: !x },
-                            SiteOp::Nothing { x } => SiteOp::Nothing { x: !x },
-                            SiteOp::Count { op, rhs } => SiteOp::Count {
-                                op: negate(op),
-                                rhs,
-                            },
-                            SiteOp::TopOwner { who, x } => SiteOp::TopOwner { who, x: !x },
-                            SiteOp::Moved { at, map, x } => SiteOp::Moved { at, map, x: !x },
-                            SiteOp::Either { .. } => return None,
-                            SiteOp::Key {
-                                keys,
-                                lower,
-                                op,
-                                rhs,
-                                scratch,
-                            } => SiteOp::Key {
-                                keys,
-                                lower,
-                                op: negate(op),
-                                rhs,
-                                scratch,
-                            },
-                        });
+                        ops.push(one.pop()?.negated()?);
                         Some(None)
                     }
                     _ => None,
@@ -208,6 +183,22 @@ impl Compiler {
                     at: l.nonempty(),
                     map,
                     x: mask(empty),
+                });
+                Some(None)
+            }
+            // `if c then A else B` with A and B fixed (a value at every site) and c a value of
+            // the board that does not read the site: the sites of one of two fixed sets
+            Expr::If(c, a, e) if !uses(c, v) && is_plain_read(c) => {
+                let set = |this: &Self, f: &Expr| {
+                    let vals = this.fixed_values(f, v).filter(|_| this.is_fixed(f, v))?;
+                    Some(bits::from_fn(this.t.nsites, |s| vals[s] != 0))
+                };
+                let (yes, no) = (set(self, a)?, set(self, e)?);
+                ops.push(SiteOp::Pick {
+                    c: self.num(c),
+                    yes,
+                    no,
+                    x: 0,
                 });
                 Some(None)
             }
@@ -487,6 +478,10 @@ impl Compiler {
             return num(move |b, r| q.exists(b, r) as i64);
         }
         let set = self.set(set);
+        let set = match self.flood_meets(v, set, c) {
+            Ok(meets) => return meets,
+            Err(set) => *set,
+        };
         // A condition whose first test needs a piece at the site is false at an empty site
         // (the test fails before anything else is evaluated): not tried there.
         let piece = conjuncts(c).first().is_some_and(|&f| needs_piece(f, v));
@@ -507,6 +502,25 @@ impl Compiler {
         })
     }
 
+    /// `exists v in FLOOD where c` when c only reads the board at fixed places and the
+    /// board's bits answer it alone: whether the flood's sites and c's meet, a word at a time
+    /// (the same work as trying c at each site: none but the flood's). Any other set: given
+    /// back.
+    fn flood_meets(&mut self, v: VarId, set: CSet, c: &Expr) -> Result<Num, Box<CSet>> {
+        let CSet::Flood(fl) = set else {
+            return Err(Box::new(set));
+        };
+        if !is_plain_read(c) || !Flood::<CSet>::meets_by_words() {
+            return Err(Box::new(CSet::Flood(fl)));
+        }
+        let q = self.sites(v, Base::All, Some(c));
+        if !q.is_bits_only() {
+            return Err(Box::new(CSet::Flood(fl)));
+        }
+        Flood::<CSet>::counts_a_meeting();
+        Ok(num(move |b, r| fl.meets(b, r, &q) as i64))
+    }
+
     /// `forall v in SET: c`.
     pub(crate) fn forall(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
         if let Some(base) = self.base_of(set) {
@@ -514,6 +528,10 @@ impl Compiler {
             return num(move |b, r| !q.exists(b, r) as i64);
         }
         let set = self.set(set);
+        let set = match self.flood_meets(v, set, &Expr::Not(Box::new(c.clone()))) {
+            Ok(meets) => return num(move |b, r| (meets(b, r) == 0) as i64),
+            Err(set) => *set,
+        };
         let c = self.num(c);
         num(move |b, r| {
             set.for_each(b, r, &mut |b, r, s| {

@@ -35,6 +35,14 @@ pub(super) enum SiteOp {
         rhs: Num,
         scratch: usize,
     },
+    /// `if c then A else B` with `c` free of the site (computed at each word, reading the board
+    /// and counting no work, never faulting) and `A`, `B` fixed: A's sites or B's
+    Pick {
+        c: Num,
+        yes: Vec<u64>,
+        no: Vec<u64>,
+        x: u64,
+    },
 }
 
 impl SiteOp {
@@ -52,6 +60,37 @@ impl SiteOp {
 }
 
 impl SiteOp {
+    /// The test of the other sites (`not` the test); None for a union (`Either`).
+    pub(super) fn negated(self) -> Option<SiteOp> {
+        Some(match self {
+            SiteOp::Index { at, x } => SiteOp::Index { at, x: !x },
+            SiteOp::OfMover { at, x } => SiteOp::OfMover { at, x: !x },
+            SiteOp::OfOpponent { at, x } => SiteOp::OfOpponent { at, x: !x },
+            SiteOp::Nothing { x } => SiteOp::Nothing { x: !x },
+            SiteOp::Count { op, rhs } => SiteOp::Count {
+                op: negate(op),
+                rhs,
+            },
+            SiteOp::TopOwner { who, x } => SiteOp::TopOwner { who, x: !x },
+            SiteOp::Moved { at, map, x } => SiteOp::Moved { at, map, x: !x },
+            SiteOp::Pick { c, yes, no, x } => SiteOp::Pick { c, yes, no, x: !x },
+            SiteOp::Either { .. } => return None,
+            SiteOp::Key {
+                keys,
+                lower,
+                op,
+                rhs,
+                scratch,
+            } => SiteOp::Key {
+                keys,
+                lower,
+                op: negate(op),
+                rhs,
+                scratch,
+            },
+        })
+    }
+
     /// Word `i` of the sites the test allows, among those of `within` at least.
     #[inline(always)]
     pub(super) fn word(&self, t: &Tables, b: &Board, r: &mut Regs, i: usize, within: u64) -> u64 {
@@ -75,6 +114,13 @@ impl SiteOp {
                 }
             }
             SiteOp::Key { scratch, .. } => r.scratch[scratch + i],
+            SiteOp::Pick { c, yes, no, x } => {
+                if c(b, r) != 0 {
+                    yes[i] ^ x
+                } else {
+                    no[i] ^ x
+                }
+            }
             SiteOp::Count { .. } => !0, // tried on each candidate
         }
     }
@@ -120,5 +166,18 @@ fn bits_word(t: &Tables, op: &SiteOp, b: &Board, i: usize, within: u64) -> u64 {
         SiteOp::Moved { at, map, x } => moved_word(t, b, *at, map, i, within) ^ x,
         // (never planned: `is_bits` is checked first)
         _ => !0,
+    }
+}
+
+/// The comparison that holds exactly where `op` does not.
+fn negate(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Ge,
+        Op::Le => Op::Gt,
+        Op::Gt => Op::Le,
+        Op::Ge => Op::Lt,
+        Op::Eq => Op::Ne,
+        Op::Ne => Op::Eq,
+        other => other,
     }
 }
