@@ -1,6 +1,5 @@
 //! The effects of statements on individual pieces (tokens): placed, moved, sent off the board.
 
-use super::super::bits::for_each;
 use super::super::compile::{CSet, Num};
 use super::super::events::Event;
 use super::super::state::{Fault, pieces_count, raise};
@@ -56,16 +55,20 @@ impl Game {
             }
             for i in 0..targets {
                 for _ in 0..n {
-                    // The first token of that player and kind not placed yet.
+                    // The first token of that player and kind not placed yet (the player's
+                    // tokens a word at a time).
                     let unplaced = st.b.toks.in_area(UNPLACED);
-                    let mut found = None;
-                    for_each(unplaced, |x| {
-                        if t.tok_owner[x] as usize == p && st.b.toks.kind[x] == piece {
-                            found = Some(x);
-                            false
-                        } else {
-                            true
+                    let (mine, kind) = (&t.tok_of_player[p], &st.b.toks.kind);
+                    let found = (0..t.tw).find_map(|i| {
+                        let mut w = unplaced[i] & mine[i];
+                        while w != 0 {
+                            let x = i * 64 + w.trailing_zeros() as usize;
+                            w &= w - 1;
+                            if kind[x] == piece {
+                                return Some(x);
+                            }
                         }
+                        None
                     });
                     let Some(x) = found else {
                         raise(&st.b.fault, Fault::NotEnoughTokens);
