@@ -334,17 +334,22 @@ impl Compiler {
                 },
             }
         }
-        let rest = match rest.len() {
+        let mut rest = match rest.len() {
             0 => None,
-            1 => Some(self.num(&rest[0])),
-            _ => Some(self.num(&Expr::All(rest))),
+            1 => rest.pop(),
+            _ => Some(Expr::All(rest)),
         };
+        // the parts of the rest that do not depend on the candidate: once per question
+        let lazy = rest.as_mut().map_or((0, 0), |e| self.hoist(var, e));
+        let rest = rest.map(|e| self.num(&e));
+        self.unhoist(lazy.1);
         TokQuery {
             t: self.t.clone(),
             var,
             ops,
             holds,
             rest,
+            lazy,
         }
     }
 
