@@ -784,3 +784,5 @@ turn {
         );
     }
 }
+
+mod hoisted;

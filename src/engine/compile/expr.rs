@@ -3,7 +3,7 @@
 //! of a variable's site, …), so that play never matches on the tree. Questions about every site
 //! or token go to [`super::query`].
 
-use super::num::{Compiler, Num, num, player_ref};
+use super::num::{Compiler, Num, as_written, num, player_ref};
 use super::query::{AggKind, Base, Question};
 use super::tables::Tables;
 use crate::engine::state::{Board, Fault, Regs, raise};
@@ -404,6 +404,9 @@ pub(crate) fn tok_site(b: &Board, x: i64, ntokens: usize) -> i64 {
 
 /// `pos(v)` or `site(v)` of the token in variable `v`, read in place.
 fn tok_field(e: &Expr, ntokens: usize) -> Option<Arg> {
+    if as_written() {
+        return None;
+    }
     match e {
         Expr::TokPos(x) => match **x {
             Expr::Var(v) => Some(Arg::TokPos(v, ntokens)),

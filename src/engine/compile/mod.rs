@@ -8,6 +8,8 @@ mod num;
 pub(crate) mod query;
 mod tables;
 
+#[cfg(test)]
+pub(crate) use num::AS_WRITTEN;
 pub(crate) use num::{Compiler, Num};
 pub(crate) use query::{Base, CSet, Memo, Question, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;

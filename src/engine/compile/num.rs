@@ -16,6 +16,27 @@ pub(crate) fn num(f: impl Fn(&Board, &mut Regs) -> i64 + Send + Sync + 'static) 
     Box::new(f)
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Every condition compiled as written: no part of a question kept once per question, no
+    /// count of indexed words, no token's field read in place (for the tests that compare the
+    /// two; set on the thread that loads the game).
+    pub(crate) static AS_WRITTEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether conditions are compiled as written (see [`AS_WRITTEN`]; never outside tests).
+#[cfg(test)]
+pub(crate) fn as_written() -> bool {
+    AS_WRITTEN.with(std::cell::Cell::get)
+}
+
+/// Whether conditions are compiled as written (never outside tests).
+#[cfg(not(test))]
+#[inline(always)]
+pub(crate) fn as_written() -> bool {
+    false
+}
+
 /// A part of a question's condition kept once per question (`expr/hoist.rs`): the variable
 /// that holds it, and the scratch word of its flag (set once it is worked out).
 pub(crate) struct Lazy {

@@ -28,7 +28,7 @@ impl Compiler {
     /// words of their flags (first, count), to clear when the question starts, and keeps the
     /// parts' variables until [`Compiler::unhoist`] with the count.
     pub(crate) fn hoist(&mut self, var: VarId, cond: &mut Expr) -> (usize, usize) {
-        let Some(free) = self.free_var else {
+        let Some(free) = self.free_var.filter(|_| !as_written()) else {
             return (0, 0);
         };
         let mut changing = vec![var];

@@ -41,6 +41,7 @@ impl Compiler {
                         // overflows: k times every token fits)
                         if let (AggKind::Sum, Expr::Const(k)) = (kind, &**value)
                             && k.checked_mul(self.t.ntokens as i64).is_some()
+                            && !as_written()
                         {
                             let k = *k;
                             return num(move |b, r| k * q.count(b, r));
