@@ -70,8 +70,10 @@ fn same_play(a: &crate::Game, written: &crate::Game, games: u64, steps: usize) -
 
 /// A game whose token questions have parts that do not depend on the candidate: `placed > 4`
 /// (a count with a weight, read at every candidate), and, in one branch only, a division by
-/// zero where the opponent has 4 discs on the board (a fault in some games, not in others); counts
-/// of tokens by the indexes alone (`theirs`) and with a test tried token by token (`right`).
+/// zero where the opponent has one disc on the board (often so where the branch is not taken:
+/// a fault in some games, not in others, and in more of them if the part were worked out
+/// before a candidate reaches it); counts of tokens by the indexes alone (`theirs`) and with a
+/// test tried token by token (`right`).
 const GAME: &str = r#"
 game "Hoisted" { }
 sides A B
@@ -85,7 +87,7 @@ def placed = total token u where site(u) != none: 2
 def theirs = total token u where owner(u) != mover and site(u) != none: 1
 def right = total token u where site(u) != none and x(site(u)) > 1: 3
 def spread(s) = exists token t where owner(t) == mover
-  and (if placed > 4 then site(t) != s and 10 / (theirs - 4) + right > 1 else site(t) == none)
+  and (if placed > 4 then site(t) != s and 10 / (theirs - 1) + right > 1 else site(t) == none)
 start { first A }
 turn {
   choose {

@@ -93,7 +93,10 @@ fn rewrite(
     if matches!(e, Expr::Let { var, .. } if kept.contains(var)) {
         return;
     }
-    if asks(e) && !reads_any(e, changing) {
+    if !asks(e) {
+        return; // nothing in it to keep
+    }
+    if !reads_any(e, changing) {
         if let Some(v) = fresh() {
             let part = std::mem::replace(e, Expr::Var(v));
             *e = Expr::Let {
