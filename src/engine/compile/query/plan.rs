@@ -2,6 +2,7 @@
 //! board's indexes answer (kept as [`SiteOp`]s and [`TokOp`]s of the question) and the rest,
 //! evaluated per candidate. What runs the questions is in the parent module.
 
+use super::tokens::Who;
 use super::*;
 
 impl Compiler {
@@ -368,7 +369,10 @@ impl Compiler {
                     return None;
                 }
                 if owner_of(x) || side_of(x) {
-                    let who = self.num(y);
+                    let who = match &**y {
+                        Expr::Mover => Who::Mover,
+                        _ => Who::Num(self.num(y)),
+                    };
                     Some(TokOp::Owner {
                         who,
                         side: side_of(x),

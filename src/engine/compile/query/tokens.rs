@@ -11,13 +11,19 @@ use std::sync::Arc;
 /// An indexed test of a token; `x` is the mask that complements its set (`!0`) or not (0).
 pub(super) enum TokOp {
     /// the tokens of a player computed before the question (by side with `side`)
-    Owner { who: Num, side: bool, x: u64 },
+    Owner { who: Who, side: bool, x: u64 },
     /// the tokens on the board, in an area, or not placed
     Area { area: u8, x: u64 },
     /// the tokens at a site computed before the question (built in the scratch words)
     At { site: Num, scratch: usize },
     /// every token but one computed before the question (built in the scratch words)
     Not { token: Num, scratch: usize },
+}
+
+/// The player of an owner's test: the mover read in place, or computed.
+pub(super) enum Who {
+    Mover,
+    Num(Num),
 }
 
 /// A condition over the tokens bound to a variable.
@@ -138,7 +144,10 @@ impl Question for TokQuery {
         for op in &self.ops {
             word &= match op {
                 TokOp::Owner { who, side, x } => {
-                    let p = who(b, r);
+                    let p = match who {
+                        Who::Mover => b.mover as i64,
+                        Who::Num(who) => who(b, r),
+                    };
                     let list = if *side {
                         &t.tok_of_side
                     } else {
