@@ -74,6 +74,20 @@ macro_rules! with_arg {
     };
 }
 
+/// The pattern of the expressions that ask a question over every site or token (compiled by
+/// `expr/questions.rs`).
+macro_rules! questions {
+    () => {
+        Expr::Exists { .. }
+            | Expr::Forall { .. }
+            | Expr::TokExists(..)
+            | Expr::Some { .. }
+            | Expr::Agg { .. }
+            | Expr::InLine(_)
+            | Expr::SomeAlong { .. }
+    };
+}
+
 // The families of expressions, each compiled by a method of its own (after the macro, which
 // they use).
 mod board;
@@ -161,13 +175,7 @@ impl Compiler {
             | Expr::TokSite(_)
             | Expr::TokPos(_)
             | Expr::TokArea(_) => self.token_value(e),
-            Expr::Exists { .. }
-            | Expr::Forall { .. }
-            | Expr::TokExists(..)
-            | Expr::Some { .. }
-            | Expr::Agg { .. }
-            | Expr::InLine(_)
-            | Expr::SomeAlong { .. } => self.question(e),
+            questions!() => self.question(e),
         }
     }
 

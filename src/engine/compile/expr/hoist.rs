@@ -116,16 +116,7 @@ fn asks(e: &Expr) -> bool {
     visit(e, &mut |x| {
         found |= matches!(
             x,
-            Expr::Exists { .. }
-                | Expr::Forall { .. }
-                | Expr::TokExists(..)
-                | Expr::Some { .. }
-                | Expr::Agg { .. }
-                | Expr::InLine(_)
-                | Expr::SomeAlong { .. }
-                | Expr::CountSet(..)
-                | Expr::Size(_)
-                | Expr::InSet(..)
+            questions!() | Expr::CountSet(..) | Expr::Size(_) | Expr::InSet(..)
         )
     });
     found
