@@ -4,8 +4,9 @@
 //! conditions compiled as written: the same decisions, chances and outcomes (faults
 //! included) in random play, and never more work.
 
+use super::an_argument_evaluated_once::same_play_with;
 use crate::engine::compile::AS_WRITTEN;
-use crate::engine::state::{EndReason, Pending};
+use crate::engine::state::EndReason;
 
 /// The game loaded with its conditions compiled as written (`written`), or not.
 fn load(text: &str, written: bool) -> crate::Game {
@@ -16,7 +17,6 @@ fn load(text: &str, written: bool) -> crate::Game {
 }
 
 /// What random play on both compilations gave.
-#[derive(Default)]
 struct Played {
     positions: usize,
     outcomes: Vec<String>,
@@ -26,46 +26,20 @@ struct Played {
 }
 
 /// Plays `games` random games of at most `steps` decisions on `a` and on `written` (the same
-/// game compiled as written) with the same choices, checking at every step the same
-/// decisions, chances and outcome, and no more work than as written.
+/// game compiled as written) with the same choices (`same_play_with`: the same decisions,
+/// chances and outcome at every step), checking no more work than as written at every step.
 fn same_play(a: &crate::Game, written: &crate::Game, games: u64, steps: usize) -> Played {
-    let mut p = Played::default();
-    for g in 0..games {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ (g + 1);
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let (mut x, mut y) = (a.start(), written.start());
-        for _ in 0..steps {
-            assert_eq!(format!("{:?}", x.pending()), format!("{:?}", y.pending()));
-            assert_eq!(x.moves(), y.moves(), "the same decisions");
-            assert!(x.r.work <= y.r.work, "{} > {}", x.r.work, y.r.work);
-            (p.work, p.written_work) = (p.work + x.r.work, p.written_work + y.r.work);
-            p.positions += 1;
-            match x.pending() {
-                Pending::Over(_) => break,
-                Pending::ChanceFirst | Pending::Throw(_) => {
-                    let (ox, oy) = (a.chance_outcomes(&x), written.chance_outcomes(&y));
-                    assert_eq!(ox, oy, "the same chances");
-                    let o = ox[next() as usize % ox.len()].0;
-                    a.play_chance(&mut x, o).expect("a legal outcome");
-                    written.play_chance(&mut y, o).expect("a legal outcome");
-                }
-                Pending::Choice(_) | Pending::Drop(_) => {
-                    let d = x.moves()[next() as usize % x.moves().len()];
-                    a.play_unchecked(&mut x, d);
-                    written.play_unchecked(&mut y, d);
-                }
-            }
-        }
-        assert_eq!(x.outcome(), y.outcome(), "the same outcome");
-        p.outcomes
-            .push(format!("{:?}", x.outcome().map(|o| o.reason)));
+    let (mut work, mut written_work) = (0, 0);
+    let (positions, outcomes) = same_play_with(a, written, games, steps, |x, y| {
+        assert!(x.r.work <= y.r.work, "{} > {}", x.r.work, y.r.work);
+        (work, written_work) = (work + x.r.work, written_work + y.r.work);
+    });
+    Played {
+        positions,
+        outcomes,
+        work,
+        written_work,
     }
-    p
 }
 
 /// A game whose token questions have parts that do not depend on the candidate: `placed > 4`
