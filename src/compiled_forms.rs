@@ -344,6 +344,17 @@ mod an_argument_evaluated_once {
         games: u64,
         steps: usize,
     ) -> (usize, Vec<String>) {
+        same_play_with(a, b, games, steps, |_, _| {})
+    }
+
+    /// [`same_play`], with `each` called on the two positions at every step compared.
+    pub(super) fn same_play_with(
+        a: &crate::Game,
+        b: &crate::Game,
+        games: u64,
+        steps: usize,
+        mut each: impl FnMut(&crate::State, &crate::State),
+    ) -> (usize, Vec<String>) {
         let (mut positions, mut outcomes) = (0, vec![]);
         for g in 0..games {
             let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ g;
@@ -357,6 +368,7 @@ mod an_argument_evaluated_once {
             for _ in 0..steps {
                 assert_eq!(format!("{:?}", x.pending()), format!("{:?}", y.pending()));
                 assert_eq!(x.moves(), y.moves(), "the same decisions");
+                each(&x, &y);
                 positions += 1;
                 match x.pending() {
                     Pending::Over(_) => break,
@@ -674,3 +686,5 @@ turn {
         );
     }
 }
+
+mod hoisted;

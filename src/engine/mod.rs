@@ -151,7 +151,7 @@ impl Game {
         State {
             b,
             r: Regs {
-                vars: vec![0; g.nvars.max(1)],
+                vars: vec![0; self.prog.vars.max(1)],
                 scratch: vec![0; self.prog.scratch.max(1)],
                 work: 0,
                 still: false,

@@ -3,7 +3,7 @@
 //! of a variable's site, …), so that play never matches on the tree. Questions about every site
 //! or token go to [`super::query`].
 
-use super::num::{Compiler, Num, num, player_ref};
+use super::num::{Compiler, Num, as_written, num, player_ref};
 use super::query::{AggKind, Base, Question};
 use super::tables::Tables;
 use crate::engine::state::{Board, Fault, Regs, raise};
@@ -74,11 +74,26 @@ macro_rules! with_arg {
     };
 }
 
+/// The pattern of the expressions that ask a question over every site or token (compiled by
+/// `expr/questions.rs`).
+macro_rules! questions {
+    () => {
+        Expr::Exists { .. }
+            | Expr::Forall { .. }
+            | Expr::TokExists(..)
+            | Expr::Some { .. }
+            | Expr::Agg { .. }
+            | Expr::InLine(_)
+            | Expr::SomeAlong { .. }
+    };
+}
+
 // The families of expressions, each compiled by a method of its own (after the macro, which
 // they use).
 mod board;
 mod fixed;
 mod geometry;
+mod hoist;
 mod logic;
 mod questions;
 mod tokens;
@@ -160,13 +175,7 @@ impl Compiler {
             | Expr::TokSite(_)
             | Expr::TokPos(_)
             | Expr::TokArea(_) => self.token_value(e),
-            Expr::Exists { .. }
-            | Expr::Forall { .. }
-            | Expr::TokExists(..)
-            | Expr::Some { .. }
-            | Expr::Agg { .. }
-            | Expr::InLine(_)
-            | Expr::SomeAlong { .. } => self.question(e),
+            questions!() => self.question(e),
         }
     }
 
@@ -212,9 +221,10 @@ impl Compiler {
                     .site(s(b, r))
                     .map_or(0, |s| b.index.total[s] as i64)))
             }
-            _ => match self.table(x) {
-                Some(x) => cmp!(move |b: &Board, r: &mut Regs| x.get(b, r)),
-                None => {
+            _ => match (tok_field(x, t.ntokens), self.table(x)) {
+                (Some(a), _) => cmp!(move |b: &Board, r: &mut Regs| a.get(b, r)),
+                (None, Some(x)) => cmp!(move |b: &Board, r: &mut Regs| x.get(b, r)),
+                (None, None) => {
                     let x = self.num_as_written(x);
                     cmp!(move |b: &Board, r: &mut Regs| x(b, r))
                 }
@@ -360,6 +370,9 @@ pub(crate) enum Arg {
     Mover,
     Opponent(std::sync::Arc<Tables>),
     Table(Table),
+    /// `pos(v)` or `site(v)` of the token in a variable (and the number of tokens)
+    TokPos(VarId, usize),
+    TokSite(VarId, usize),
     Num(Num),
 }
 
@@ -372,8 +385,46 @@ impl Arg {
             Arg::Mover => b.mover as i64,
             Arg::Opponent(t) => t.opponent[b.mover as usize] as i64,
             Arg::Table(x) => x.get(b, r),
+            Arg::TokPos(v, n) => tok_pos(b, r.var(*v), *n),
+            Arg::TokSite(v, n) => tok_site(b, r.var(*v), *n),
             Arg::Num(x) => x(b, r),
         }
+    }
+}
+
+/// `pos(x)` of token `x` (-1 where `x` is no token): as `expr/tokens.rs` compiles it.
+#[inline(always)]
+pub(crate) fn tok_pos(b: &Board, x: i64, ntokens: usize) -> i64 {
+    match usize::try_from(x) {
+        Ok(x) if x < ntokens => b.toks.pos[x] as i64,
+        _ => -1,
+    }
+}
+
+/// `site(x)` of token `x` (-1 where `x` is no token or is off the board).
+#[inline(always)]
+pub(crate) fn tok_site(b: &Board, x: i64, ntokens: usize) -> i64 {
+    match usize::try_from(x) {
+        Ok(x) if x < ntokens && b.toks.site[x] != u16::MAX => b.toks.site[x] as i64,
+        _ => -1,
+    }
+}
+
+/// `pos(v)` or `site(v)` of the token in variable `v`, read in place.
+fn tok_field(e: &Expr, ntokens: usize) -> Option<Arg> {
+    if as_written() {
+        return None;
+    }
+    match e {
+        Expr::TokPos(x) => match **x {
+            Expr::Var(v) => Some(Arg::TokPos(v, ntokens)),
+            _ => None,
+        },
+        Expr::TokSite(x) => match **x {
+            Expr::Var(v) => Some(Arg::TokSite(v, ntokens)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -384,9 +435,12 @@ impl Compiler {
             Expr::Const(c) => Arg::Const(*c),
             Expr::Mover => Arg::Mover,
             Expr::Opponent => Arg::Opponent(self.t.clone()),
-            other => match self.table(other) {
-                Some(x) => Arg::Table(x),
-                None => Arg::Num(self.num(other)),
+            other => match tok_field(other, self.t.ntokens) {
+                Some(a) => a,
+                None => match self.table(other) {
+                    Some(x) => Arg::Table(x),
+                    None => Arg::Num(self.num(other)),
+                },
             },
         }
     }

@@ -8,6 +8,8 @@ mod num;
 pub(crate) mod query;
 mod tables;
 
+#[cfg(test)]
+pub(crate) use num::AS_WRITTEN;
 pub(crate) use num::{Compiler, Num};
 pub(crate) use query::{Base, CSet, Memo, Question, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
@@ -197,6 +199,9 @@ pub(crate) struct Program {
     pub(crate) first: Chance,
     /// words of scratch the queries need
     pub(crate) scratch: usize,
+    /// the variables: the game's, then those of the parts of questions kept once per
+    /// question (`expr/hoist.rs`)
+    pub(crate) vars: usize,
     /// where the memos of the floods that keep their sites while the legal decisions are
     /// listed are in scratch (each forgets what it kept before each listing: `Memo::forget`)
     pub(crate) memos: Vec<usize>,
@@ -284,6 +289,7 @@ fn cumulative(probs: impl Iterator<Item = f64>) -> Chance {
 pub(crate) fn compile(g: &Game) -> Program {
     let t = Arc::new(Tables::new(g));
     let mut c = Compiler::new(t.clone());
+    c.free_var = Some(g.nvars);
     // each `end game` knows its rank among the program's `end game` statements
     let mut ends = 0u32;
     let mut code: Vec<Op> = g
@@ -315,6 +321,7 @@ pub(crate) fn compile(g: &Game) -> Program {
             .collect(),
         first: cumulative((0..n).map(|_| 1.0 / n as f64)),
         scratch: c.scratch_words(),
+        vars: c.free_var.unwrap_or(g.nvars),
         memos: c.memos.clone(),
         limit_ends,
         look_halt,

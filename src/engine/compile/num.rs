@@ -5,7 +5,7 @@
 
 use super::tables::Tables;
 use crate::engine::state::{Board, Regs};
-use crate::ir::{KindMask, PlayerRef};
+use crate::ir::{KindMask, PlayerRef, VarId};
 use std::sync::Arc;
 
 /// A compiled expression: its value for a board and the program's variables.
@@ -14,6 +14,34 @@ pub(crate) type Num = Box<dyn Fn(&Board, &mut Regs) -> i64 + Send + Sync>;
 #[inline(always)]
 pub(crate) fn num(f: impl Fn(&Board, &mut Regs) -> i64 + Send + Sync + 'static) -> Num {
     Box::new(f)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Every condition compiled as written: no part of a question kept once per question, no
+    /// count of indexed words, no token's field read in place (for the tests that compare the
+    /// two; set on the thread that loads the game).
+    pub(crate) static AS_WRITTEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether conditions are compiled as written (see [`AS_WRITTEN`]; never outside tests).
+#[cfg(test)]
+pub(crate) fn as_written() -> bool {
+    AS_WRITTEN.with(std::cell::Cell::get)
+}
+
+/// Whether conditions are compiled as written (never outside tests).
+#[cfg(not(test))]
+#[inline(always)]
+pub(crate) fn as_written() -> bool {
+    false
+}
+
+/// A part of a question's condition kept once per question (`expr/hoist.rs`): the variable
+/// that holds it, and the scratch word of its flag (set once it is worked out).
+pub(crate) struct Lazy {
+    pub(crate) var: VarId,
+    pub(crate) flag: usize,
 }
 
 /// Compiles expressions and statements of one game.
@@ -29,6 +57,11 @@ pub(crate) struct Compiler {
     /// a compiled form reads the counts of tokens of each kind at each site (`Tokens::kind_at`):
     /// the moves keep them only then (see `Program::kind_counts`)
     pub(crate) reads_kind_counts: bool,
+    /// the first variable the game does not use, for the parts of questions' conditions kept
+    /// once per question (None: keep none; see `expr/hoist.rs`)
+    pub(crate) free_var: Option<usize>,
+    /// the parts kept by the questions being compiled, innermost last
+    pub(crate) lazy: Vec<Lazy>,
 }
 
 impl Compiler {
@@ -40,6 +73,8 @@ impl Compiler {
             memos: vec![],
             as_written: false,
             reads_kind_counts: false,
+            free_var: None,
+            lazy: vec![],
         }
     }
 

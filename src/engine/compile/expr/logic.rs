@@ -77,6 +77,12 @@ impl Compiler {
             // the value into its variable's register, then the body, which reads it there
             Expr::Let { var, value, body } => {
                 let v = *var;
+                // a part of a question's condition kept once per question (`hoist.rs`)
+                if matches!(&**body, Expr::Var(w) if *w == v)
+                    && let Some(x) = self.lazy_let(v, value)
+                {
+                    return x;
+                }
                 let (x, y) = (self.num(value), self.num(body));
                 num(move |b, r| {
                     let x = x(b, r);

@@ -37,6 +37,15 @@ impl Compiler {
                 match over {
                     Over::Tokens => {
                         let q = self.tokens(*var, cond);
+                        // `total token x where C: k`: k times the tokens counted (no sum
+                        // overflows: k times every token fits)
+                        if let (AggKind::Sum, Expr::Const(k)) = (kind, &**value)
+                            && k.checked_mul(self.t.ntokens as i64).is_some()
+                            && !as_written()
+                        {
+                            let k = *k;
+                            return num(move |b, r| k * q.count(b, r));
+                        }
                         let x = self.num(value);
                         num(move |b, r| q.aggregate(b, r, kind, &x))
                     }

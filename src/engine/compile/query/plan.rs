@@ -2,6 +2,7 @@
 //! board's indexes answer (kept as [`SiteOp`]s and [`TokOp`]s of the question) and the rest,
 //! evaluated per candidate. What runs the questions is in the parent module.
 
+use super::tokens::Who;
 use super::*;
 use crate::ir::share::is_plain_read;
 
@@ -325,17 +326,22 @@ impl Compiler {
                 },
             }
         }
-        let rest = match rest.len() {
+        let mut rest = match rest.len() {
             0 => None,
-            1 => Some(self.num(&rest[0])),
-            _ => Some(self.num(&Expr::All(rest))),
+            1 => rest.pop(),
+            _ => Some(Expr::All(rest)),
         };
+        // the parts of the rest that do not depend on the candidate: once per question
+        let lazy = rest.as_mut().map_or((0, 0), |e| self.hoist(var, e));
+        let rest = rest.map(|e| self.num(&e));
+        self.unhoist(lazy.1);
         TokQuery {
             t: self.t.clone(),
             var,
             ops,
             holds,
             rest,
+            lazy,
         }
     }
 
@@ -354,7 +360,10 @@ impl Compiler {
                     return None;
                 }
                 if owner_of(x) || side_of(x) {
-                    let who = self.num(y);
+                    let who = match &**y {
+                        Expr::Mover => Who::Mover,
+                        _ => Who::Num(self.num(y)),
+                    };
                     Some(TokOp::Owner {
                         who,
                         side: side_of(x),

@@ -11,13 +11,19 @@ use std::sync::Arc;
 /// An indexed test of a token; `x` is the mask that complements its set (`!0`) or not (0).
 pub(super) enum TokOp {
     /// the tokens of a player computed before the question (by side with `side`)
-    Owner { who: Num, side: bool, x: u64 },
+    Owner { who: Who, side: bool, x: u64 },
     /// the tokens on the board, in an area, or not placed
     Area { area: u8, x: u64 },
     /// the tokens at a site computed before the question (built in the scratch words)
     At { site: Num, scratch: usize },
     /// every token but one computed before the question (built in the scratch words)
     Not { token: Num, scratch: usize },
+}
+
+/// The player of an owner's test: the mover read in place, or computed.
+pub(super) enum Who {
+    Mover,
+    Num(Num),
 }
 
 /// A condition over the tokens bound to a variable.
@@ -30,6 +36,9 @@ pub(crate) struct TokQuery {
     /// move keeps, before the rest (a token off the board: its site holds none)
     pub(super) holds: Vec<(KindMask, bool)>,
     pub(super) rest: Option<Num>,
+    /// the flags of the parts of `rest` kept once per question (first scratch word, count),
+    /// cleared when the question starts (`expr/hoist.rs`)
+    pub(super) lazy: (usize, usize),
 }
 
 impl TokQuery {
@@ -45,6 +54,31 @@ impl TokQuery {
             };
             (n == 0) == none
         })
+    }
+}
+
+impl TokQuery {
+    /// How many tokens satisfy the question: the bits of the indexed words where they answer
+    /// alone, else the candidates that pass the rest (the same work counted as listing them).
+    #[inline]
+    pub(crate) fn count(&self, b: &Board, r: &mut Regs) -> i64 {
+        if !self.indexed_only() {
+            let mut n = 0;
+            self.for_each(b, r, |_, _, _| {
+                n += 1;
+                true
+            });
+            return n;
+        }
+        let w = self.words();
+        self.prepare(b, r);
+        r.work += w as u64;
+        let mut n = 0;
+        for i in 0..w {
+            n += self.word(b, r, i).count_ones() as u64;
+        }
+        r.work += n;
+        n as i64
     }
 }
 
@@ -70,12 +104,20 @@ impl Question for TokQuery {
     #[inline(always)]
     fn prepare(&self, b: &Board, r: &mut Regs) {
         let t = &*self.t;
+        let (at, n) = self.lazy;
+        if n > 0 {
+            r.scratch[at..at + n].fill(0);
+        }
         for op in &self.ops {
             match op {
                 TokOp::At { site, scratch } => {
                     let s = site(b, r);
                     let out = &mut r.scratch[*scratch..*scratch + t.tw];
-                    out.iter_mut().for_each(|w| *w = 0);
+                    if let [w] = out {
+                        *w = 0; // one word: no call to fill it
+                    } else {
+                        out.fill(0);
+                    }
                     if let Some(s) = t.site(s) {
                         for x in b.toks.at(s as u16) {
                             out[x / 64] |= 1 << (x % 64);
@@ -102,7 +144,10 @@ impl Question for TokQuery {
         for op in &self.ops {
             word &= match op {
                 TokOp::Owner { who, side, x } => {
-                    let p = who(b, r);
+                    let p = match who {
+                        Who::Mover => b.mover as i64,
+                        Who::Num(who) => who(b, r),
+                    };
                     let list = if *side {
                         &t.tok_of_side
                     } else {
