@@ -22,39 +22,11 @@ pub(crate) fn cannot_fault(e: &Expr) -> bool {
 pub(crate) fn is_plain_read(e: &Expr) -> bool {
     let mut plain = true;
     visit(e, &mut |x| {
-        plain &= match x {
-            Expr::Bin(op, ..) | Expr::BinConst(op, ..) => {
-                !matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod)
-            }
-            Expr::Const(_)
-            | Expr::Var(_)
-            | Expr::Mover
-            | Expr::Opponent
-            | Expr::Top(_)
-            | Expr::Bottom(_)
-            | Expr::TokOwner(_)
-            | Expr::TokKind(_)
-            | Expr::TokSite(_)
-            | Expr::TokArea(_)
-            | Expr::Owner(_)
-            | Expr::KindOf(_)
-            | Expr::Count(..)
-            | Expr::CountVar(_)
-            | Expr::CountAt(_)
-            | Expr::KindIs { .. }
-            | Expr::OwnerIs { .. }
-            | Expr::SiteTest(_)
-            | Expr::CoordX(_)
-            | Expr::CoordY(_)
-            | Expr::InRegion(..)
-            | Expr::Not(_)
-            | Expr::And(..)
-            | Expr::Or(..)
-            | Expr::All(_)
-            | Expr::Any(_)
-            | Expr::If(..) => true,
-            _ => false,
-        }
+        plain &= step_cannot_fault(x)
+            && !matches!(
+                x,
+                Expr::Some { .. } | Expr::TokExists(..) | Expr::Let { .. }
+            );
     });
     plain
 }
