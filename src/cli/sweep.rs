@@ -345,7 +345,8 @@ fn play_sweep(
     let bar = super::progress::study_bar(per_point.saturating_mul(todo.len() as u64), "");
     let agents = !sweeper.agents().is_empty();
     let mut before = 0u64;
-    let mut stopped = false;
+    // stopped: by a signal; cut: a point was stopped half-played (kept, marked partial)
+    let (mut stopped, mut cut) = (false, false);
     for (n, &k) in todo.iter().enumerate() {
         let Ok(p) = sweeper.point(k) else { continue };
         bar.set_prefix(format!("point {}/{} {}", n + 1, todo.len(), p.label));
@@ -387,7 +388,7 @@ fn play_sweep(
                     &format!("point {k} ({})", p.label),
                 )
             });
-            stopped = st.partial;
+            (stopped, cut) = (st.partial, st.partial);
         }
         sweep.put(entry);
         if let Some(path) = &args.output
@@ -406,10 +407,15 @@ fn play_sweep(
     let code = if stopped { exit_code() } else { OK };
     if stopped {
         to_stderr!(
-            "the points played are kept{}, the point stopped marked partial",
+            "the points played are kept{}{}",
             match &args.output {
                 Some(path) => format!(" in {path}"),
                 None => String::new(),
+            },
+            if cut {
+                ", the point stopped marked partial"
+            } else {
+                " (stopped between two points)"
             }
         );
     } else {
