@@ -406,18 +406,7 @@ fn play_sweep(
     bar.finish_and_clear();
     let code = if stopped { exit_code() } else { OK };
     if stopped {
-        to_stderr!(
-            "the points played are kept{}{}",
-            match &args.output {
-                Some(path) => format!(" in {path}"),
-                None => String::new(),
-            },
-            if cut {
-                ", the point stopped marked partial"
-            } else {
-                " (stopped between two points)"
-            }
-        );
+        say_stopped(args.output.as_deref(), cut);
     } else {
         note_late_signal();
     }
@@ -446,4 +435,18 @@ fn play_sweep(
             write_sweep(&mut std::io::stdout().lock(), &sweep, output, colour).map(|()| code),
         ),
     }
+}
+
+/// What a sweep stopped by a signal kept: where, and whether a point was cut half-played
+/// (kept, marked partial) or the signal came between two points.
+fn say_stopped(output: Option<&str>, cut: bool) {
+    to_stderr!(
+        "the points played are kept{}{}",
+        output.map(|path| format!(" in {path}")).unwrap_or_default(),
+        if cut {
+            ", the point stopped marked partial"
+        } else {
+            " (stopped between two points)"
+        }
+    );
 }
