@@ -392,7 +392,7 @@ impl Arg {
     }
 }
 
-/// `pos(x)` of token `x` (-1 where `x` is no token): as `expr/tokens.rs` compiles it.
+/// `pos(x)` of token `x` (-1 where `x` is no token).
 #[inline(always)]
 pub(crate) fn tok_pos(b: &Board, x: i64, ntokens: usize) -> i64 {
     match usize::try_from(x) {

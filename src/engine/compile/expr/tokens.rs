@@ -33,16 +33,13 @@ impl Compiler {
                     .token(x(b, r))
                     .map_or(-1, |x| b.toks.kind[x] as i64)))
             }
-            Expr::TokSite(x) => with_arg!(self, x, |x| num(move |b, r| {
-                match t.token(x(b, r)).map(|x| b.toks.site[x]) {
-                    Some(s) if s != u16::MAX => s as i64,
-                    _ => -1,
-                }
-            })),
+            Expr::TokSite(x) => {
+                let n = t.ntokens;
+                with_arg!(self, x, |x| num(move |b, r| tok_site(b, x(b, r), n)))
+            }
             Expr::TokPos(x) => {
-                with_arg!(self, x, |x| num(move |b, r| t
-                    .token(x(b, r))
-                    .map_or(-1, |x| b.toks.pos[x] as i64)))
+                let n = t.ntokens;
+                with_arg!(self, x, |x| num(move |b, r| tok_pos(b, x(b, r), n)))
             }
             Expr::TokArea(x) => {
                 let x = self.num(x);

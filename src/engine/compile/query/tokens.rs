@@ -57,31 +57,6 @@ impl TokQuery {
     }
 }
 
-impl TokQuery {
-    /// How many tokens satisfy the question: the bits of the indexed words where they answer
-    /// alone, else the candidates that pass the rest (the same work counted as listing them).
-    #[inline]
-    pub(crate) fn count(&self, b: &Board, r: &mut Regs) -> i64 {
-        if !self.indexed_only() {
-            let mut n = 0;
-            self.for_each(b, r, |_, _, _| {
-                n += 1;
-                true
-            });
-            return n;
-        }
-        let w = self.words();
-        self.prepare(b, r);
-        r.work += w as u64;
-        let mut n = 0;
-        for i in 0..w {
-            n += self.word(b, r, i).count_ones() as u64;
-        }
-        r.work += n;
-        n as i64
-    }
-}
-
 /// A question about every token: its candidates from the indexes, the rest tried one by one.
 impl Question for TokQuery {
     #[inline(always)]
