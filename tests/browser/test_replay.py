@@ -33,7 +33,10 @@ def engine_board_at(record_text: str, n: int):
 
 
 def shown_step(d):
-    return int(d.find_element(By.ID, "replay-board").get_attribute("data-step"))
+    """The step the page shows, or None while the uploaded record is still being read (the
+    board has no step until the file has been read and checked: a moment after the upload)."""
+    step = d.find_element(By.ID, "replay-board").get_attribute("data-step")
+    return None if step is None else int(step)
 
 
 def wait_step(d, n):
