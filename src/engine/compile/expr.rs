@@ -74,6 +74,26 @@ macro_rules! with_arg {
     };
 }
 
+/// Calls the generic function `$f` (its leading arguments, then the two operands) with each
+/// operand as a value of its own type when it is a variable, a compiled expression or (on
+/// the left) the mover, the common shapes: the closure `$f` builds then reads them without a
+/// dispatch on their form. Any other pair is passed as two `Arg`s.
+macro_rules! by_forms {
+    ($x:expr, $y:expr, $f:ident($($pre:expr),*)) => {
+        match ($x, $y) {
+            (Arg::Var(v), Arg::Var(w)) => $f($($pre,)* InVar(v), InVar(w)),
+            (Arg::Var(v), Arg::Num(y)) => $f($($pre,)* InVar(v), y),
+            (Arg::Num(x), Arg::Var(w)) => $f($($pre,)* x, InVar(w)),
+            (Arg::Num(x), Arg::Num(y)) => $f($($pre,)* x, y),
+            (Arg::Mover, Arg::Var(w)) => $f($($pre,)* IsMover, InVar(w)),
+            (Arg::Mover, Arg::Num(y)) => $f($($pre,)* IsMover, y),
+            (Arg::Num(x), y) => $f($($pre,)* x, y),
+            (x, Arg::Num(y)) => $f($($pre,)* x, y),
+            (x, y) => $f($($pre,)* x, y),
+        }
+    };
+}
+
 /// The pattern of the expressions that ask a question over every site or token (compiled by
 /// `expr/questions.rs`).
 macro_rules! questions {
@@ -446,8 +466,51 @@ impl Compiler {
     }
 }
 
+/// An operand read without a dispatch on its form at each evaluation (see `by_forms!`).
+pub(crate) trait Get: Send + Sync + 'static {
+    fn get(&self, b: &Board, r: &mut Regs) -> i64;
+}
+
+impl Get for Arg {
+    #[inline(always)]
+    fn get(&self, b: &Board, r: &mut Regs) -> i64 {
+        Arg::get(self, b, r)
+    }
+}
+
+impl Get for Num {
+    #[inline(always)]
+    fn get(&self, b: &Board, r: &mut Regs) -> i64 {
+        self(b, r)
+    }
+}
+
+/// A variable's value.
+pub(crate) struct InVar(pub(crate) VarId);
+
+impl Get for InVar {
+    #[inline(always)]
+    fn get(&self, _: &Board, r: &mut Regs) -> i64 {
+        r.var(self.0)
+    }
+}
+
+/// The player to move.
+pub(crate) struct IsMover;
+
+impl Get for IsMover {
+    #[inline(always)]
+    fn get(&self, b: &Board, _: &mut Regs) -> i64 {
+        b.mover as i64
+    }
+}
+
 /// A binary operator on two operands (left first).
 fn binary(op: Op, x: Arg, y: Arg) -> Num {
+    by_forms!(x, y, binary_of(op))
+}
+
+fn binary_of(op: Op, x: impl Get, y: impl Get) -> Num {
     macro_rules! op {
         ($f:expr) => {{
             let f = $f;

@@ -1,6 +1,7 @@
 //! Expressions of one family: the board's geometry: the ring, the sowing's direction, regions and sets, lines, coordinates and tracks.
 
 use super::*;
+use std::sync::Arc;
 
 impl Compiler {
     /// Compiles an expression about the board's geometry.
@@ -60,29 +61,8 @@ impl Compiler {
                     set.contains(b, r, s) as i64
                 })
             }
-            Expr::TrackSite(p, n) => {
-                let (p, n) = (self.arg(p), self.arg(n));
-                num(move |b, r| {
-                    let (p, n) = (p.get(b, r), n.get(b, r));
-                    let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
-                        return -1;
-                    };
-                    n.checked_sub(tr.first)
-                        .and_then(|i| usize::try_from(i).ok())
-                        .and_then(|i| tr.sites.get(i))
-                        .map_or(-1, |&s| s as i64)
-                })
-            }
-            Expr::TrackPos(p, s) => {
-                let (p, s) = (self.arg(p), self.arg(s));
-                num(move |b, r| {
-                    let (p, s) = (p.get(b, r), s.get(b, r));
-                    match (t.player(p), t.site(s)) {
-                        (Some(p), Some(s)) => t.track_pos(p, s),
-                        _ => -1,
-                    }
-                })
-            }
+            Expr::TrackSite(p, n) => by_forms!(self.arg(p), self.arg(n), track_site(t)),
+            Expr::TrackPos(p, s) => by_forms!(self.arg(p), self.arg(s), track_pos(t)),
             Expr::TrackEnd(p) => {
                 with_arg!(self, p, |p| num(move |b, r| {
                     t.player(p(b, r))
@@ -135,4 +115,29 @@ impl Compiler {
             _ => unreachable!("not an expression about the board's geometry: {e:?}"),
         }
     }
+}
+
+/// `track_site(p, n)`: the site at position `n` of player `p`'s track (-1 where there is none).
+fn track_site(t: Arc<Tables>, p: impl Get, n: impl Get) -> Num {
+    num(move |b, r| {
+        let (p, n) = (p.get(b, r), n.get(b, r));
+        let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
+            return -1;
+        };
+        n.checked_sub(tr.first)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| tr.sites.get(i))
+            .map_or(-1, |&s| s as i64)
+    })
+}
+
+/// `track_pos(p, s)`: site `s`'s position on player `p`'s track (-1 where it is not on it).
+fn track_pos(t: Arc<Tables>, p: impl Get, s: impl Get) -> Num {
+    num(move |b, r| {
+        let (p, s) = (p.get(b, r), s.get(b, r));
+        match (t.player(p), t.site(s)) {
+            (Some(p), Some(s)) => t.track_pos(p, s),
+            _ => -1,
+        }
+    })
 }
