@@ -401,3 +401,48 @@ fn narrated_steps_by_id_and_notation() {
         }
     }
 }
+
+/// `draw_chance(x)` gives the first outcome whose cumulative probability (the outcomes'
+/// probabilities added up in order) exceeds `x`, at every chance event of random playouts of
+/// every game with chance, for draws spread over [0, 1) and at the ends (a NaN draws the last).
+#[test]
+fn a_draw_is_the_first_outcome_whose_cumulative_probability_exceeds_it() {
+    let mut checked = 0;
+    for (stem, variant, g) in every_game() {
+        for seed in 0..3 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut st = g.start();
+            let mut steps = 0;
+            while !g.is_terminal(&st) && steps < 300 {
+                steps += 1;
+                if !g.is_chance_node(&st) {
+                    let i = rng.random_range(0..st.moves().len());
+                    let d = st.moves()[i];
+                    g.play(&mut st, d).expect("a legal decision");
+                    continue;
+                }
+                let outs = g.chance_outcomes(&st);
+                let mut cum = Vec::with_capacity(outs.len());
+                let mut sum = 0.0;
+                for &(_, p) in &outs {
+                    sum += p;
+                    cum.push(sum);
+                }
+                let mut xs: Vec<f64> = (0..64).map(|k| k as f64 / 64.0).collect();
+                xs.extend([f64::MIN_POSITIVE, 1.0 - f64::EPSILON, rng.random()]);
+                for x in xs {
+                    if cum.iter().any(|&c| (c - x).abs() < 1e-9) {
+                        continue; // a boundary: the sums' rounding may differ
+                    }
+                    let want = cum.iter().position(|&c| x < c).unwrap_or(cum.len() - 1) as i64;
+                    assert_eq!(g.draw_chance(&st, x), want, "{stem} {variant:?}: x = {x}");
+                    checked += 1;
+                }
+                assert_eq!(g.draw_chance(&st, f64::NAN), outs.len() as i64 - 1);
+                let o = g.draw_chance(&st, rng.random()) as usize;
+                g.apply_chance(&mut st, o).expect("an outcome");
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} draws checked");
+}

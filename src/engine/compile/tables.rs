@@ -38,6 +38,9 @@ pub(crate) struct Tables {
     pub(crate) original_owner: Vec<i64>,
     /// the track of each player's side, by player
     pub(crate) tracks: Vec<Option<TrackInfo>>,
+    /// the first position of each site on each player's track, by player then site (-1 where
+    /// the track does not pass, or the player has none)
+    track_pos_at: Vec<i32>,
     pub(crate) tok_owner: Vec<u8>,
     /// the position before its side's track, for each token
     pub(crate) tok_before: Vec<i32>,
@@ -143,6 +146,16 @@ impl Tables {
             tracks: (0..g.players.len())
                 .map(|p| g.tracks.get(p % sides).cloned().flatten())
                 .collect(),
+            track_pos_at: (0..g.players.len())
+                .flat_map(|p| {
+                    let tr = g.tracks.get(p % sides).and_then(|t| t.as_ref());
+                    (0..g.sites.len()).map(move |s| {
+                        tr.and_then(|t| t.pos_of.get(s).copied())
+                            .filter(|&x| x >= 0)
+                            .unwrap_or(-1)
+                    })
+                })
+                .collect(),
             tok_owner: g.tokens.iter().map(|t| t.owner.0).collect(),
             tok_before: g.tokens.iter().map(|t| g.before_track(t.owner)).collect(),
             ntokens: nt,
@@ -238,10 +251,10 @@ impl Tables {
     /// The first position of site `s` on the track of player `p` (-1 if it is not on it).
     #[inline(always)]
     pub(crate) fn track_pos(&self, p: usize, s: usize) -> i64 {
-        match self.track_of(p).and_then(|t| t.pos_of.get(s)) {
-            Some(&x) if x >= 0 => x as i64,
-            _ => -1,
+        if s >= self.nsites {
+            return -1;
         }
+        self.track_pos_at.get(p * self.nsites + s).map_or(-1, |&x| x as i64)
     }
 
     /// `next(s, d, n)`: n steps along the ring (backward for a negative n), going round it as
