@@ -74,9 +74,19 @@ macro_rules! with_arg {
     };
 }
 
+/// The mover's opponent.
+pub(crate) struct IsOpponent(std::sync::Arc<Tables>);
+
+impl Get for IsOpponent {
+    #[inline(always)]
+    fn get(&self, b: &Board, _: &mut Regs) -> i64 {
+        self.0.opponent[b.mover as usize] as i64
+    }
+}
+
 /// Calls the generic function `$f` (its leading arguments, then the two operands) with each
-/// operand as a value of its own type when it is a variable, a compiled expression or (on
-/// the left) the mover, the common shapes: the closure `$f` builds then reads them without a
+/// operand as a value of its own type when it is a variable, a compiled expression, the mover
+/// or his opponent, the common shapes: the closure `$f` builds then reads them without a
 /// dispatch on their form. Any other pair is passed as two `Arg`s.
 macro_rules! by_forms {
     ($x:expr, $y:expr, $f:ident($($pre:expr),*)) => {
@@ -87,6 +97,9 @@ macro_rules! by_forms {
             (Arg::Num(x), Arg::Num(y)) => $f($($pre,)* x, y),
             (Arg::Mover, Arg::Var(w)) => $f($($pre,)* IsMover, InVar(w)),
             (Arg::Mover, Arg::Num(y)) => $f($($pre,)* IsMover, y),
+            (Arg::Num(x), Arg::Mover) => $f($($pre,)* x, IsMover),
+            (Arg::Var(v), Arg::Mover) => $f($($pre,)* InVar(v), IsMover),
+            (Arg::Num(x), Arg::Opponent(t)) => $f($($pre,)* x, IsOpponent(t)),
             (Arg::Num(x), y) => $f($($pre,)* x, y),
             (x, Arg::Num(y)) => $f($($pre,)* x, y),
             (x, y) => $f($($pre,)* x, y),

@@ -254,7 +254,9 @@ impl Tables {
         if s >= self.nsites {
             return -1;
         }
-        self.track_pos_at.get(p * self.nsites + s).map_or(-1, |&x| x as i64)
+        self.track_pos_at
+            .get(p * self.nsites + s)
+            .map_or(-1, |&x| x as i64)
     }
 
     /// `next(s, d, n)`: n steps along the ring (backward for a negative n), going round it as

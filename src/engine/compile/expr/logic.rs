@@ -14,6 +14,15 @@ impl Compiler {
                 };
                 self.bin_const(opposite(*op).unwrap_or(*op), x, *c)
             }
+            // `not` of a comparison of two operands: the opposite comparison (both operands
+            // evaluated as before, in the same order)
+            Expr::Not(x) if matches!(&**x, Expr::Bin(op, ..) if opposite(*op).is_some()) => {
+                let Expr::Bin(op, x, y) = &**x else {
+                    unreachable!()
+                };
+                let (x, y) = (self.arg(x), self.arg(y));
+                binary(opposite(*op).unwrap_or(*op), x, y)
+            }
             Expr::Not(x) => {
                 let x = self.num(x);
                 num(move |b, r| (x(b, r) == 0) as i64)
