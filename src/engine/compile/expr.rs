@@ -84,9 +84,29 @@ impl Get for IsOpponent {
     }
 }
 
+/// `pos(v)` of the token in variable `v`, of the game's `n` tokens.
+pub(crate) struct TokPosOf(VarId, usize);
+
+impl Get for TokPosOf {
+    #[inline(always)]
+    fn get(&self, b: &Board, r: &mut Regs) -> i64 {
+        tok_pos(b, r.var(self.0), self.1)
+    }
+}
+
+/// `site(v)` of the token in variable `v`, of the game's `n` tokens.
+pub(crate) struct TokSiteOf(VarId, usize);
+
+impl Get for TokSiteOf {
+    #[inline(always)]
+    fn get(&self, b: &Board, r: &mut Regs) -> i64 {
+        tok_site(b, r.var(self.0), self.1)
+    }
+}
+
 /// Calls the generic function `$f` (its leading arguments, then the two operands) with each
 /// operand as a value of its own type when it is a variable, a compiled expression, the mover
-/// or his opponent, the common shapes: the closure `$f` builds then reads them without a
+/// or his opponent, a token's position or site, the common shapes: the closure `$f` builds then reads them without a
 /// dispatch on their form. Any other pair is passed as two `Arg`s.
 macro_rules! by_forms {
     ($x:expr, $y:expr, $f:ident($($pre:expr),*)) => {
@@ -100,6 +120,10 @@ macro_rules! by_forms {
             (Arg::Num(x), Arg::Mover) => $f($($pre,)* x, IsMover),
             (Arg::Var(v), Arg::Mover) => $f($($pre,)* InVar(v), IsMover),
             (Arg::Num(x), Arg::Opponent(t)) => $f($($pre,)* x, IsOpponent(t)),
+            (Arg::TokPos(v, n), Arg::Var(w)) => $f($($pre,)* TokPosOf(v, n), InVar(w)),
+            (Arg::TokPos(v, n), Arg::Num(y)) => $f($($pre,)* TokPosOf(v, n), y),
+            (Arg::TokSite(v, n), Arg::Var(w)) => $f($($pre,)* TokSiteOf(v, n), InVar(w)),
+            (Arg::TokSite(v, n), Arg::Num(y)) => $f($($pre,)* TokSiteOf(v, n), y),
             (Arg::Num(x), y) => $f($($pre,)* x, y),
             (x, Arg::Num(y)) => $f($($pre,)* x, y),
             (x, y) => $f($($pre,)* x, y),
