@@ -604,6 +604,7 @@ mod token_counts_kept_or_not {
 }
 
 mod a_flood_by_words;
+mod checked_once;
 
 mod a_look_ahead_on_a_reused_copy {
     use crate::{Game, Pending};

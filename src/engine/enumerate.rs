@@ -25,6 +25,9 @@ impl Game {
                 let v = e(b, r);
                 r.set(*tmp, v);
             }
+            if alt.checks.iter().any(|g| g(b, r) == 0) {
+                continue;
+            }
             if let Some((q, at)) = &alt.second
                 && !q.candidates(b, r, *at)
             {

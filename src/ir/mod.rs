@@ -220,6 +220,10 @@ pub struct Alt {
     /// parts of the condition that depend neither on the variable nor on `pre`: when one is
     /// false, the alternative offers nothing and nothing else is computed
     pub(crate) guards: Vec<Expr>,
+    /// parts of the condition that do not depend on the variable but read a `pre` value, and
+    /// only read the board and the turn (they cannot fault and search nothing): tested once,
+    /// after `pre`, instead of at each value (false: the alternative offers nothing)
+    pub(crate) checks: Vec<Expr>,
     /// `to q in SET`: a second variable and its set (the decision's value holds both)
     pub(crate) to: Option<(VarId, SetExpr)>,
     /// with `to`: the part of the condition that does not use the second variable, tested

@@ -36,6 +36,13 @@ pub(crate) fn optimize(g: &mut Game) {
                         && !tmps.iter().any(|&t| uses(e, t))
                 });
                 a.guards = guards;
+                // Conjuncts that read a hoisted value but not the variable, and only read: once.
+                let (checks, rest): (Vec<Expr>, Vec<Expr>) = rest.into_iter().partition(|e| {
+                    !uses(e, v)
+                        && !second.iter().any(|&w| uses(e, w))
+                        && crate::ir::share::is_plain_read(e)
+                });
+                a.checks = checks;
                 // With two values, the conjuncts that do not use the second one are tested
                 // before the second set is walked.
                 let rest = match second.first() {

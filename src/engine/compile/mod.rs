@@ -160,6 +160,9 @@ pub(crate) struct CAlt {
     pub(crate) guards: Vec<Num>,
     /// values computed once before the values are tried
     pub(crate) pre: Vec<(VarId, Num)>,
+    /// parts of the condition that read only `pre` values and the board: tested once after
+    /// `pre` (`ir::Alt::checks`)
+    pub(crate) checks: Vec<Num>,
     /// the first values (sites and tokens with the part of the condition about them)
     pub(crate) values: Gen,
     /// with a second variable and values that are not sites or tokens: the part of the
@@ -501,6 +504,7 @@ impl Compiler {
     fn alt(&mut self, a: &Alt) -> CAlt {
         let guards = a.guards.iter().map(|g| self.num(g)).collect();
         let pre = a.pre.iter().map(|(v, e)| (*v, self.num(e))).collect();
+        let checks = a.checks.iter().map(|g| self.num(g)).collect();
         // With a second variable, the condition on the first alone (`first`) selects the first
         // values; the rest is tested for each pair.
         let first_cond = match &a.to {
@@ -551,6 +555,7 @@ impl Compiler {
             var: a.var,
             guards,
             pre,
+            checks,
             values,
             first,
             to: a.to.as_ref().map(|(v2, s)| (*v2, self.set(s))),

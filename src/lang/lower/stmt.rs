@@ -320,6 +320,7 @@ impl Lowerer<'_> {
                 sites: vec![],
                 pre: vec![],
                 guards: vec![],
+                checks: vec![],
                 to,
                 first: None,
                 leaving,
