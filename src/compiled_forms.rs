@@ -688,3 +688,5 @@ turn {
 }
 
 mod hoisted;
+
+mod pairs_by_bits;
