@@ -1,6 +1,7 @@
 //! Choices of a piece and a site two steps on (`to q in jumps(site(t))`) whose condition reads
 //! the pair only as the site between (`between(site(t), q)`): that part answered by the
-//! board's bits once per listing (`CAlt::middle`) and the pairs tested by their bits, against
+//! board's bits once per listing (`CAlt::middle`), the pairs tested by their bits and the walk
+//! started from the token's site read in place (`CAlt::from_first`), against
 //! the conditions compiled as written: the same decisions, chances and outcomes (faults
 //! included) in random play, and never more work.
 

@@ -1,6 +1,7 @@
 //! The legal decisions of a choice, in a fixed order: alternative by alternative, the values of
 //! each in increasing order (sites, tokens) or in the order written (values, sets).
 
+use super::compile::expr::tok_site;
 use super::compile::{CAlt, CSet, Gen, Memo, Question, Reach};
 use super::state::{Board, Regs};
 use super::tokens::UNPLACED;
@@ -159,7 +160,11 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
                 // The sites next to a site (or two steps on), walked here.
                 CSet::Near(x, reach, t) => {
                     let far = *reach == Reach::Jumps;
-                    let Some(q) = t.site(x(b, r)) else {
+                    let from = match alt.from_first {
+                        true => tok_site(b, value, t.ntokens),
+                        false => x(b, r),
+                    };
+                    let Some(q) = t.site(from) else {
                         return;
                     };
                     // None of them can pass the condition on the second value alone:

@@ -176,6 +176,9 @@ pub(crate) struct CAlt {
     /// passes over), as a question answered by the board's bits alone, its sites built once
     /// per enumeration (in the scratch words at the given place); see [`Compiler::middle`]
     pub(crate) middle: Option<(SiteQuery, usize)>,
+    /// with `to q in neighbours(site(t))` or `jumps(site(t))` where `t` is the first value, a
+    /// token: the walk starts from the token's site, read in place (no expression evaluated)
+    pub(crate) from_first: bool,
     /// the rest of the condition, tested for each value (or pair)
     pub(crate) cond: Option<Num>,
     /// `leaving C`: tested in the position after the decision
@@ -599,7 +602,12 @@ impl Compiler {
             (_, _, c) if !own || a.to.is_some() => (None, None, c.as_ref().map(|c| self.num(c))),
             _ => (None, None, None),
         };
+        let from_first = !num::as_written()
+            && matches!(a.domain, Domain::Tokens)
+            && matches!(&a.to, Some((_, SetExpr::Neighbours(e) | SetExpr::Jumps(e)))
+                if matches!(&**e, Expr::TokSite(x) if matches!(**x, Expr::Var(w) if Some(w) == a.var)));
         CAlt {
+            from_first,
             var: a.var,
             guards,
             pre,
