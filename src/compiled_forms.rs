@@ -689,3 +689,5 @@ turn {
 }
 
 mod hoisted;
+
+mod pairs_by_bits;

@@ -1,6 +1,7 @@
 //! The legal decisions of a choice, in a fixed order: alternative by alternative, the values of
 //! each in increasing order (sites, tokens) or in the order written (values, sets).
 
+use super::compile::expr::tok_site;
 use super::compile::{CAlt, CSet, Gen, Memo, Question, Reach};
 use super::state::{Board, Regs};
 use super::tokens::UNPLACED;
@@ -32,6 +33,9 @@ impl Game {
                 && !q.candidates(b, r, *at)
             {
                 continue;
+            }
+            if let Some((q, at)) = &alt.middle {
+                q.fill(b, r, *at);
             }
             let ai = ai as u8;
             match &alt.values {
@@ -136,50 +140,107 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
             if alt.first.as_ref().is_some_and(|c| c(b, r) == 0) {
                 return;
             }
-            let mut pair = |b: &Board, r: &mut Regs, s: usize| {
+            let hi = (value as i32) << 16;
+            // A pair (second value `s`, `m` the site between for a walk of the jumps) where
+            // the rest of the condition holds: the second value's own part, the site between's
+            // (see `CAlt::middle`), then the rest, as written.
+            let pair = |b: &Board, r: &mut Regs, s: usize, m: usize, moves: &mut Vec<Decision>| {
                 r.set(*v2, s as i64);
                 if alt
                     .second
                     .as_ref()
                     .is_none_or(|(q, at)| q.candidate_holds(b, r, *at, s))
+                    && alt.middle.as_ref().is_none_or(|(_, at)| bit(r, *at, m))
                     && alt.cond.as_ref().is_none_or(|c| c(b, r) != 0)
                 {
                     moves.push(Decision::Alt {
                         alt: ai,
-                        value: ((value as i32) << 16) | s as i32,
+                        value: hi | s as i32,
                     });
                 }
-                true
             };
             match set {
                 // The sites next to a site (or two steps on), walked here.
                 CSet::Near(x, reach, t) => {
                     let far = *reach == Reach::Jumps;
-                    if let Some(q) = t.site(x(b, r)) {
-                        // None of them can pass the condition on the second value alone:
-                        // nothing to walk.
-                        if let Some((_, at)) = &alt.second {
-                            let sets = if far { &t.far_bits } else { &t.near_bits };
-                            let w = t.layout.w;
-                            if !sets.is_empty()
-                                && (0..w).all(|i| sets[q * w + i] & r.scratch[at + i] == 0)
-                            {
-                                return;
+                    let from = match alt.from_first {
+                        true => tok_site(b, value, t.ntokens),
+                        false => x(b, r),
+                    };
+                    let Some(q) = t.site(from) else {
+                        return;
+                    };
+                    // None of them can pass the condition on the second value alone:
+                    // nothing to walk.
+                    if let Some((_, at)) = &alt.second {
+                        let sets = if far { &t.far_bits } else { &t.near_bits };
+                        let w = t.layout.w;
+                        if !sets.is_empty()
+                            && (0..w).all(|i| sets[q * w + i] & r.scratch[at + i] == 0)
+                        {
+                            return;
+                        }
+                    }
+                    // The board's bits decide alone (nothing to evaluate a pair): each pair
+                    // tested by its bits, in the walk's order.
+                    let bits = alt.cond.is_none()
+                        && alt.second.as_ref().is_none_or(|(q, _)| q.is_bits_only());
+                    let second = |r: &Regs, s: usize| {
+                        alt.second.as_ref().is_none_or(|(_, at)| bit(r, *at, s))
+                    };
+                    match (far, bits) {
+                        (true, true) => {
+                            for &(s, m) in &t.far[q] {
+                                let (s, m) = (s as usize, m as usize);
+                                if second(r, s)
+                                    && alt.middle.as_ref().is_none_or(|(_, at)| bit(r, *at, m))
+                                {
+                                    moves.push(Decision::Alt {
+                                        alt: ai,
+                                        value: hi | s as i32,
+                                    });
+                                }
                             }
                         }
-                        if far {
-                            for &(s, _) in &t.far[q] {
-                                pair(b, r, s as usize);
-                            }
-                        } else {
+                        (false, true) => {
                             for &s in &t.near[q] {
-                                pair(b, r, s as usize);
+                                if second(r, s as usize) {
+                                    moves.push(Decision::Alt {
+                                        alt: ai,
+                                        value: hi | s as i32,
+                                    });
+                                }
+                            }
+                        }
+                        (true, false) => {
+                            for &(s, m) in &t.far[q] {
+                                pair(b, r, s as usize, m as usize, moves);
+                            }
+                        }
+                        (false, false) => {
+                            for &s in &t.near[q] {
+                                pair(b, r, s as usize, usize::MAX, moves);
                             }
                         }
                     }
                 }
+                // (no site between: `middle` is only for a walk of the jumps)
                 set => {
-                    set.for_each(b, r, &mut pair);
+                    set.for_each(b, r, &mut |b, r, s| {
+                        r.set(*v2, s as i64);
+                        if alt
+                            .second
+                            .as_ref()
+                            .is_none_or(|(q, at)| q.candidate_holds(b, r, *at, s))
+                            && alt.cond.as_ref().is_none_or(|c| c(b, r) != 0)
+                        {
+                            moves.push(Decision::Alt {
+                                alt: ai,
+                                value: hi | s as i32,
+                            });
+                        }
+                        true
+                    });
                 }
             }
         }
@@ -192,4 +253,10 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
             }
         }
     }
+}
+
+/// Whether site `s` is in the set of sites in the scratch words at `at`.
+#[inline(always)]
+fn bit(r: &Regs, at: usize, s: usize) -> bool {
+    r.scratch[at + s / 64] >> (s % 64) & 1 != 0
 }

@@ -23,7 +23,7 @@ pub enum Op {
 
 /// An expression; every value is an `i64`: numbers, booleans (0/1), sites (index, -1 for none),
 /// players (index, -1 for none), directions (0 forward, 1 backward), site kinds (index).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     /// `12`, `true`, `s1`, `South`, `ccw`, `hole`, an option's value
     Const(i64),
@@ -231,7 +231,7 @@ impl Sense {
 
 /// `line v through s: c`: the lines of the board through `through` with `cond` at each of
 /// their sites (`var` holds each site in turn).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LineQuery {
     pub(crate) var: VarId,
     pub(crate) through: Expr,
@@ -239,7 +239,7 @@ pub struct LineQuery {
 }
 
 /// Fused tests of the site in a variable: `kind(h) == k and owner(h) == p and count(h) > n`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SiteTest {
     pub(crate) var: VarId,
     pub(crate) kind: Option<(SiteKind, Sense)>,
@@ -272,7 +272,7 @@ pub enum PlayerRef {
 }
 
 /// A set of sites, iterated without allocating.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SetExpr {
     /// `all`
     All,

@@ -14,6 +14,7 @@ pub(crate) use num::{Compiler, Num};
 pub(crate) use query::{Base, CSet, Memo, Question, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
 
+use crate::ir::share::cannot_fault;
 use crate::ir::*;
 use std::sync::Arc;
 
@@ -173,6 +174,14 @@ pub(crate) struct CAlt {
     /// with a second variable: the part of the condition about it alone, as a question whose
     /// candidates are built once per enumeration (in the scratch words at the given place)
     pub(crate) second: Option<(SiteQuery, usize)>,
+    /// with `to q in jumps(E)`: the leading conjuncts of the rest of the condition that read
+    /// the pair only as the site between (`between(E, q)`, the site the walk of the jumps
+    /// passes over), as a question answered by the board's bits alone, its sites built once
+    /// per enumeration (in the scratch words at the given place); see [`Compiler::middle`]
+    pub(crate) middle: Option<(SiteQuery, usize)>,
+    /// with `to q in neighbours(site(t))` or `jumps(site(t))` where `t` is the first value, a
+    /// token: the walk starts from the token's site, read in place (no expression evaluated)
+    pub(crate) from_first: bool,
     /// the rest of the condition, tested for each value (or pair)
     pub(crate) cond: Option<Num>,
     /// `leaving C`: tested in the position after the decision
@@ -485,6 +494,48 @@ impl Compiler {
         }
     }
 
+    /// For a pair walked over `jumps(from)` (first variable `v`, second `v2`): the leading
+    /// conjuncts of `both` that read `v` and `v2` only as `between(from, v2)`, which is the
+    /// site the walk passes over when no site has two jumps to one site, as a question over
+    /// that site (`v2` standing for it) that the board's bits answer alone and that cannot
+    /// fault (so it may be answered for every site once per enumeration); and the conjuncts
+    /// left. None (all of `both` left) when there is no such question.
+    fn middle<'e>(
+        &mut self,
+        from: &Expr,
+        v: VarId,
+        v2: VarId,
+        both: Vec<&'e Expr>,
+    ) -> (Option<(SiteQuery, usize)>, Vec<&'e Expr>) {
+        let one_mid = self.t.far.iter().all(|l| {
+            l.iter()
+                .enumerate()
+                .all(|(i, p)| l[..i].iter().all(|o| o.0 != p.0))
+        });
+        let between = Expr::Between(Box::new(from.clone()), Box::new(Expr::Var(v2)));
+        let at_middle = |e: &Expr| {
+            let mut m = e.clone();
+            let mut found = false;
+            replace(&mut m, &between, &Expr::Var(v2), &mut found);
+            let mut probe = e.clone();
+            replace(&mut probe, &between, &Expr::Const(-1), &mut found);
+            (found && !uses(&probe, v) && !uses(&probe, v2) && cannot_fault(&m)).then_some(m)
+        };
+        let mut parts = vec![];
+        if one_mid && !num::as_written() {
+            parts = both.iter().map_while(|e| at_middle(e)).collect();
+        }
+        if parts.is_empty() {
+            return (None, both);
+        }
+        let q = self.sites(v2, Base::All, Some(&Expr::All(parts.clone())));
+        if !q.is_bits_only() {
+            return (None, both);
+        }
+        let at = self.scratch(self.t.layout.w);
+        (Some((q, at)), both[parts.len()..].to_vec())
+    }
+
     fn end_op(&mut self, rule: &EndRule) -> EndOp {
         match rule {
             EndRule::Score => EndOp::Score,
@@ -532,7 +583,7 @@ impl Compiler {
             (false, Some(_)) => a.first.as_ref().map(|f| self.num(f)),
             _ => None,
         };
-        let (second, cond) = match (&a.to, a.var, &a.cond) {
+        let (second, middle, cond) = match (&a.to, a.var, &a.cond) {
             (Some((v2, _)), Some(v), Some(c)) => {
                 // The conjuncts about the second value alone: a question over it.
                 let (alone, both): (Vec<&Expr>, Vec<&Expr>) =
@@ -542,16 +593,25 @@ impl Compiler {
                     let q = self.sites(*v2, Base::All, Some(&alone));
                     (q, self.scratch(self.t.layout.w))
                 });
+                let (middle, both) = match &a.to {
+                    Some((v2, SetExpr::Jumps(from))) => self.middle(from, v, *v2, both),
+                    _ => (None, both),
+                };
                 let cond = match both.len() {
                     0 => None,
                     _ => Some(self.num(&Expr::All(both.into_iter().cloned().collect()))),
                 };
-                (second, cond)
+                (second, middle, cond)
             }
-            (_, _, c) if !own || a.to.is_some() => (None, c.as_ref().map(|c| self.num(c))),
-            _ => (None, None),
+            (_, _, c) if !own || a.to.is_some() => (None, None, c.as_ref().map(|c| self.num(c))),
+            _ => (None, None, None),
         };
+        let from_first = !num::as_written()
+            && matches!(a.domain, Domain::Tokens)
+            && matches!(&a.to, Some((_, SetExpr::Neighbours(e) | SetExpr::Jumps(e)))
+                if matches!(&**e, Expr::TokSite(x) if matches!(**x, Expr::Var(w) if Some(w) == a.var)));
         CAlt {
+            from_first,
             var: a.var,
             guards,
             pre,
@@ -560,8 +620,19 @@ impl Compiler {
             first,
             to: a.to.as_ref().map(|(v2, s)| (*v2, self.set(s))),
             second,
+            middle,
             cond,
             leaving: a.leaving.as_ref().map(|c| self.num(c)),
         }
     }
+}
+
+/// Replaces every occurrence of `what` in `e` by `with` (`found` set when there is one).
+fn replace(e: &mut Expr, what: &Expr, with: &Expr, found: &mut bool) {
+    if *e == *what {
+        *e = with.clone();
+        *found = true;
+        return;
+    }
+    crate::ir::walk::operands_mut(e, &mut |x| replace(x, what, with, found));
 }

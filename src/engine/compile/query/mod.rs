@@ -244,9 +244,15 @@ impl SiteQuery {
     /// The sites the indexed tests allow (the rest of the condition not tried), into the
     /// scratch words at `out`; false when there is none.
     pub(crate) fn candidates(&self, b: &Board, r: &mut Regs, out: usize) -> bool {
+        r.work += self.t.layout.w as u64;
+        self.fill(b, r, out)
+    }
+
+    /// [`SiteQuery::candidates`], counting no work: for a question that stands for a test
+    /// written per value (which counts none).
+    pub(crate) fn fill(&self, b: &Board, r: &mut Regs, out: usize) -> bool {
         let w = self.t.layout.w;
         self.prepare(b, r);
-        r.work += w as u64;
         let mut any = 0;
         for i in 0..w {
             let word = self.word(b, r, i);
