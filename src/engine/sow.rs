@@ -9,22 +9,27 @@ use crate::ir::{PieceKind, SiteKind};
 const NONE: u16 = u16::MAX;
 
 impl Game {
+    /// Site `s` picked up: its counters go to the hand (its tokens stay).
+    #[inline]
     pub(crate) fn pick_up(&self, st: &mut State, s: usize) {
-        let nk = st.b.nk;
-        if st.b.seen.keys.is_some() {
-            st.b.hash_pick_up(s);
+        let b = &mut st.b;
+        if b.seen.keys.is_some() {
+            b.hash_pick_up(s);
         }
-        for k in 0..nk {
-            st.sow.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
+        let nk = b.nk;
+        if nk == 1 {
+            // one kind of piece (most sowing games): no loop
+            st.sow.hand[0] += std::mem::take(&mut b.counts[s]);
+        } else {
+            let counts = &mut b.counts[s * nk..(s + 1) * nk];
+            for (h, c) in st.sow.hand[..nk].iter_mut().zip(counts) {
+                *h += std::mem::take(c);
+            }
         }
+        let left = b.toks.count_at[s];
+        b.index.total[s] = left;
         let l = &self.prog.t.layout;
-        st.b.index.total[s] = st.b.toks.count_at[s];
-        l.set(
-            &mut st.b.index.bits,
-            l.nonempty(),
-            s,
-            st.b.index.total[s] > 0,
-        );
+        l.set(&mut b.index.bits, l.nonempty(), s, left > 0);
     }
 
     pub(crate) fn put_back(&self, st: &mut State) {
