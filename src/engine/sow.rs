@@ -55,20 +55,24 @@ impl Game {
         }
         let in_hand: u64 = st.sow.hand.iter().map(|&c| c as u64).sum();
         let key = (st.sow.cursor as u64) | (in_hand << 16);
-        let (nc, len) = (st.b.counts.len(), st.b.counts.len() + st.sow.hand.len());
         // the earlier laps' keys are read, and this lap's position copied: work
-        st.r.work += (st.sow.lap_keys.len() + len) as u64;
-        for (i, &old) in st.sow.lap_keys.iter().enumerate() {
+        let read = st.sow.lap_keys.len() + st.b.counts.len() + st.sow.hand.len();
+        st.r.work += read as u64;
+        let sow = &mut st.sow;
+        // One kind of piece: the hand is the count in the key, and is not kept again.
+        let hand: &[u32] = if st.b.nk == 1 { &[] } else { &sow.hand };
+        let (nc, len) = (st.b.counts.len(), st.b.counts.len() + hand.len());
+        for (i, &old) in sow.lap_keys.iter().enumerate() {
             if old == key
-                && st.sow.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
-                && st.sow.lap_snaps[i * len + nc..(i + 1) * len] == st.sow.hand[..]
+                && sow.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
+                && sow.lap_snaps[i * len + nc..(i + 1) * len] == *hand
             {
                 return true;
             }
         }
-        st.sow.lap_snaps.extend_from_slice(&st.b.counts);
-        st.sow.lap_snaps.extend_from_slice(&st.sow.hand);
-        st.sow.lap_keys.push(key);
+        sow.lap_snaps.extend_from_slice(&st.b.counts);
+        sow.lap_snaps.extend_from_slice(hand);
+        sow.lap_keys.push(key);
         false
     }
 
