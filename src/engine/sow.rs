@@ -21,9 +21,12 @@ impl Game {
             // one kind of piece (most sowing games): no loop
             st.sow.hand[0] += std::mem::take(&mut b.counts[s]);
         } else {
+            // (the kinds the site holds, most often few: a test each, no vector loop to set up)
             let counts = &mut b.counts[s * nk..(s + 1) * nk];
             for (h, c) in st.sow.hand[..nk].iter_mut().zip(counts) {
-                *h += std::mem::take(c);
+                if *c > 0 {
+                    *h += std::mem::take(c);
+                }
             }
         }
         let left = b.toks.count_at[s];
