@@ -9,22 +9,30 @@ use crate::ir::{PieceKind, SiteKind};
 const NONE: u16 = u16::MAX;
 
 impl Game {
+    /// Site `s` picked up: its counters go to the hand (its tokens stay).
+    #[inline]
     pub(crate) fn pick_up(&self, st: &mut State, s: usize) {
-        let nk = st.b.nk;
-        if st.b.seen.keys.is_some() {
-            st.b.hash_pick_up(s);
+        let b = &mut st.b;
+        if b.seen.keys.is_some() {
+            b.hash_pick_up(s);
         }
-        for k in 0..nk {
-            st.sow.hand[k] += std::mem::take(&mut st.b.counts[s * nk + k]);
+        let nk = b.nk;
+        if nk == 1 {
+            // one kind of piece (most sowing games): no loop
+            st.sow.hand[0] += std::mem::take(&mut b.counts[s]);
+        } else {
+            // (the kinds the site holds, most often few: a test each, no vector loop to set up)
+            let counts = &mut b.counts[s * nk..(s + 1) * nk];
+            for (h, c) in st.sow.hand[..nk].iter_mut().zip(counts) {
+                if *c > 0 {
+                    *h += std::mem::take(c);
+                }
+            }
         }
+        let left = b.toks.count_at[s];
+        b.index.total[s] = left;
         let l = &self.prog.t.layout;
-        st.b.index.total[s] = st.b.toks.count_at[s];
-        l.set(
-            &mut st.b.index.bits,
-            l.nonempty(),
-            s,
-            st.b.index.total[s] > 0,
-        );
+        l.set(&mut b.index.bits, l.nonempty(), s, left > 0);
     }
 
     pub(crate) fn put_back(&self, st: &mut State) {
@@ -50,20 +58,24 @@ impl Game {
         }
         let in_hand: u64 = st.sow.hand.iter().map(|&c| c as u64).sum();
         let key = (st.sow.cursor as u64) | (in_hand << 16);
-        let (nc, len) = (st.b.counts.len(), st.b.counts.len() + st.sow.hand.len());
         // the earlier laps' keys are read, and this lap's position copied: work
-        st.r.work += (st.sow.lap_keys.len() + len) as u64;
-        for (i, &old) in st.sow.lap_keys.iter().enumerate() {
+        let read = st.sow.lap_keys.len() + st.b.counts.len() + st.sow.hand.len();
+        st.r.work += read as u64;
+        let sow = &mut st.sow;
+        // One kind of piece: the hand is the count in the key, and is not kept again.
+        let hand: &[u32] = if st.b.nk == 1 { &[] } else { &sow.hand };
+        let (nc, len) = (st.b.counts.len(), st.b.counts.len() + hand.len());
+        for (i, &old) in sow.lap_keys.iter().enumerate() {
             if old == key
-                && st.sow.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
-                && st.sow.lap_snaps[i * len + nc..(i + 1) * len] == st.sow.hand[..]
+                && sow.lap_snaps[i * len..i * len + nc] == st.b.counts[..]
+                && sow.lap_snaps[i * len + nc..(i + 1) * len] == *hand
             {
                 return true;
             }
         }
-        st.sow.lap_snaps.extend_from_slice(&st.b.counts);
-        st.sow.lap_snaps.extend_from_slice(&st.sow.hand);
-        st.sow.lap_keys.push(key);
+        sow.lap_snaps.extend_from_slice(&st.b.counts);
+        sow.lap_snaps.extend_from_slice(hand);
+        sow.lap_keys.push(key);
         false
     }
 
@@ -258,54 +270,22 @@ impl Game {
         let budget = WORK_LIMIT
             .saturating_sub(st.r.work)
             .min(st.sow.hand[k] as u64) as u32;
-        let mut n = budget;
-        let mut ok = true;
         if t.layout.w == 1 {
-            // Every site in one word of the indexes (64 sites or fewer): the stores that send
-            // their pieces to an owner, and the sites that received pieces, as one word each.
-            let l = &t.layout;
-            let b = &mut st.b;
-            let banking = b.index.bits[l.kind(SiteKind::Store)] & !b.index.bits[l.owner(-1)];
-            let nk = b.nk;
-            // the loop's slices taken once: the compiler then keeps them in registers
-            let (counts, total, bank, owners) = (
-                &mut b.counts[..],
-                &mut b.index.total[..],
-                &mut b.bank[..],
-                &b.owners[..],
-            );
-            let mut marks = 0u64;
-            while n > 0 {
-                let c = next[cur as usize];
-                if c == NONE {
-                    ok = false;
-                    break;
-                }
-                cur = c;
-                n -= 1;
-                let s = c as usize;
-                if banking >> (s % 64) & 1 != 0 {
-                    bank[owners[s] as usize * nk + k] += 1;
-                } else {
-                    counts[s * nk + k] += 1;
-                    total[s] += 1;
-                    marks |= 1 << (s % 64);
-                }
-            }
-            b.index.bits[l.nonempty()] |= marks;
-        } else {
-            while n > 0 {
-                let c = next[cur as usize];
-                if c == NONE {
-                    ok = false;
-                    break;
-                }
-                cur = c;
-                n -= 1;
-                self.deposit(st, &mut marks, c as usize, k);
-            }
-            marks.flush(&mut st.b.index.bits);
+            let (dropped, cur, ok) = self.drops_one_word::<false>(st, k, 0, budget);
+            return self.end_run(st, k, dropped, cur, last) && ok;
         }
+        let (mut n, mut ok) = (budget, true);
+        while n > 0 {
+            let c = next[cur as usize];
+            if c == NONE {
+                ok = false;
+                break;
+            }
+            cur = c;
+            n -= 1;
+            self.deposit(st, &mut marks, c as usize, k);
+        }
+        marks.flush(&mut st.b.index.bits);
         self.end_run(st, k, budget - n, cur, last) && ok
     }
 
@@ -364,7 +344,8 @@ impl Game {
             .saturating_sub(st.r.work)
             .min(st.sow.hand[k] as u64) as u32;
         if t.layout.w == 1 {
-            let (dropped, cur, ok) = self.drops_skipping_one_word(st, k, mask, budget);
+            let skipped = st.r.scratch[mask];
+            let (dropped, cur, ok) = self.drops_one_word::<true>(st, k, skipped, budget);
             return self.end_run(st, k, dropped, cur, last) && ok;
         }
         let next = &t.next[st.b.sow_dir as usize];
@@ -395,47 +376,68 @@ impl Game {
         self.end_run(st, k, budget - n, cur, last) && ok
     }
 
-    /// `drop_run_skipping` on a board whose sites fit one word of the indexes (64 sites or
-    /// fewer): the sites skipped, the stores that send their pieces to an owner and the sites
-    /// that received pieces are one word each, kept in registers. Drops at most `budget`
-    /// pieces of kind `k` from the site after the cursor: (the pieces dropped, the site of the
-    /// last, false when the ring ended or had only skipped sites).
+    /// The drops of `drop_run` and `drop_run_skipping` on a board whose sites fit one word of
+    /// the indexes (64 sites or fewer): the sites skipped (`SKIP`: `skipped`), the stores that
+    /// send their pieces to an owner and the sites that received pieces are one word each,
+    /// kept in registers. Drops at most `budget` pieces of kind `k` from the site after the
+    /// cursor: (the pieces dropped, the site of the last, false when the ring ended or had
+    /// only skipped sites).
     #[inline(always)]
-    fn drops_skipping_one_word(
+    fn drops_one_word<const SKIP: bool>(
         &self,
         st: &mut State,
         k: usize,
-        mask: usize,
+        skipped: u64,
+        budget: u32,
+    ) -> (u32, u16, bool) {
+        // One kind of piece (most sowing games): a loop of its own, a site's counter at the
+        // site's number.
+        if st.b.nk == 1 {
+            self.drops_in_word::<SKIP, true>(st, 0, skipped, budget)
+        } else {
+            self.drops_in_word::<SKIP, false>(st, k, skipped, budget)
+        }
+    }
+
+    /// `drops_one_word`; `ONE`: the game has one kind of piece (`k` is 0).
+    #[inline(always)]
+    fn drops_in_word<const SKIP: bool, const ONE: bool>(
+        &self,
+        st: &mut State,
+        k: usize,
+        skipped: u64,
         budget: u32,
     ) -> (u32, u16, bool) {
         let t = &*self.prog.t;
         let nsites = t.nsites;
-        let next = &t.next[st.b.sow_dir as usize][..];
+        let next = &t.next[st.b.sow_dir as usize][..nsites];
         let l = &t.layout;
-        let skipped = st.r.scratch[mask];
         let mut cur = st.sow.cursor as usize;
         let b = &mut st.b;
         let banking = b.index.bits[l.kind(SiteKind::Store)] & !b.index.bits[l.owner(-1)];
         let nk = b.nk;
         // (cut to the sites: a site found below `nsites` needs no other bounds check there)
         let (counts, total, bank, owners) = (
-            &mut b.counts[..],
+            &mut b.counts[..nsites * nk],
             &mut b.index.total[..nsites],
             &mut b.bank[..],
             &b.owners[..nsites],
         );
+        let at = |s: usize| if ONE { s } else { s * nk + k };
         let (mut marks, mut n, mut ok) = (0u64, budget, true);
         'drops: while n > 0 {
             let mut c = next[cur] as usize;
-            let mut guard = 0;
-            // (no site is NONE: the end of the ring is the first test)
-            while c < nsites && skipped >> (c % 64) & 1 != 0 {
-                guard += 1;
-                if guard > nsites {
-                    ok = false;
-                    break 'drops;
+            if SKIP {
+                let mut guard = 0;
+                // (no site is NONE: the end of the ring is the first test)
+                while c < nsites && skipped >> (c % 64) & 1 != 0 {
+                    guard += 1;
+                    if guard > nsites {
+                        ok = false;
+                        break 'drops;
+                    }
+                    c = next[c] as usize;
                 }
-                c = next[c] as usize;
             }
             if c >= nsites {
                 ok = false;
@@ -444,9 +446,9 @@ impl Game {
             cur = c;
             n -= 1;
             if banking >> c & 1 != 0 {
-                bank[owners[c] as usize * nk + k] += 1;
+                bank[at(owners[c] as usize)] += 1;
             } else {
-                counts[c * nk + k] += 1;
+                counts[at(c)] += 1;
                 total[c] += 1;
                 marks |= 1 << c;
             }
