@@ -256,8 +256,7 @@ impl Game {
     fn drop_run(&self, st: &mut State, k: usize, last: &mut i64) -> bool {
         let t = &*self.prog.t;
         let next = &t.next[st.b.sow_dir as usize];
-        let mut marks = Marks::new(t.layout.nonempty());
-        let mut cur = st.sow.cursor;
+        let cur = st.sow.cursor;
         // A hand larger than the ring goes round whole laps at once: each site of the ring gets
         // the same number of pieces, and the cursor comes back where it was.
         if st.sow.hand[k] as usize > 2 * t.nsites
@@ -274,19 +273,8 @@ impl Game {
             let (dropped, cur, ok) = self.drops_one_word::<false>(st, k, 0, budget);
             return self.end_run(st, k, dropped, cur, last) && ok;
         }
-        let (mut n, mut ok) = (budget, true);
-        while n > 0 {
-            let c = next[cur as usize];
-            if c == NONE {
-                ok = false;
-                break;
-            }
-            cur = c;
-            n -= 1;
-            self.deposit(st, &mut marks, c as usize, k);
-        }
-        marks.flush(&mut st.b.index.bits);
-        self.end_run(st, k, budget - n, cur, last) && ok
+        let (dropped, cur, ok) = self.drops_many_words::<false>(st, k, 0, budget);
+        self.end_run(st, k, dropped, cur, last) && ok
     }
 
     /// The end of a run of drops of kind `k`: `dropped` pieces left the hand, the last on
@@ -348,21 +336,39 @@ impl Game {
             let (dropped, cur, ok) = self.drops_one_word::<true>(st, k, skipped, budget);
             return self.end_run(st, k, dropped, cur, last) && ok;
         }
+        let (dropped, cur, ok) = self.drops_many_words::<true>(st, k, mask, budget);
+        self.end_run(st, k, dropped, cur, last) && ok
+    }
+
+    /// The drops of `drop_run` and `drop_run_skipping` on a board of more than 64 sites: at
+    /// most `budget` pieces of kind `k` from the site after the cursor, past the sites of the
+    /// mask in the scratch words at `mask` (`SKIP`): (the pieces dropped, the site of the
+    /// last, false when the ring ended or had only skipped sites).
+    #[inline(always)]
+    fn drops_many_words<const SKIP: bool>(
+        &self,
+        st: &mut State,
+        k: usize,
+        mask: usize,
+        budget: u32,
+    ) -> (u32, u16, bool) {
+        let t = &*self.prog.t;
         let next = &t.next[st.b.sow_dir as usize];
         let mut marks = Marks::new(t.layout.nonempty());
         let mut cur = st.sow.cursor;
-        let mut n = budget;
-        let mut ok = true;
+        let (mut n, mut ok) = (budget, true);
         'drops: while n > 0 {
             let mut c = next[cur as usize];
-            let mut guard = 0;
-            while c != NONE && st.r.scratch[mask + c as usize / 64] >> (c % 64) & 1 != 0 {
-                guard += 1;
-                if guard > t.nsites {
-                    ok = false;
-                    break 'drops;
+            if SKIP {
+                let mut guard = 0;
+                while c != NONE && st.r.scratch[mask + c as usize / 64] >> (c % 64) & 1 != 0 {
+                    guard += 1;
+                    if guard > t.nsites {
+                        ok = false;
+                        break 'drops;
+                    }
+                    c = next[c as usize];
                 }
-                c = next[c as usize];
             }
             if c == NONE {
                 ok = false;
@@ -373,7 +379,7 @@ impl Game {
             self.deposit(st, &mut marks, c as usize, k);
         }
         marks.flush(&mut st.b.index.bits);
-        self.end_run(st, k, budget - n, cur, last) && ok
+        (budget - n, cur, ok)
     }
 
     /// The drops of `drop_run` and `drop_run_skipping` on a board whose sites fit one word of
