@@ -224,21 +224,11 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
                         }
                     }
                 }
-                // (no site between: `middle` is only for a walk of the jumps)
+                // (no site between: `middle` is only for a walk of the jumps, always `Near`)
                 set => {
+                    debug_assert!(alt.middle.is_none());
                     set.for_each(b, r, &mut |b, r, s| {
-                        r.set(*v2, s as i64);
-                        if alt
-                            .second
-                            .as_ref()
-                            .is_none_or(|(q, at)| q.candidate_holds(b, r, *at, s))
-                            && alt.cond.as_ref().is_none_or(|c| c(b, r) != 0)
-                        {
-                            moves.push(Decision::Alt {
-                                alt: ai,
-                                value: hi | s as i32,
-                            });
-                        }
+                        pair(b, r, s, usize::MAX, moves);
                         true
                     });
                 }

@@ -265,15 +265,29 @@ impl Game {
         {
             *last = cur as i64; // the last piece of the last lap
         }
-        // at most the work still allowed
+        self.drops::<false>(st, k, 0, last)
+    }
+
+    /// Drops the pieces of kind `k` in hand, at most the work still allowed, one a site from
+    /// the site after the cursor (past the sites of the mask in the scratch words at `mask`:
+    /// `SKIP`), by the loop for the board's size; true when the hand of that kind is empty.
+    #[inline(always)]
+    fn drops<const SKIP: bool>(
+        &self,
+        st: &mut State,
+        k: usize,
+        mask: usize,
+        last: &mut i64,
+    ) -> bool {
         let budget = WORK_LIMIT
             .saturating_sub(st.r.work)
             .min(st.sow.hand[k] as u64) as u32;
-        if t.layout.w == 1 {
-            let (dropped, cur, ok) = self.drops_one_word::<false>(st, k, 0, budget);
-            return self.end_run(st, k, dropped, cur, last) && ok;
-        }
-        let (dropped, cur, ok) = self.drops_many_words::<false>(st, k, 0, budget);
+        let (dropped, cur, ok) = if self.prog.t.layout.w == 1 {
+            let skipped = if SKIP { st.r.scratch[mask] } else { 0 };
+            self.drops_one_word::<SKIP>(st, k, skipped, budget)
+        } else {
+            self.drops_many_words::<SKIP>(st, k, mask, budget)
+        };
         self.end_run(st, k, dropped, cur, last) && ok
     }
 
@@ -327,17 +341,7 @@ impl Game {
     /// Drops every piece of kind `k` in hand, one a site, past the sites of the mask built in
     /// the scratch words at `mask` (a sowing that skips sites, which do not change in a lap).
     fn drop_run_skipping(&self, st: &mut State, k: usize, mask: usize, last: &mut i64) -> bool {
-        let t = &*self.prog.t;
-        let budget = WORK_LIMIT
-            .saturating_sub(st.r.work)
-            .min(st.sow.hand[k] as u64) as u32;
-        if t.layout.w == 1 {
-            let skipped = st.r.scratch[mask];
-            let (dropped, cur, ok) = self.drops_one_word::<true>(st, k, skipped, budget);
-            return self.end_run(st, k, dropped, cur, last) && ok;
-        }
-        let (dropped, cur, ok) = self.drops_many_words::<true>(st, k, mask, budget);
-        self.end_run(st, k, dropped, cur, last) && ok
+        self.drops::<true>(st, k, mask, last)
     }
 
     /// The drops of `drop_run` and `drop_run_skipping` on a board of more than 64 sites: at

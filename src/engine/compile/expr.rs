@@ -106,8 +106,8 @@ impl Get for TokSiteOf {
 
 /// Calls the generic function `$f` (its leading arguments, then the two operands) with each
 /// operand as a value of its own type when it is a variable, a compiled expression, the mover
-/// or his opponent, a token's position or site, the common shapes: the closure `$f` builds then reads them without a
-/// dispatch on their form. Any other pair is passed as two `Arg`s.
+/// or his opponent, a token's position or site (the common shapes): the closure `$f` builds
+/// then reads them without a dispatch on their form. Any other pair is passed as two `Arg`s.
 macro_rules! by_forms {
     ($x:expr, $y:expr, $f:ident($($pre:expr),*)) => {
         match ($x, $y) {
