@@ -51,16 +51,24 @@ pub fn names() -> &'static [(&'static str, Vec<String>)] {
             .iter()
             .map(|(stem, src)| {
                 let mut all = vec![stem.to_string()];
-                if let Ok(file) = crate::parse::parse(src) {
-                    for m in &file.meta {
-                        all.push(m.name.clone());
-                        all.extend(m.aliases.iter().cloned());
-                    }
-                }
+                all.extend(titles_and_aliases(src));
                 (*stem, all)
             })
             .collect()
     })
+}
+
+/// The title and aliases of a game file: read from its `game` block alone when that block
+/// parses by itself (a few thousand instructions), else from the whole file's parse.
+fn titles_and_aliases(src: &str) -> Vec<String> {
+    let metas = match crate::parse::game_block(src) {
+        Some(m) => vec![m],
+        None => crate::parse::parse(src).map(|f| f.meta).unwrap_or_default(),
+    };
+    metas
+        .into_iter()
+        .flat_map(|m| std::iter::once(m.name).chain(m.aliases))
+        .collect()
 }
 
 /// The entries (stems) that `name` names, each once, in table order.
@@ -77,9 +85,8 @@ fn matching<'a>(name: &str, table: &[(&'a str, Vec<String>)]) -> Vec<&'a str> {
 }
 
 /// Finds a built-in game by any of its names (file stem, title, alias). A file stem, as
-/// written, names its game at once (stems are unique, and reading every game's title and
-/// aliases costs a parse of every built-in file: about 40 million instructions at each
-/// command's start).
+/// written, names its game at once (stems are unique); another name reads the `game` block of
+/// every built-in file (not a parse of each whole file).
 pub fn lookup(name: &str) -> Lookup {
     if let Some((stem, src)) = GAMES.iter().find(|(s, _)| *s == name) {
         return Lookup::Found(stem, src);
@@ -133,6 +140,35 @@ mod tests {
                 assert!(!n.contains('/') && !n.contains('\\'), "{stem}: `{n}`");
             }
         }
+    }
+
+    /// The `game` block read alone gives the names the whole file's parse gives, for every
+    /// built-in game, and a block that does not parse by itself falls back to the parse.
+    #[test]
+    fn the_game_block_alone_gives_the_names_of_the_whole_parse() {
+        for (stem, src) in GAMES {
+            assert!(crate::parse::game_block(src).is_some(), "{stem}: no block");
+            let whole: Vec<String> = crate::parse::parse(src)
+                .expect("a built-in game parses")
+                .meta
+                .into_iter()
+                .flat_map(|m| std::iter::once(m.name).chain(m.aliases))
+                .collect();
+            assert!(!whole.is_empty(), "{stem}");
+            assert_eq!(titles_and_aliases(src), whole, "{stem}");
+        }
+        // a block that does not begin a line is not read alone: the whole parse reads it
+        for (stem, src) in GAMES {
+            let indented = src.replacen("\ngame \"", "\n  game \"", 1);
+            assert!(crate::parse::game_block(&indented).is_none(), "{stem}");
+            assert_eq!(
+                titles_and_aliases(&indented),
+                titles_and_aliases(src),
+                "{stem}"
+            );
+        }
+        let block = "game \"Two\" {\n  # a comment\n  aliases \"B\" \"C\"\n}\nnot parsed ((";
+        assert_eq!(titles_and_aliases(block), ["Two", "B", "C"]);
     }
 
     #[test]

@@ -225,6 +225,25 @@ pub fn parse(source: &str) -> Result<GameFile, Diagnostics> {
     parse_part(source, 0)
 }
 
+/// The `game "…" { … }` block of a file alone, read without parsing the rest: the block of
+/// the first line that begins with `game "` (None when there is none or it does not parse).
+/// For finding a built-in game by its title or aliases without a parse of every built-in file.
+pub fn game_block(source: &str) -> Option<Meta> {
+    let at = source
+        .lines()
+        .scan(0, |start, line| {
+            let here = *start;
+            *start += line.len() + 1;
+            Some((here, line))
+        })
+        .find(|(_, line)| line.starts_with("game \""))?
+        .0;
+    let block = LudicParser::parse(Rule::game_block, source.get(at..)?)
+        .ok()?
+        .next()?;
+    Some(decls::meta(block))
+}
+
 /// Parses one file, its text after `blank` bytes of blanks (a part of a composed text: see
 /// `crate::derive`).
 pub(crate) fn parse_part(source: &str, blank: usize) -> Result<GameFile, Diagnostics> {
