@@ -1,7 +1,7 @@
 //! Floods (`connected`, `neighbours` of a set) spreading by words and questions over floods
 //! met by words, against the search one site at a time.
 
-use crate::engine::compile::query::{BY_WORDS, MEETS, ONE_AT_A_TIME};
+use crate::engine::compile::query::{BY_WORDS, MEETS, ONE_AT_A_TIME, SHARED};
 use crate::engine::state::Pending;
 
 /// A game on `board` whose every placement marks the sites of floods (`connected`) from
@@ -130,4 +130,150 @@ fn a_flood_by_words_finds_the_sites_and_counts_the_work_of_the_search_by_sites()
             assert_eq!(a.outcome(), b.outcome(), "{board}");
         }
     }
+}
+
+/// A game of joining two sides by a chain (each placement ends the game when the new stone's
+/// chain touches both of the mover's sides), with the questions over one flood written as
+/// `and` of two, as three conjuncts of which two share a flood, and once with a condition
+/// that is not met by words (so that run is compiled one question at a time).
+fn joining(size: u32) -> String {
+    let last = size - 1;
+    format!(
+        r#"
+game "Join" {{ }}
+sides A B
+limit 200 turns
+board {{ points for x in 0..{last}, y in 0..{last} links (1, 0) (0, 1) (1, -1) }}
+pieces {{ stone tokens 41 }}
+tally marks = 0
+start {{ first A }}
+def stones(p) = (x where owner(top(x)) == p)
+def edge(q, k) = if mover == A then y(q) == k else x(q) == k
+turn {{
+  choose place s where top(s) == none {{
+    place 1 stone on s for mover
+    let group = connected(s, stones(mover))
+    if (exists q in group where edge(q, 1)) and (exists q in group where edge(q, {last} - 1)) {{
+      set marks = marks + 1
+    }}
+    if marks >= 0 and (exists q in group where x(q) == 2) and (exists q in group where y(q) == 2) {{
+      set marks = marks + 2
+    }}
+    if (exists q in group where edge(q, 0)) and (exists q in group where marks % 5 == x(q)) {{
+      set marks = marks + 4
+    }}
+    if (exists q in group where edge(q, 0)) and (exists q in group where edge(q, {last})) {{
+      end game winner mover "joined"
+    }}
+  }}
+}}
+"#
+    )
+}
+
+/// Questions over one flood, adjacent in a conjunction, find the flood once: the same
+/// decisions, tallies and outcomes as when each question searches on its own (one site at a
+/// time), never more work; three runs are compiled so (the `and`s of two, the two of three
+/// conjuncts), not the run with a condition that reads a tally.
+#[test]
+fn questions_over_one_flood_find_it_once() {
+    for size in [5, 9] {
+        let text = joining(size);
+        SHARED.with(|c| c.set(0));
+        let (once, _, _) = load(&text, false);
+        assert_eq!(SHARED.with(|c| c.get()), 3, "{size}");
+        SHARED.with(|c| c.set(0));
+        let (each, _, _) = load(&text, true);
+        assert_eq!(SHARED.with(|c| c.get()), 0, "{size}");
+        let (mut less, mut won, mut marked) = (0, 0, 0);
+        for seed in 0..30u64 {
+            let (mut a, mut b) = (once.start(), each.start());
+            let mut seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            while !matches!(a.pending(), Pending::Over(_)) {
+                assert_eq!(a.moves(), b.moves(), "{size}");
+                assert_eq!(
+                    a.tally(once.ir(), "marks", None),
+                    b.tally(each.ir(), "marks", None)
+                );
+                assert!(a.r.work <= b.r.work, "{size}: more work");
+                less += (a.r.work < b.r.work) as usize;
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let moves = a.moves();
+                let d = moves[(seed >> 8) as usize % moves.len()];
+                once.play(&mut a, d).expect("a legal decision");
+                each.play(&mut b, d).expect("a legal decision");
+            }
+            assert_eq!(a.outcome(), b.outcome(), "{size}");
+            won += a.outcome().is_some_and(|o| o.winner.is_some()) as usize;
+            marked += (a.tally(once.ir(), "marks", None) != Some(0)) as usize;
+        }
+        assert!(
+            less > 0 && won > 20 && marked > 20,
+            "{size}: {less} {won} {marked}"
+        );
+    }
+}
+
+/// A game placing and lifting stones whose questions test `owner(top(x))` against the mover,
+/// the opponent, a fixed side and `none` (`cond` is appended to each test: empty for the
+/// indexed tests, `or seen(mover) < 0` to have each site tried one at a time).
+fn owners(cond: &str) -> String {
+    format!(
+        r#"
+game "Owners" {{ }}
+sides A B C
+limit 90 turns
+board {{ points for x in 0..5, y in 0..5 links (1, 0) (0, 1) }}
+pieces {{ stone tokens 30 }}
+tally seen per player = 0
+start {{ first A }}
+turn {{
+  choose {{
+    place s where owner(top(s)) == none {cond} {{ place 1 stone on s for mover }}
+    shift s where top(s) == none and (count((q where owner(top(q)) == none {cond})) < 3) {{ }}
+    lift s where owner(top(s)) == opponent {cond} {{ capture s }}
+    mark s where (owner(top(s)) == B {cond}) and x(s) < 4 {{
+      set seen(mover) = seen(mover) + count((s where owner(top(s)) == mover {cond}))
+        + 10 * count((s where owner(top(s)) != C {cond}))
+    }}
+  }}
+}}
+"#
+    )
+}
+
+/// `owner(top(x)) == P` for the mover, the opponent, a fixed side or none read as the
+/// top owners' sets (a plain test) answers as the same test tried at each site.
+#[test]
+fn a_top_owner_of_a_known_player_is_a_plain_test() {
+    let load = |t: &str| crate::load_game(t, &crate::Settings::default()).expect("loads");
+    let (indexed, each) = (load(&owners("")), load(&owners("or seen(mover) < 0")));
+    let (mut lifts, mut marks) = (0, 0);
+    for seed in 0..20u64 {
+        let (mut a, mut b) = (indexed.start(), each.start());
+        let mut seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while !matches!(a.pending(), Pending::Over(_)) {
+            assert_eq!(a.moves(), b.moves());
+            for p in 0..3 {
+                let seen = |st: &crate::engine::state::State, g: &crate::Game| {
+                    st.tally(g.ir(), "seen", Some(crate::ir::Player(p)))
+                };
+                assert_eq!(seen(&a, &indexed), seen(&b, &each));
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let moves = a.moves();
+            let d = moves[(seed >> 8) as usize % moves.len()];
+            let said = indexed.notation_of(&a, d);
+            lifts += said.starts_with("lift") as usize;
+            marks += said.starts_with("mark") as usize;
+            indexed.play(&mut a, d).expect("a legal decision");
+            each.play(&mut b, d).expect("a legal decision");
+        }
+        assert_eq!(a.outcome(), b.outcome());
+    }
+    assert!(lifts > 20 && marks > 20, "{lifts} {marks}");
 }

@@ -291,7 +291,7 @@ impl Compiler {
 
     /// `a and b and …`, evaluated left to right.
     fn conjunction(&mut self, items: &[Expr]) -> Num {
-        let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
+        let items = self.conjuncts_sharing_floods(items);
         match <[Num; 2]>::try_from(items) {
             Ok([a, c]) => num(move |b, r| (a(b, r) != 0 && c(b, r) != 0) as i64),
             Err(items) => match <[Num; 3]>::try_from(items) {
@@ -301,6 +301,27 @@ impl Compiler {
                 Err(items) => num(move |b, r| items.iter().all(|i| i(b, r) != 0) as i64),
             },
         }
+    }
+
+    /// The conjuncts compiled in order, a run of adjacent questions over one flood as one
+    /// ([`Compiler::meets_of_one_flood`]).
+    pub(crate) fn conjuncts_sharing_floods(&mut self, items: &[Expr]) -> Vec<Num> {
+        let mut out = vec![];
+        let mut i = 0;
+        while i < items.len() {
+            let same = |e: &Expr| match (e, &items[i]) {
+                (Expr::Exists { set, .. }, Expr::Exists { set: first, .. }) => set == first,
+                _ => false,
+            };
+            let run = items[i..].iter().take_while(|e| same(e)).count().max(1);
+            let run_items: Vec<&Expr> = items[i..i + run].iter().collect();
+            match self.meets_of_one_flood(&run_items) {
+                Some(n) => out.push(n),
+                None => out.extend(items[i..i + run].iter().map(|e| self.num(e))),
+            }
+            i += run;
+        }
+        out
     }
 
     /// The fused tests of the site in a variable.

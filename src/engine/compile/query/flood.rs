@@ -27,6 +27,11 @@ pub(crate) trait Sites {
     /// Whether [`Sites::candidates`] gives exactly the set's sites (nothing left to test one
     /// site at a time: [`Sites::holds`] is then the candidate's bit).
     fn exact(&self) -> bool;
+    /// For a set of one site at most (`connected(s, …)`): its site, worked out as
+    /// [`Sites::each`] would (`Some(None)`: no site); `None` for another set.
+    fn single(&self, _b: &Board, _r: &mut Regs) -> Option<Option<usize>> {
+        None
+    }
 }
 
 /// `connected(FROM, THROUGH)` (with `through`) or `neighbours(SET)` (without): the sites are
@@ -57,6 +62,8 @@ thread_local! {
     pub(crate) static BY_WORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// The questions over floods compiled to meet words so far (read by a test).
     pub(crate) static MEETS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The runs of questions over one flood compiled to find it once so far (read by a test).
+    pub(crate) static SHARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl<S: Sites> Flood<S> {
@@ -89,6 +96,12 @@ impl<S: Sites> Flood<S> {
     pub(crate) fn counts_a_meeting() {
         #[cfg(test)]
         MEETS.with(|c| c.set(c.get() + 1));
+    }
+
+    /// Counts a run of questions over one flood compiled to find it once (read by a test).
+    pub(crate) fn counts_a_shared_flood() {
+        #[cfg(test)]
+        SHARED.with(|c| c.set(c.get() + 1));
     }
 }
 
@@ -193,6 +206,14 @@ impl<S: Sites> Flood<S> {
         let (stack, cands) = (at + w, at + w + t.nsites);
         if self.by_words {
             // a site of FROM is found if it is a candidate (asked at the first one, as below)
+            if let Some(one) = self.from.single(b, r) {
+                if let Some(s) = one {
+                    through.candidates(b, r, cands);
+                    r.scratch[at + s / 64] |= r.scratch[cands + s / 64] & (1 << (s % 64));
+                }
+                spread(t, r, at, cands);
+                return;
+            }
             let mut asked = false;
             self.from.each(b, r, &mut |b, r, s| {
                 if !asked {
@@ -309,6 +330,19 @@ impl<S: Sites> Flood<S> {
     /// (the question asked only when the flood found a site; it counts no work).
     pub(super) fn meets(&self, b: &Board, r: &mut Regs, q: &impl Question) -> bool {
         let at = self.found(b, r);
+        self.meets_in(b, r, at, q)
+    }
+
+    /// Whether the flood meets each of the questions in turn (false at the first it does not
+    /// meet): `exists v in F where c1 and exists w in F where c2`, the flood found once.
+    pub(super) fn meets_all(&self, b: &Board, r: &mut Regs, qs: &[impl Question]) -> bool {
+        let at = self.found(b, r);
+        qs.iter().all(|q| self.meets_in(b, r, at, q))
+    }
+
+    /// [`Flood::meets`] of the sites found at `at`.
+    #[inline(always)]
+    fn meets_in(&self, b: &Board, r: &mut Regs, at: usize, q: &impl Question) -> bool {
         let mut asked = false;
         for i in 0..self.t.layout.w {
             let word = r.scratch[at + i];

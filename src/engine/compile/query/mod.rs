@@ -19,7 +19,7 @@ use crate::ir::*;
 use flood::Sites;
 pub(crate) use flood::line_full;
 #[cfg(test)]
-pub(crate) use flood::{BY_WORDS, MEETS, ONE_AT_A_TIME};
+pub(crate) use flood::{BY_WORDS, MEETS, ONE_AT_A_TIME, SHARED};
 pub(crate) use flood::{Flood, Memo};
 use flood::{line_sites, ray};
 use std::sync::Arc;
@@ -440,6 +440,13 @@ impl Sites for CSet {
     }
     fn exact(&self) -> bool {
         matches!(self, CSet::Query(q) if q.is_bits_only())
+    }
+    #[inline(always)]
+    fn single(&self, b: &Board, r: &mut Regs) -> Option<Option<usize>> {
+        match self {
+            CSet::One(e) => Some(usize::try_from(e(b, r)).ok().filter(|&s| s < b.kinds.len())),
+            _ => None,
+        }
     }
 }
 

@@ -139,15 +139,16 @@ impl Compiler {
                 });
                 Some(None)
             }
+            Expr::BinConst(op @ (Op::Eq | Op::Ne), x, c) if matches!(&**x, Expr::TokOwner(t) if matches!(&**t, Expr::Top(s) if is_var(s, v))) =>
+            {
+                ops.push(self.top_owner_op(&Expr::Const(*c), mask(*op == Op::Ne)));
+                Some(None)
+            }
             Expr::Bin(op @ (Op::Eq | Op::Ne), x, p)
                 if matches!(&**x, Expr::TokOwner(t) if matches!(&**t, Expr::Top(s) if is_var(s, v)))
                     && !uses(p, v) =>
             {
-                let who = self.num(p);
-                ops.push(SiteOp::TopOwner {
-                    who,
-                    x: mask(*op == Op::Ne),
-                });
+                ops.push(self.top_owner_op(p, mask(*op == Op::Ne)));
                 Some(None)
             }
             Expr::Not(inner) => {
@@ -273,6 +274,37 @@ impl Compiler {
                 x,
             },
             PlayerRef::Fixed(_) => SiteOp::Nothing { x },
+        }
+    }
+
+    /// `owner(top(v)) == p` (`x` all ones: `!=`): for the mover, his opponent or a fixed
+    /// player a plain test of the top owners' sets (read with no call), else the player
+    /// worked out at each listing.
+    fn top_owner_op(&mut self, p: &Expr, x: u64) -> SiteOp {
+        let l = &self.t.layout;
+        match p {
+            Expr::Mover => SiteOp::OfMover {
+                at: l.top_owner(0),
+                x,
+            },
+            Expr::Opponent => SiteOp::OfOpponent {
+                at: l.top_owner(0),
+                x,
+            },
+            Expr::Const(p) if self.t.player(*p).is_some() => SiteOp::Index {
+                at: l.top_owner(*p as usize),
+                x,
+            },
+            // no owner: the sites without tokens
+            Expr::Const(-1) => SiteOp::Index {
+                at: l.tokens_here(),
+                x: !x,
+            },
+            Expr::Const(_) => SiteOp::Nothing { x },
+            p => SiteOp::TopOwner {
+                who: self.num(p),
+                x,
+            },
         }
     }
 
@@ -528,6 +560,43 @@ impl Compiler {
         }
         Flood::<CSet>::counts_a_meeting();
         Ok(num(move |b, r| fl.meets(b, r, &q) as i64))
+    }
+
+    /// `exists v in F where c1 and exists w in F where c2 …` (adjacent conjuncts, each as
+    /// [`Compiler::flood_meets`] compiles it alone) over one flood F: F found once, then met
+    /// with each question in turn (the same answer: the conditions only read the board, which
+    /// does not change between them; the work of finding F counted once). `None` when the
+    /// conjuncts are not such questions.
+    pub(crate) fn meets_of_one_flood(&mut self, items: &[&Expr]) -> Option<Num> {
+        let [Expr::Exists { set: first, .. }, ..] = items else {
+            return None;
+        };
+        let mut parts = vec![];
+        for e in items {
+            let Expr::Exists { var, set, cond } = *e else {
+                return None;
+            };
+            if set != first || !is_plain_read(cond) || !Flood::<CSet>::meets_by_words() {
+                return None;
+            }
+            parts.push((*var, cond));
+        }
+        if parts.len() < 2 {
+            return None;
+        }
+        let mut qs = vec![];
+        for (v, c) in parts {
+            let q = self.sites(v, Base::All, Some(c));
+            if !q.is_bits_only() {
+                return None;
+            }
+            qs.push(q);
+        }
+        let CSet::Flood(fl) = self.set(first) else {
+            return None;
+        };
+        Flood::<CSet>::counts_a_shared_flood();
+        Some(num(move |b, r| fl.meets_all(b, r, &qs) as i64))
     }
 
     /// `forall v in SET: c`.
