@@ -27,6 +27,8 @@ pub(crate) struct Tables {
     pub(crate) near: Vec<Vec<u16>>,
     /// for each site, (the site two steps away along a line, the site between), in that order
     pub(crate) far: Vec<Vec<(u16, u16)>>,
+    /// the number of sites in `near` of each site
+    pub(crate) degree: Vec<u32>,
     /// the same as sets of sites (`w` words a site), on boards of at most 256 sites
     pub(crate) near_bits: Vec<u64>,
     pub(crate) far_bits: Vec<u64>,
@@ -129,6 +131,7 @@ impl Tables {
                 .iter()
                 .map(|(_, m)| bits::from_fn(n, |s| m[s]))
                 .collect(),
+            degree: near.iter().map(|l| l.len() as u32).collect(),
             near,
             far,
             near_bits,

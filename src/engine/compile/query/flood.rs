@@ -425,29 +425,20 @@ fn spread_words<const W: usize>(t: &Tables, r: &mut Regs, at: usize, cands: usiz
     let mut allowed = [0u64; W];
     found.copy_from_slice(&r.scratch[at..at + W]);
     allowed.copy_from_slice(&r.scratch[cands..cands + W]);
-    // the sites found whose neighbours are not yet tried
+    // the sites found whose neighbours are not yet tried (in any order: the sites found and
+    // the work, each found site's number of neighbours, do not depend on it)
     let mut todo = found;
     let mut work = 0u64;
-    let mut i = 0;
-    while i < W {
-        if todo[i] == 0 {
-            i += 1;
-            continue;
-        }
+    while let Some(i) = (0..W).find(|&i| todo[i] != 0) {
         let s = i * 64 + todo[i].trailing_zeros() as usize;
         todo[i] &= todo[i] - 1;
-        work += t.near[s].len() as u64;
+        work += u64::from(t.degree[s]);
         let near = &t.near_bits[s * W..s * W + W];
-        let mut lower = W;
         for j in 0..W {
             let new = near[j] & allowed[j] & !found[j];
-            if new != 0 {
-                found[j] |= new;
-                todo[j] |= new;
-                lower = lower.min(j);
-            }
+            found[j] |= new;
+            todo[j] |= new;
         }
-        i = i.min(lower);
     }
     r.work += work;
     r.scratch[at..at + W].copy_from_slice(&found);
