@@ -241,6 +241,11 @@ impl Game {
 
     /// The sites of a set, in order, into the state's scratch list.
     pub(super) fn collect(&self, st: &mut State, set: &CSet) {
+        if let Some(one) = set.one_site(&st.b, &mut st.r) {
+            st.scratch.clear();
+            st.scratch.extend(one.map(|s| s as u16));
+            return;
+        }
         let mut out = std::mem::take(&mut st.scratch);
         out.clear();
         set.for_each(&st.b, &mut st.r, &mut |_, _, s| {

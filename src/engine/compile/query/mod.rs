@@ -443,14 +443,22 @@ impl Sites for CSet {
     }
     #[inline(always)]
     fn single(&self, b: &Board, r: &mut Regs) -> Option<Option<usize>> {
-        match self {
-            CSet::One(e) => Some(usize::try_from(e(b, r)).ok().filter(|&s| s < b.kinds.len())),
-            _ => None,
-        }
+        self.one_site(b, r)
     }
 }
 
 impl CSet {
+    /// For a set of one site at most (`s`, or a union of that alone): its site, worked out as
+    /// [`CSet::for_each`] would (`Some(None)`: no site); `None` for another set.
+    #[inline(always)]
+    pub(crate) fn one_site(&self, b: &Board, r: &mut Regs) -> Option<Option<usize>> {
+        match self {
+            CSet::One(e) => Some(usize::try_from(e(b, r)).ok().filter(|&s| s < b.kinds.len())),
+            CSet::Union(items) if items.len() == 1 => items[0].one_site(b, r),
+            _ => None,
+        }
+    }
+
     /// Calls `f` on each site of the set (in order, repeats possible) until it returns false.
     /// Returns false when stopped early.
     pub(crate) fn for_each(
