@@ -691,3 +691,4 @@ turn {
 mod hoisted;
 
 mod pairs_by_bits;
+mod track_steps;

@@ -124,6 +124,8 @@ macro_rules! by_forms {
             (Arg::TokPos(v, n), Arg::Num(y)) => $f($($pre,)* TokPosOf(v, n), y),
             (Arg::TokSite(v, n), Arg::Var(w)) => $f($($pre,)* TokSiteOf(v, n), InVar(w)),
             (Arg::TokSite(v, n), Arg::Num(y)) => $f($($pre,)* TokSiteOf(v, n), y),
+            (Arg::Var(v), Arg::ByMover(m)) => $f($($pre,)* InVar(v), m),
+            (Arg::Num(x), Arg::ByMover(m)) => $f($($pre,)* x, m),
             (Arg::Num(x), y) => $f($($pre,)* x, y),
             (x, Arg::Num(y)) => $f($($pre,)* x, y),
             (x, y) => $f($($pre,)* x, y),
@@ -440,6 +442,17 @@ impl Table {
     }
 }
 
+/// A value read from a table by the mover (built in `expr/fixed.rs`, whose comment says
+/// when; -1 for a mover who is no player, as written).
+pub(crate) struct ByMover(Box<[i64]>);
+
+impl Get for ByMover {
+    #[inline(always)]
+    fn get(&self, b: &Board, _: &mut Regs) -> i64 {
+        self.0.get(b.mover as usize).map_or(-1, |&x| x)
+    }
+}
+
 /// An operand of a binary operator: a variable, a constant, the mover or his opponent read in
 /// place, or computed.
 pub(crate) enum Arg {
@@ -448,6 +461,7 @@ pub(crate) enum Arg {
     Mover,
     Opponent(std::sync::Arc<Tables>),
     Table(Table),
+    ByMover(ByMover),
     /// `pos(v)` or `site(v)` of the token in a variable (and the number of tokens)
     TokPos(VarId, usize),
     TokSite(VarId, usize),
@@ -463,6 +477,7 @@ impl Arg {
             Arg::Mover => b.mover as i64,
             Arg::Opponent(t) => t.opponent[b.mover as usize] as i64,
             Arg::Table(x) => x.get(b, r),
+            Arg::ByMover(x) => x.get(b, r),
             Arg::TokPos(v, n) => tok_pos(b, r.var(*v), *n),
             Arg::TokSite(v, n) => tok_site(b, r.var(*v), *n),
             Arg::Num(x) => x(b, r),
@@ -513,13 +528,18 @@ impl Compiler {
             Expr::Const(c) => Arg::Const(*c),
             Expr::Mover => Arg::Mover,
             Expr::Opponent => Arg::Opponent(self.t.clone()),
-            other => match tok_field(other, self.t.ntokens) {
-                Some(a) => a,
-                None => match self.table(other) {
+            other => {
+                if let Some(a) = tok_field(other, self.t.ntokens) {
+                    return a;
+                }
+                if let Some(m) = self.by_mover(other) {
+                    return Arg::ByMover(m);
+                }
+                match self.table(other) {
                     Some(x) => Arg::Table(x),
                     None => Arg::Num(self.num(other)),
-                },
-            },
+                }
+            }
         }
     }
 }

@@ -251,6 +251,37 @@ impl Tables {
         self.tracks.get(p)?.as_ref()
     }
 
+    /// `track_site(p, n)` of values: the site at position `n` of player `p`'s track (-1
+    /// where there is none).
+    #[inline(always)]
+    pub(crate) fn track_site_of(&self, p: i64, n: i64) -> i64 {
+        let Some(tr) = self.player(p).and_then(|p| self.track_of(p)) else {
+            return -1;
+        };
+        n.checked_sub(tr.first)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| tr.sites.get(i))
+            .map_or(-1, |&s| s as i64)
+    }
+
+    /// `track_pos(p, s)` of values: site `s`'s position on player `p`'s track (-1 where it
+    /// is not on it).
+    #[inline(always)]
+    pub(crate) fn track_pos_of(&self, p: i64, s: i64) -> i64 {
+        match (self.player(p), self.site(s)) {
+            (Some(p), Some(s)) => self.track_pos(p, s),
+            _ => -1,
+        }
+    }
+
+    /// `track_end(p)` of a value: the last position of player `p`'s track (-1 where none).
+    #[inline(always)]
+    pub(crate) fn track_end_of(&self, p: i64) -> i64 {
+        self.player(p)
+            .and_then(|p| self.track_of(p))
+            .map_or(-1, |tr| tr.first + tr.sites.len() as i64 - 1)
+    }
+
     /// The first position of site `s` on the track of player `p` (-1 if it is not on it).
     #[inline(always)]
     pub(crate) fn track_pos(&self, p: usize, s: usize) -> i64 {

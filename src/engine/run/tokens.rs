@@ -109,7 +109,7 @@ impl Game {
         onto_site: bool,
         carry: bool,
     ) {
-        let t = self.prog.t.clone();
+        let t = &*self.prog.t;
         let l = &t.layout;
         let Some(x) = t.token(token) else {
             return;

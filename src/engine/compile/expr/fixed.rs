@@ -75,3 +75,24 @@ fn the_variable(e: &Expr) -> Option<Option<VarId>> {
     }
     Some(found)
 }
+
+impl Compiler {
+    /// `track_end(mover)` and `track_site(mover, k)` (a constant `k`): values that depend
+    /// only on the mover and the board's fixed geometry, in a table by player (-1 for a mover
+    /// who is no player, as written). Neither can fault.
+    pub(crate) fn by_mover(&self, e: &Expr) -> Option<ByMover> {
+        if self.as_written || as_written() {
+            return None;
+        }
+        let t = &*self.t;
+        let value: &dyn Fn(i64) -> i64 = match e {
+            Expr::TrackEnd(p) if **p == Expr::Mover => &|p| t.track_end_of(p),
+            Expr::TrackSite(p, k) if **p == Expr::Mover => match **k {
+                Expr::Const(k) => &move |p| t.track_site_of(p, k),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(ByMover((0..t.players as i64).map(value).collect()))
+    }
+}

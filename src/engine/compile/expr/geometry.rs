@@ -6,6 +6,9 @@ use std::sync::Arc;
 impl Compiler {
     /// Compiles an expression about the board's geometry.
     pub(super) fn geometry(&mut self, e: &Expr) -> Num {
+        if let Some(m) = self.by_mover(e) {
+            return num(move |b, r| m.get(b, r));
+        }
         let t = self.t.clone();
         match e {
             Expr::Next { site, dir, steps } => {
@@ -61,15 +64,12 @@ impl Compiler {
                     set.contains(b, r, s) as i64
                 })
             }
-            Expr::TrackSite(p, n) => by_forms!(self.arg(p), self.arg(n), track_site(t)),
+            Expr::TrackSite(p, n) => match self.track_step::<true>(Some(p), n) {
+                Some(f) => f,
+                None => by_forms!(self.arg(p), self.arg(n), track_site(t)),
+            },
             Expr::TrackPos(p, s) => by_forms!(self.arg(p), self.arg(s), track_pos(t)),
-            Expr::TrackEnd(p) => {
-                with_arg!(self, p, |p| num(move |b, r| {
-                    t.player(p(b, r))
-                        .and_then(|p| t.track_of(p))
-                        .map_or(-1, |tr| tr.first + tr.sites.len() as i64 - 1)
-                }))
-            }
+            Expr::TrackEnd(p) => with_arg!(self, p, |p| num(move |b, r| t.track_end_of(p(b, r)))),
             Expr::Between(a, c) => {
                 let c = self.arg(c);
                 // `between(site(t), q)`: the token's site read in place.
@@ -121,13 +121,7 @@ impl Compiler {
 fn track_site(t: Arc<Tables>, p: impl Get, n: impl Get) -> Num {
     num(move |b, r| {
         let (p, n) = (p.get(b, r), n.get(b, r));
-        let Some(tr) = t.player(p).and_then(|p| t.track_of(p)) else {
-            return -1;
-        };
-        n.checked_sub(tr.first)
-            .and_then(|i| usize::try_from(i).ok())
-            .and_then(|i| tr.sites.get(i))
-            .map_or(-1, |&s| s as i64)
+        t.track_site_of(p, n)
     })
 }
 
@@ -135,9 +129,75 @@ fn track_site(t: Arc<Tables>, p: impl Get, n: impl Get) -> Num {
 fn track_pos(t: Arc<Tables>, p: impl Get, s: impl Get) -> Num {
     num(move |b, r| {
         let (p, s) = (p.get(b, r), s.get(b, r));
-        match (t.player(p), t.site(s)) {
-            (Some(p), Some(s)) => t.track_pos(p, s),
-            _ => -1,
-        }
+        t.track_pos_of(p, s)
     })
+}
+
+/// `track_pos(p, s) + k`, and with `SITE` the site there, `track_site(p, track_pos(p, s) +
+/// k)`, in one step: `p`, `s` and `k` evaluated in the order written (`p`, read in place, only
+/// once), the sum's overflow a fault as written.
+fn stepped<const SITE: bool>(t: Arc<Tables>, p: impl Get, s: impl Get, k: impl Get) -> Num {
+    num(move |b, r| {
+        let p = p.get(b, r);
+        let s = s.get(b, r);
+        let k = k.get(b, r);
+        let n = t
+            .track_pos_of(p, s)
+            .checked_add(k)
+            .unwrap_or_else(|| fail(b, Fault::Overflow));
+        if SITE { t.track_site_of(p, n) } else { n }
+    })
+}
+
+/// `track_pos(p, s) + k` in one step (see [`stepped`]).
+fn track_ahead(t: Arc<Tables>, p: impl Get, s: impl Get, k: impl Get) -> Num {
+    stepped::<false>(t, p, s, k)
+}
+
+/// `track_site(p, track_pos(p, s) + k)` in one step (see [`stepped`]).
+fn track_site_ahead(t: Arc<Tables>, p: impl Get, s: impl Get, k: impl Get) -> Num {
+    stepped::<true>(t, p, s, k)
+}
+
+impl Compiler {
+    /// A sum `track_pos(p, s) + k` where `p` is the mover, a variable or a constant, in one
+    /// closure instead of three (the sum, the position and the operands' reads); with `SITE`,
+    /// `track_site(p, that sum)` (the same `p`, read in place twice as written, so once is
+    /// the same) in one closure instead of four.
+    pub(crate) fn track_step<const SITE: bool>(
+        &mut self,
+        site_of: Option<&Expr>,
+        sum: &Expr,
+    ) -> Option<Num> {
+        let (Expr::Bin(Op::Add, pos, _) | Expr::BinConst(Op::Add, pos, _)) = sum else {
+            return None;
+        };
+        let Expr::TrackPos(p, s) = &**pos else {
+            return None;
+        };
+        if as_written()
+            || !matches!(**p, Expr::Mover | Expr::Var(_) | Expr::Const(_))
+            || site_of.is_some_and(|q| *q != **p)
+        {
+            return None;
+        }
+        let k = match sum {
+            Expr::BinConst(_, _, k) => Arg::Const(*k),
+            Expr::Bin(_, _, k) => self.arg(k),
+            _ => return None,
+        };
+        let (t, s) = (self.t.clone(), self.arg(s));
+        Some(match (**p == Expr::Mover, SITE) {
+            (true, true) => by_forms!(s, k, track_site_ahead(t, IsMover)),
+            (true, false) => by_forms!(s, k, track_ahead(t, IsMover)),
+            (false, site) => {
+                let p = self.arg(p);
+                if site {
+                    by_forms!(s, k, track_site_ahead(t, p))
+                } else {
+                    by_forms!(s, k, track_ahead(t, p))
+                }
+            }
+        })
+    }
 }

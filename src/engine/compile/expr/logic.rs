@@ -5,6 +5,9 @@ use super::*;
 impl Compiler {
     /// Compiles an expression about logic and arithmetic.
     pub(super) fn logic(&mut self, e: &Expr) -> Num {
+        if let Some(f) = self.track_step::<false>(None, e) {
+            return f;
+        }
         let t = self.t.clone();
         match e {
             // `not` of a comparison: the opposite comparison (no fault either way)
