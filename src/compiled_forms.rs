@@ -691,3 +691,5 @@ turn {
 mod hoisted;
 
 mod pairs_by_bits;
+
+mod kept_by_shape;
