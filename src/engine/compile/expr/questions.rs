@@ -53,7 +53,10 @@ impl Compiler {
                         if keeps_aggregate(kind, &x) {
                             match self.kept(q) {
                                 Ok(k) => return num(move |b, r| k.aggregate(b, r, kind, &x)),
-                                Err(q) => return num(move |b, r| q.aggregate(b, r, kind, &x)),
+                                Err(q) => {
+                                    let q = *q;
+                                    return num(move |b, r| q.aggregate(b, r, kind, &x));
+                                }
                             }
                         }
                         num(move |b, r| q.aggregate(b, r, kind, &x))

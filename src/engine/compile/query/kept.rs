@@ -73,9 +73,9 @@ impl Kept {
 impl Compiler {
     /// The question kept while the kinds and owners stay the same, when its answer depends
     /// on nothing else (see [`SiteQuery::is_stable_in_sowing`]); else given back.
-    pub(crate) fn kept(&mut self, q: SiteQuery) -> Result<Kept, SiteQuery> {
+    pub(crate) fn kept(&mut self, q: SiteQuery) -> Result<Kept, Box<SiteQuery>> {
         if !q.is_stable_in_sowing() || as_written() {
-            return Err(q);
+            return Err(Box::new(q));
         }
         let by_mover = q.plain.iter().any(|&(_, who, _)| who != 0);
         let at = self.scratch(WORDS);

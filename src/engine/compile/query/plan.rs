@@ -487,7 +487,10 @@ impl Compiler {
             let q = self.sites(v, Base::Bits(base), Some(c));
             return match self.kept(q) {
                 Ok(k) => num(move |b, r| k.exists(b, r) as i64),
-                Err(q) => num(move |b, r| q.exists(b, r) as i64),
+                Err(q) => {
+                    let q = *q;
+                    num(move |b, r| q.exists(b, r) as i64)
+                }
             };
         }
         let set = self.set(set);
@@ -540,7 +543,10 @@ impl Compiler {
             let q = self.sites(v, Base::Bits(base), Some(&Expr::Not(Box::new(c.clone()))));
             return match self.kept(q) {
                 Ok(k) => num(move |b, r| !k.exists(b, r) as i64),
-                Err(q) => num(move |b, r| !q.exists(b, r) as i64),
+                Err(q) => {
+                    let q = *q;
+                    num(move |b, r| !q.exists(b, r) as i64)
+                }
             };
         }
         let set = self.set(set);
