@@ -692,3 +692,5 @@ mod hoisted;
 
 mod pairs_by_bits;
 mod track_steps;
+
+mod kept_by_shape;

@@ -183,6 +183,7 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
                     }
                     // The board's bits decide alone (nothing to evaluate a pair): each pair
                     // tested by its bits, in the walk's order.
+                    let w = t.layout.w;
                     let bits = alt.cond.is_none()
                         && alt.second.as_ref().is_none_or(|(q, _)| q.is_bits_only());
                     let second = |r: &Regs, s: usize| {
@@ -190,6 +191,13 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
                     };
                     match (far, bits) {
                         (true, true) => {
+                            // No site between (a neighbour) passes `middle`: nothing to walk.
+                            if let Some((_, at)) = &alt.middle
+                                && !t.near_bits.is_empty()
+                                && disjoint(&t.near_bits[q * w..], &r.scratch[*at..], w)
+                            {
+                                return;
+                            }
                             for &(s, m) in &t.far[q] {
                                 let (s, m) = (s as usize, m as usize);
                                 if second(r, s)
@@ -249,4 +257,18 @@ fn offer(alt: &CAlt, ai: u8, b: &Board, r: &mut Regs, value: i64, moves: &mut Ve
 #[inline(always)]
 fn bit(r: &Regs, at: usize, s: usize) -> bool {
     r.scratch[at + s / 64] >> (s % 64) & 1 != 0
+}
+
+/// Whether the first `w` words of two sets have no bit in common.
+#[inline(always)]
+fn disjoint(a: &[u64], b: &[u64], w: usize) -> bool {
+    let (a, b) = (&a[..w], &b[..w]);
+    if w == 1 {
+        return a[0] & b[0] == 0;
+    }
+    let mut any = 0;
+    for i in 0..w {
+        any |= a[i] & b[i];
+    }
+    any == 0
 }

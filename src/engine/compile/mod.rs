@@ -11,6 +11,8 @@ mod tables;
 #[cfg(test)]
 pub(crate) use num::AS_WRITTEN;
 pub(crate) use num::{Compiler, Num};
+#[cfg(test)]
+pub(crate) use query::kept::KEPT;
 pub(crate) use query::{Base, CSet, Memo, Question, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;
 

@@ -1,16 +1,14 @@
 //! Expressions of one family: questions over every site or token: exists, forall, some, the aggregates, lines and the first site along the ring.
 
 use super::*;
+use crate::engine::compile::query::kept::keeps_aggregate;
 
 impl Compiler {
     /// Compiles an expression about questions over sites or tokens.
     pub(super) fn question(&mut self, e: &Expr) -> Num {
         let t = self.t.clone();
         match e {
-            Expr::Exists { var, set, cond } => {
-                let q = self.exists(*var, set, cond);
-                num(move |b, r| q(b, r))
-            }
+            Expr::Exists { var, set, cond } => self.exists(*var, set, cond),
             Expr::Forall { var, set, cond } => self.forall(*var, set, cond),
             Expr::TokExists(v, c) => {
                 let q = self.tokens(*v, c);
@@ -52,6 +50,15 @@ impl Compiler {
                     Over::Sites => {
                         let q = self.sites(*var, Base::All, Some(cond));
                         let x = self.site_value(*var, value);
+                        if keeps_aggregate(kind, &x) {
+                            match self.kept(q) {
+                                Ok(k) => return num(move |b, r| k.aggregate(b, r, kind, &x)),
+                                Err(q) => {
+                                    let q = *q;
+                                    return num(move |b, r| q.aggregate(b, r, kind, &x));
+                                }
+                            }
+                        }
                         num(move |b, r| q.aggregate(b, r, kind, &x))
                     }
                 }

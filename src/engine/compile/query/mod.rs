@@ -7,6 +7,7 @@
 //! are tried with the rest of the condition.
 
 mod flood;
+pub(crate) mod kept;
 mod memo;
 
 use super::num::{Compiler, Num, num};
@@ -74,8 +75,7 @@ impl Question for SiteQuery {
             {
                 let c = rhs(b, r);
                 // The sites with a value at most c, and those with a value below c.
-                let at_most = keys.partition_point(|&k| k <= c);
-                let below = keys.partition_point(|&k| k < c);
+                let (at_most, below) = keys.ranks(c);
                 let zeros = &self.t.zeros[..w];
                 let le = if at_most == 0 {
                     zeros

@@ -2,6 +2,7 @@
 //! board's indexes answer (kept as [`SiteOp`]s and [`TokOp`]s of the question) and the rest,
 //! evaluated per candidate. What runs the questions is in the parent module.
 
+use super::site_ops::Keys;
 use super::tokens::Who;
 use super::*;
 use crate::ir::share::is_plain_read;
@@ -332,7 +333,7 @@ impl Compiler {
         let rhs = self.num(rhs);
         let scratch = self.scratch(w);
         ops.push(SiteOp::Key {
-            keys,
+            keys: Keys::new(keys),
             lower,
             op,
             rhs,
@@ -516,7 +517,13 @@ impl Compiler {
     pub(crate) fn exists(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
         if let Some(base) = self.base_of(set) {
             let q = self.sites(v, Base::Bits(base), Some(c));
-            return num(move |b, r| q.exists(b, r) as i64);
+            return match self.kept(q) {
+                Ok(k) => num(move |b, r| k.exists(b, r) as i64),
+                Err(q) => {
+                    let q = *q;
+                    num(move |b, r| q.exists(b, r) as i64)
+                }
+            };
         }
         let set = self.set(set);
         let set = match self.flood_meets(v, set, c) {
@@ -603,7 +610,13 @@ impl Compiler {
     pub(crate) fn forall(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
         if let Some(base) = self.base_of(set) {
             let q = self.sites(v, Base::Bits(base), Some(&Expr::Not(Box::new(c.clone()))));
-            return num(move |b, r| !q.exists(b, r) as i64);
+            return match self.kept(q) {
+                Ok(k) => num(move |b, r| !k.exists(b, r) as i64),
+                Err(q) => {
+                    let q = *q;
+                    num(move |b, r| !q.exists(b, r) as i64)
+                }
+            };
         }
         let set = self.set(set);
         let set = match self.flood_meets(v, set, &Expr::Not(Box::new(c.clone()))) {

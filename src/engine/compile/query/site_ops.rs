@@ -26,10 +26,10 @@ pub(super) enum SiteOp {
     /// (`Index`, `OfMover`, `OfOpponent`, `Moved`, `Nothing`): `FIXED or TEST`
     Either { pass: Vec<u64>, op: Box<SiteOp> },
     /// a fixed value of the site compared with a number computed before the question:
-    /// `lower[i]` holds the sites whose value is at most `keys[i]` (keys increasing); the set
-    /// is built in the scratch words at `scratch` before the question
+    /// `lower[i]` holds the sites whose value is at most the `i`th of `keys` (increasing);
+    /// the set is built in the scratch words at `scratch` before the question
     Key {
-        keys: Vec<i64>,
+        keys: Keys,
         lower: Vec<Vec<u64>>,
         op: Op,
         rhs: Num,
@@ -43,6 +43,55 @@ pub(super) enum SiteOp {
         no: Vec<u64>,
         x: u64,
     },
+}
+
+/// The values a fixed value of the sites takes, increasing, each once; with, when they lie in
+/// a short range, for each number of the range how many are at most it and whether it is one
+/// (so that a comparison finds its sets without a search).
+pub(super) struct Keys {
+    keys: Vec<i64>,
+    /// for `keys[0] + j`: the number of keys at most it, times 2, plus 1 if it is a key
+    dense: Vec<u32>,
+}
+
+/// The longest range of values with a table of ranks.
+const DENSE: i64 = 1 << 12;
+
+impl Keys {
+    /// The keys, increasing and each once.
+    pub(super) fn new(keys: Vec<i64>) -> Self {
+        debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        let dense = match (keys.first(), keys.last()) {
+            (Some(&lo), Some(&hi)) if hi.checked_sub(lo).is_some_and(|d| d < DENSE) => (lo..=hi)
+                .map(|c| {
+                    let at_most = keys.partition_point(|&k| k <= c) as u32;
+                    at_most * 2 + keys.binary_search(&c).is_ok() as u32
+                })
+                .collect(),
+            _ => vec![],
+        };
+        Keys { keys, dense }
+    }
+
+    /// How many keys are at most `c`, and how many are below it.
+    #[inline(always)]
+    pub(super) fn ranks(&self, c: i64) -> (usize, usize) {
+        if let Some(&lo) = self.keys.first()
+            && !self.dense.is_empty()
+        {
+            if c < lo {
+                return (0, 0);
+            }
+            // (c - lo fits in a u64 since c >= lo)
+            return match self.dense.get(c.wrapping_sub(lo) as u64 as usize) {
+                Some(&x) => ((x / 2) as usize, (x / 2 - x % 2) as usize),
+                None => (self.keys.len(), self.keys.len()),
+            };
+        }
+        let at_most = self.keys.partition_point(|&k| k <= c);
+        let below = self.keys.partition_point(|&k| k < c);
+        (at_most, below)
+    }
 }
 
 impl SiteOp {
@@ -179,5 +228,35 @@ fn negate(op: Op) -> Op {
         Op::Eq => Op::Ne,
         Op::Ne => Op::Eq,
         other => other,
+    }
+}
+
+/// The ranks read from the table (keys in a short range) or found by a search (a long
+/// range) are those of the search, for numbers below, among, between and above the keys.
+#[test]
+fn ranks_from_the_table_are_those_of_the_search() {
+    let sets: [&[i64]; 6] = [
+        &[],
+        &[3],
+        &[-4, -1, 0, 2, 7],
+        &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+        &[i64::MIN, 0, i64::MAX],
+        &[-5, 1 << 20],
+    ];
+    // with a table: the keys of a short range only
+    let tables = [false, true, true, true, false, false];
+    for (keys, table) in sets.into_iter().zip(tables) {
+        let k = Keys::new(keys.to_vec());
+        assert_eq!(!k.dense.is_empty(), table, "{keys:?}");
+        let mut probes = vec![i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1];
+        for &x in keys {
+            probes.extend([x.saturating_sub(1), x, x.saturating_add(1)]);
+        }
+        probes.extend(-10..12);
+        for c in probes {
+            let at_most = keys.partition_point(|&x| x <= c);
+            let below = keys.partition_point(|&x| x < c);
+            assert_eq!(k.ranks(c), (at_most, below), "{keys:?} at {c}");
+        }
     }
 }
