@@ -292,7 +292,7 @@ impl Compiler {
     }
 
     /// `a and b and …`, evaluated left to right.
-    fn conjunction(&mut self, items: &[Expr]) -> Num {
+    fn conjunction(&mut self, items: &[&Expr]) -> Num {
         let items = self.conjuncts_sharing_floods(items);
         match <[Num; 2]>::try_from(items) {
             Ok([a, c]) => num(move |b, r| (a(b, r) != 0 && c(b, r) != 0) as i64),
@@ -307,17 +307,16 @@ impl Compiler {
 
     /// The conjuncts compiled in order, a run of adjacent questions over one flood as one
     /// ([`Compiler::meets_of_one_flood`]).
-    pub(crate) fn conjuncts_sharing_floods(&mut self, items: &[Expr]) -> Vec<Num> {
+    fn conjuncts_sharing_floods(&mut self, items: &[&Expr]) -> Vec<Num> {
         let mut out = vec![];
         let mut i = 0;
         while i < items.len() {
-            let same = |e: &Expr| match (e, &items[i]) {
+            let same = |e: &&&Expr| match (**e, items[i]) {
                 (Expr::Exists { set, .. }, Expr::Exists { set: first, .. }) => set == first,
                 _ => false,
             };
-            let run = items[i..].iter().take_while(|e| same(e)).count().max(1);
-            let run_items: Vec<&Expr> = items[i..i + run].iter().collect();
-            match self.meets_of_one_flood(&run_items) {
+            let run = items[i..].iter().take_while(same).count().max(1);
+            match self.meets_of_one_flood(&items[i..i + run]) {
                 Some(n) => out.push(n),
                 None => out.extend(items[i..i + run].iter().map(|e| self.num(e))),
             }
@@ -410,7 +409,7 @@ impl Compiler {
         }
         let as_written = match e {
             Expr::SiteTest(st) => self.site_test(st),
-            Expr::All(items) => self.conjunction(items),
+            Expr::All(items) => self.conjunction(&items.iter().collect::<Vec<_>>()),
             _ => return None,
         };
         let t = self.t.clone();

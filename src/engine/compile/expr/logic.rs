@@ -49,20 +49,14 @@ impl Compiler {
                 binary(*op, x, y)
             }
             Expr::BinConst(op, x, c) => self.bin_const(*op, x, *c),
-            Expr::And(x, y) => match self.meets_of_one_flood(&[&**x, &**y]) {
-                Some(both) => both,
-                None => {
-                    let (x, y) = (self.num(x), self.num(y));
-                    num(move |b, r| (x(b, r) != 0 && y(b, r) != 0) as i64)
-                }
-            },
+            Expr::And(x, y) => self.conjunction(&[x, y]),
             Expr::Or(x, y) => {
                 let (x, y) = (self.num(x), self.num(y));
                 num(move |b, r| (x(b, r) != 0 || y(b, r) != 0) as i64)
             }
             Expr::All(items) => match self.site_predicate(e) {
                 Some(p) => p,
-                None => self.conjunction(items),
+                None => self.conjunction(&items.iter().collect::<Vec<_>>()),
             },
             Expr::Any(items) => {
                 let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();

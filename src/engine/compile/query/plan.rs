@@ -517,13 +517,7 @@ impl Compiler {
     pub(crate) fn exists(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
         if let Some(base) = self.base_of(set) {
             let q = self.sites(v, Base::Bits(base), Some(c));
-            return match self.kept(q) {
-                Ok(k) => num(move |b, r| k.exists(b, r) as i64),
-                Err(q) => {
-                    let q = *q;
-                    num(move |b, r| q.exists(b, r) as i64)
-                }
-            };
+            return self.some_site::<false>(q);
         }
         let set = self.set(set);
         let set = match self.flood_meets(v, set, c) {
@@ -558,15 +552,21 @@ impl Compiler {
         let CSet::Flood(fl) = set else {
             return Err(Box::new(set));
         };
-        if !is_plain_read(c) || !Flood::<CSet>::meets_by_words() {
+        let Some(q) = self.meeting_question(v, c) else {
             return Err(Box::new(CSet::Flood(fl)));
-        }
-        let q = self.sites(v, Base::All, Some(c));
-        if !q.is_bits_only() {
-            return Err(Box::new(CSet::Flood(fl)));
-        }
+        };
         Flood::<CSet>::counts_a_meeting();
         Ok(num(move |b, r| fl.meets(b, r, &q) as i64))
+    }
+
+    /// The question `v where c` when a flood may meet it by words: c only reads the board at
+    /// fixed places and the board's bits answer it alone.
+    fn meeting_question(&mut self, v: VarId, c: &Expr) -> Option<SiteQuery> {
+        if !is_plain_read(c) || !Flood::<CSet>::meets_by_words() {
+            return None;
+        }
+        let q = self.sites(v, Base::All, Some(c));
+        q.is_bits_only().then_some(q)
     }
 
     /// `exists v in F where c1 and exists w in F where c2 …` (adjacent conjuncts, each as
@@ -578,26 +578,16 @@ impl Compiler {
         let [Expr::Exists { set: first, .. }, ..] = items else {
             return None;
         };
-        let mut parts = vec![];
-        for e in items {
-            let Expr::Exists { var, set, cond } = *e else {
-                return None;
-            };
-            if set != first || !is_plain_read(cond) || !Flood::<CSet>::meets_by_words() {
-                return None;
-            }
-            parts.push((*var, cond));
-        }
-        if parts.len() < 2 {
+        let one_flood = |e: &&Expr| matches!(e, Expr::Exists { set, .. } if set == first);
+        if items.len() < 2 || !items.iter().all(one_flood) {
             return None;
         }
         let mut qs = vec![];
-        for (v, c) in parts {
-            let q = self.sites(v, Base::All, Some(c));
-            if !q.is_bits_only() {
+        for e in items {
+            let Expr::Exists { var, cond, .. } = *e else {
                 return None;
-            }
-            qs.push(q);
+            };
+            qs.push(self.meeting_question(*var, cond)?);
         }
         let CSet::Flood(fl) = self.set(first) else {
             return None;
@@ -606,17 +596,23 @@ impl Compiler {
         Some(num(move |b, r| fl.meets_all(b, r, &qs) as i64))
     }
 
+    /// Whether some site answers `q` (with `NOT`: whether none does), kept while the kinds
+    /// and owners stay the same when its answer depends on nothing else ([`Compiler::kept`]).
+    fn some_site<const NOT: bool>(&mut self, q: SiteQuery) -> Num {
+        match self.kept(q) {
+            Ok(k) => num(move |b, r| (k.exists(b, r) != NOT) as i64),
+            Err(q) => {
+                let q = *q;
+                num(move |b, r| (q.exists(b, r) != NOT) as i64)
+            }
+        }
+    }
+
     /// `forall v in SET: c`.
     pub(crate) fn forall(&mut self, v: VarId, set: &SetExpr, c: &Expr) -> Num {
         if let Some(base) = self.base_of(set) {
             let q = self.sites(v, Base::Bits(base), Some(&Expr::Not(Box::new(c.clone()))));
-            return match self.kept(q) {
-                Ok(k) => num(move |b, r| !k.exists(b, r) as i64),
-                Err(q) => {
-                    let q = *q;
-                    num(move |b, r| !q.exists(b, r) as i64)
-                }
-            };
+            return self.some_site::<true>(q);
         }
         let set = self.set(set);
         let set = match self.flood_meets(v, set, &Expr::Not(Box::new(c.clone()))) {
