@@ -37,7 +37,7 @@ impl Game {
         area: u8,
         owner: Option<&Num>,
     ) {
-        let t = self.prog.t.clone();
+        let t = &*self.prog.t;
         let l = &t.layout;
         let n = count(&st.b, &mut st.r);
         let owner = owner.map(|o| o(&st.b, &mut st.r));
