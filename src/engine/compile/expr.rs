@@ -381,43 +381,6 @@ impl Compiler {
             1
         })
     }
-
-    /// A condition about one site variable that the board's indexes answer, at least in part:
-    /// compiled as a membership test of a question over sites (a few bit tests). Where the
-    /// variable holds no site the condition is evaluated as written.
-    fn site_predicate(&mut self, e: &Expr) -> Option<Num> {
-        if self.in_predicate {
-            return None;
-        }
-        let v = match e {
-            Expr::SiteTest(st) => st.var,
-            Expr::All(items) => items.iter().find_map(|i| match i {
-                Expr::SiteTest(st) => Some(st.var),
-                Expr::KindIs { var, .. } | Expr::OwnerIs { var, .. } => Some(*var),
-                _ => None,
-            })?,
-            _ => return None,
-        };
-        self.in_predicate = true;
-        let q = self.sites(v, super::query::Base::All, Some(e));
-        self.in_predicate = false;
-        // A single test is cheaper as a closure of its own.
-        if !q.is_indexed()
-            || matches!(e, Expr::SiteTest(st) if q.tests() <= 1 && st.count.is_none())
-        {
-            return None;
-        }
-        let as_written = match e {
-            Expr::SiteTest(st) => self.site_test(st),
-            Expr::All(items) => self.conjunction(&items.iter().collect::<Vec<_>>()),
-            _ => return None,
-        };
-        let t = self.t.clone();
-        Some(num(move |b, r| match t.site(r.var(v)) {
-            Some(s) => q.contains(b, r, s) as i64,
-            None => as_written(b, r),
-        }))
-    }
 }
 
 /// A value read from a table by site (built in `expr/fixed.rs`, whose comment says when).

@@ -48,8 +48,6 @@ pub(crate) struct Lazy {
 pub(crate) struct Compiler {
     pub(crate) t: Arc<Tables>,
     scratch: usize,
-    /// compiling the rest of a condition about one site (see `site_predicate`)
-    pub(crate) in_predicate: bool,
     /// where the memos of floods are in scratch (see `Program::memos`)
     pub(crate) memos: Vec<usize>,
     /// compiling the fallback of a value read from a table by site (see `expr/fixed.rs`)
@@ -69,7 +67,6 @@ impl Compiler {
         Compiler {
             t,
             scratch: 0,
-            in_predicate: false,
             memos: vec![],
             as_written: false,
             reads_kind_counts: false,

@@ -54,10 +54,7 @@ impl Compiler {
                 let (x, y) = (self.num(x), self.num(y));
                 num(move |b, r| (x(b, r) != 0 || y(b, r) != 0) as i64)
             }
-            Expr::All(items) => match self.site_predicate(e) {
-                Some(p) => p,
-                None => self.conjunction(&items.iter().collect::<Vec<_>>()),
-            },
+            Expr::All(items) => self.conjunction(&items.iter().collect::<Vec<_>>()),
             Expr::Any(items) => {
                 let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
                 match <[Num; 2]>::try_from(items) {
@@ -99,10 +96,7 @@ impl Compiler {
                     y(b, r)
                 })
             }
-            Expr::SiteTest(st) => match self.site_predicate(e) {
-                Some(p) => p,
-                None => self.site_test(st),
-            },
+            Expr::SiteTest(st) => self.site_test(st),
             _ => unreachable!("not an expression about logic and arithmetic: {e:?}"),
         }
     }

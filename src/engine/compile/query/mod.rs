@@ -190,23 +190,10 @@ impl SiteQuery {
         self.rest.is_none() && self.counts.is_empty()
     }
 
-    /// The number of tests the indexes make (fixed parts of the condition not counted).
-    pub(crate) fn tests(&self) -> usize {
-        self.ops.len() + self.plain.len() + self.counts.len() + self.rest.is_some() as usize
-    }
-
     /// Whether a part of the condition is left to evaluate at each site (as written).
     #[cfg(test)]
     pub(crate) fn tests_left_per_site(&self) -> usize {
         self.rest.is_some() as usize
-    }
-
-    /// Whether an index or a fixed part of the condition answers some of the question.
-    pub(crate) fn is_indexed(&self) -> bool {
-        !self.ops.is_empty()
-            || !self.plain.is_empty()
-            || !self.counts.is_empty()
-            || self.base != self.t.all_sites
     }
 
     /// Whether a site satisfies the question.
