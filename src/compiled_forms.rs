@@ -693,4 +693,5 @@ mod hoisted;
 mod pairs_by_bits;
 mod track_steps;
 
+mod emptiness_or;
 mod kept_by_shape;

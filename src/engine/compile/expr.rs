@@ -153,7 +153,7 @@ mod board;
 mod fixed;
 mod geometry;
 mod hoist;
-mod logic;
+pub(crate) mod logic;
 mod questions;
 mod tokens;
 mod turn;
@@ -242,6 +242,7 @@ impl Compiler {
     fn bin_const(&mut self, op: Op, x: &Expr, c: i64) -> Num {
         if let (Expr::CountSet(set, KindMask(u32::MAX)), Some(empty)) =
             (x, super::query::emptiness(op, c))
+            && !as_written()
             && let Some(q) = self.set_emptiness(set, empty)
         {
             return q;

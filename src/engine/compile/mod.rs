@@ -9,6 +9,8 @@ pub(crate) mod query;
 mod tables;
 
 #[cfg(test)]
+pub(crate) use expr::logic::FUSED_EMPTINESS;
+#[cfg(test)]
 pub(crate) use num::AS_WRITTEN;
 pub(crate) use num::{Compiler, Num};
 #[cfg(test)]

@@ -51,11 +51,17 @@ impl Compiler {
             Expr::BinConst(op, x, c) => self.bin_const(*op, x, *c),
             Expr::And(x, y) => self.conjunction(&[x, y]),
             Expr::Or(x, y) => {
+                if let Some(f) = self.emptiness_or(&[x, y]) {
+                    return f;
+                }
                 let (x, y) = (self.num(x), self.num(y));
                 num(move |b, r| (x(b, r) != 0 || y(b, r) != 0) as i64)
             }
             Expr::All(items) => self.conjunction(&items.iter().collect::<Vec<_>>()),
             Expr::Any(items) => {
+                if let Some(f) = self.emptiness_or(&items.iter().collect::<Vec<_>>()) {
+                    return f;
+                }
                 let items: Vec<Num> = items.iter().map(|i| self.num(i)).collect();
                 match <[Num; 2]>::try_from(items) {
                     Ok([a, c]) => num(move |b, r| (a(b, r) != 0 || c(b, r) != 0) as i64),
@@ -100,6 +106,21 @@ impl Compiler {
             _ => unreachable!("not an expression about logic and arithmetic: {e:?}"),
         }
     }
+
+    /// `A or B or …` where each is a test of a fixed set for pieces (`count(SET) == 0`, `> 0`,
+    /// …): one closure reading the index of sites with pieces once (see `any_emptiness`).
+    fn emptiness_or(&mut self, items: &[&Expr]) -> Option<Num> {
+        if super::super::num::as_written() {
+            return None;
+        }
+        let tests = items
+            .iter()
+            .map(|e| self.emptiness_of(e))
+            .collect::<Option<Vec<_>>>()?;
+        #[cfg(test)]
+        FUSED_EMPTINESS.with(|c| c.set(c.get() + 1));
+        Some(self.any_emptiness(tests))
+    }
 }
 
 /// The comparison that holds where `op` does not (None for arithmetic).
@@ -113,4 +134,10 @@ fn opposite(op: Op) -> Option<Op> {
         Op::Gt => Op::Le,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many `or`s of tests for pieces were compiled as one (for the test of the form).
+    pub(crate) static FUSED_EMPTINESS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }

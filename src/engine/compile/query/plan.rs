@@ -454,12 +454,58 @@ impl Compiler {
     /// on the index of sites with pieces, when the set is a fixed set of sites.
     pub(crate) fn set_emptiness(&mut self, set: &SetExpr, empty: bool) -> Option<Num> {
         let base = self.base_of(set)?;
+        Some(self.any_emptiness(vec![(base, empty)]))
+    }
+
+    /// Tests of sets of sites for pieces joined by `or` (each a fixed set, its bits, and whether
+    /// the test is that it is empty): true at the first that holds, each counting the work of a
+    /// test on its own (a word a word of the board), as the tests written one by one. On a
+    /// board of one word, each is a mask of that word.
+    pub(crate) fn any_emptiness(&mut self, tests: Vec<(Vec<u64>, bool)>) -> Num {
         let (w, at) = (self.t.layout.w, self.t.layout.nonempty());
-        Some(num(move |b, r| {
-            r.work += w as u64;
-            let any = (0..w).any(|i| base[i] & b.index.bits[at + i] != 0);
-            (any != empty) as i64
-        }))
+        if w == 1 {
+            let tests: Box<[(u64, bool)]> = tests.into_iter().map(|(m, e)| (m[0], e)).collect();
+            if let [(m, empty)] = *tests {
+                return num(move |b, r| {
+                    r.work += 1;
+                    ((b.index.bits[at] & m != 0) != empty) as i64
+                });
+            }
+            return num(move |b, r| {
+                let word = b.index.bits[at];
+                for &(m, empty) in &tests {
+                    r.work += 1;
+                    if (word & m != 0) != empty {
+                        return 1;
+                    }
+                }
+                0
+            });
+        }
+        num(move |b, r| {
+            let bits = &b.index.bits[at..at + w];
+            for (base, empty) in &tests {
+                r.work += w as u64;
+                let any = base.iter().zip(bits).any(|(m, x)| m & x != 0);
+                if any != *empty {
+                    return 1;
+                }
+            }
+            0
+        })
+    }
+
+    /// `count(SET) OP c` that says whether a fixed set holds pieces: the set's bits and whether
+    /// the test is that it is empty.
+    pub(crate) fn emptiness_of(&self, e: &Expr) -> Option<(Vec<u64>, bool)> {
+        let Expr::BinConst(op, x, c) = e else {
+            return None;
+        };
+        let Expr::CountSet(set, KindMask(u32::MAX)) = &**x else {
+            return None;
+        };
+        let empty = super::emptiness(*op, *c)?;
+        Some((self.base_of(set)?, empty))
     }
 
     /// Compiles a set of sites.

@@ -1,0 +1,108 @@
+//! Tests of fixed sets for pieces joined by `or` (`count(A) == 0 or count(B) > 0 or …`),
+//! compiled as one closure reading the index of the sites with pieces (`any_emptiness`),
+//! against the same tests compiled one by one as written (`count` of the set's pieces): the
+//! same decisions and outcomes in random play, never more work, on a board of one word of
+//! sites and on one of two.
+
+use super::an_argument_evaluated_once::same_play_with;
+use crate::engine::compile::{AS_WRITTEN, FUSED_EMPTINESS};
+
+/// The game loaded with its conditions compiled as written (`written`), or not; and the
+/// number of `or`s of tests compiled as one.
+fn load(text: &str, written: bool) -> (crate::Game, usize) {
+    AS_WRITTEN.with(|c| c.set(written));
+    FUSED_EMPTINESS.with(|c| c.set(0));
+    let game = crate::load(&crate::Source::infer(text), &crate::Settings::default());
+    AS_WRITTEN.with(|c| c.set(false));
+    let fused = FUSED_EMPTINESS.with(|c| c.get());
+    (
+        game.unwrap_or_else(|e| panic!("the game loads: {e:?}")),
+        fused,
+    )
+}
+
+/// Two rows of `n` holes; pieces are put in and taken out, and `or`s of two and of three
+/// tests of the regions decide a capture at the start of each turn, whether taking is
+/// allowed and whether one may pass (and an `and` of two tests, each compiled on its own,
+/// whether a piece is put back).
+fn game(n: usize) -> String {
+    format!(
+        r#"
+game "Empties" {{ }}
+sides A B
+limit 60 turns
+board {{
+  row a[1..{n}] at y 0 owner A
+  row b[1..{n}] at y 1 owner B
+  region left = a[1..3] b[1..3]
+  region right = a[4..{n}]
+  region far = b[4..{n}]
+  region mid = a[2..3] b[5..6]
+}}
+pieces {{ seed }}
+start {{
+  place 1 seed on left
+  first A
+}}
+turn {{
+  if count(left) == 0 or count(mid) <= 0 or count(far) >= 1 {{
+    capture right
+  }}
+  if count(right) == 0 and count(far) > 0 {{
+    place 1 seed on a4
+  }}
+  choose {{
+    put h where owner(h) == mover and count(h) < 2 {{
+      place 1 seed on h
+    }}
+    take h where count(h) > 0 and (count(left) == 0 or count(far) != 0) {{
+      capture h
+    }}
+    pass where count(right) < 1 or count(far) > 0 or count(mid) == 0
+  }} else {{
+    end game winner opponent "no move"
+  }}
+}}
+"#
+    )
+}
+
+#[test]
+fn an_or_of_tests_for_pieces_plays_as_the_tests_one_by_one() {
+    for n in [8, 40] {
+        let text = game(n);
+        let (fused, count) = load(&text, false);
+        let (written, none) = load(&text, true);
+        // the `if`'s and `pass`'s (the one in `take`'s condition is part of a question over
+        // the sites, planned with it)
+        assert_eq!((count, none), (2, 0), "the `or`s compiled as one, n = {n}");
+        let (mut seen, mut less) = ([0usize; 3], 0);
+        let (positions, outcomes) = same_play_with(&fused, &written, 40, 60, |x, y| {
+            // a word of the index a test, not a site of the set a site (never more)
+            assert!(
+                x.r.work <= y.r.work,
+                "more work: {} > {}",
+                x.r.work,
+                y.r.work
+            );
+            less += usize::from(x.r.work < y.r.work);
+            for d in x.moves() {
+                if let crate::Decision::Alt { alt, .. } = d {
+                    seen[*alt as usize] += 1;
+                }
+            }
+        });
+        assert!(positions > 1000, "{positions} positions, n = {n}");
+        assert!(
+            less > positions / 2,
+            "less work in {less} of {positions} positions"
+        );
+        assert_eq!(outcomes.len(), 40);
+        // taking and passing are offered in some positions (and not in all: `put` is always)
+        assert!(seen.iter().all(|&k| k > 20), "{seen:?}, n = {n}");
+        assert!(
+            seen[1] < seen[0] && seen[2] < positions,
+            "{seen:?}, n = {n}"
+        );
+    }
+}
