@@ -603,6 +603,22 @@ mod token_counts_kept_or_not {
     }
 }
 
+/// A game loaded with its conditions compiled as written (`written`), or not, and the count
+/// `counter` the compiler keeps of one form (how many it compiled) once loaded.
+fn load_counting(
+    text: &str,
+    written: bool,
+    counter: &'static std::thread::LocalKey<std::cell::Cell<usize>>,
+) -> (crate::Game, usize) {
+    use crate::engine::compile::AS_WRITTEN;
+    AS_WRITTEN.with(|c| c.set(written));
+    counter.with(|c| c.set(0));
+    let game = crate::load(&crate::Source::infer(text), &crate::Settings::default());
+    AS_WRITTEN.with(|c| c.set(false));
+    let n = counter.with(|c| c.get());
+    (game.unwrap_or_else(|e| panic!("the game loads: {e:?}")), n)
+}
+
 mod a_flood_by_words;
 mod checked_once;
 

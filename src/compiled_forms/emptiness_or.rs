@@ -5,20 +5,12 @@
 //! sites and on one of two.
 
 use super::an_argument_evaluated_once::same_play_with;
-use crate::engine::compile::{AS_WRITTEN, FUSED_EMPTINESS};
+use crate::engine::compile::FUSED_EMPTINESS;
 
 /// The game loaded with its conditions compiled as written (`written`), or not; and the
-/// number of `or`s of tests compiled as one.
+/// number of forms compiled.
 fn load(text: &str, written: bool) -> (crate::Game, usize) {
-    AS_WRITTEN.with(|c| c.set(written));
-    FUSED_EMPTINESS.with(|c| c.set(0));
-    let game = crate::load(&crate::Source::infer(text), &crate::Settings::default());
-    AS_WRITTEN.with(|c| c.set(false));
-    let fused = FUSED_EMPTINESS.with(|c| c.get());
-    (
-        game.unwrap_or_else(|e| panic!("the game loads: {e:?}")),
-        fused,
-    )
+    super::load_counting(text, written, &FUSED_EMPTINESS)
 }
 
 /// Two rows of `n` holes; pieces are put in and taken out, and `or`s of two and of three

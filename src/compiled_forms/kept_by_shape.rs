@@ -6,20 +6,12 @@
 //! copies of the positions played on apart.
 
 use super::an_argument_evaluated_once::same_play_with;
-use crate::engine::compile::{AS_WRITTEN, KEPT};
+use crate::engine::compile::KEPT;
 
 /// The game loaded with its conditions compiled as written (`written`), or not; and the
-/// number of questions kept.
+/// number of forms compiled.
 fn load(text: &str, written: bool) -> (crate::Game, usize) {
-    AS_WRITTEN.with(|c| c.set(written));
-    KEPT.with(|c| c.set(0));
-    let game = crate::load(&crate::Source::infer(text), &crate::Settings::default());
-    AS_WRITTEN.with(|c| c.set(false));
-    let kept = KEPT.with(|c| c.get());
-    (
-        game.unwrap_or_else(|e| panic!("the game loads: {e:?}")),
-        kept,
-    )
+    super::load_counting(text, written, &KEPT)
 }
 
 /// A board of 4 x 3 points whose lowest row becomes void once empty (the shrinking board of

@@ -582,7 +582,7 @@ impl Positions {
 
 #[cfg(test)]
 mod tests {
-    use super::{ID_BLOCK, fresh_id};
+    use crate::engine::history::{ID_BLOCK, fresh_id};
 
     /// Names are never 0 and never given twice, by one thread past the end of its block or by
     /// threads side by side.
