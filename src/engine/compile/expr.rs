@@ -240,12 +240,10 @@ impl Compiler {
 
     /// `x OP c` with a constant: the common shapes read their operand directly.
     fn bin_const(&mut self, op: Op, x: &Expr, c: i64) -> Num {
-        if let (Expr::CountSet(set, KindMask(u32::MAX)), Some(empty)) =
-            (x, super::query::emptiness(op, c))
-            && !as_written()
-            && let Some(q) = self.set_emptiness(set, empty)
+        if !as_written()
+            && let Some(test) = self.emptiness_test(op, x, c)
         {
-            return q;
+            return self.any_emptiness(vec![test]);
         }
         let t = self.t.clone();
         macro_rules! cmp {

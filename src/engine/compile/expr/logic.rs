@@ -110,12 +110,15 @@ impl Compiler {
     /// `A or B or …` where each is a test of a fixed set for pieces (`count(SET) == 0`, `> 0`,
     /// …): one closure reading the index of sites with pieces once (see `any_emptiness`).
     fn emptiness_or(&mut self, items: &[&Expr]) -> Option<Num> {
-        if super::super::num::as_written() {
+        if as_written() {
             return None;
         }
         let tests = items
             .iter()
-            .map(|e| self.emptiness_of(e))
+            .map(|e| match e {
+                Expr::BinConst(op, x, c) => self.emptiness_test(*op, x, *c),
+                _ => None,
+            })
             .collect::<Option<Vec<_>>>()?;
         #[cfg(test)]
         FUSED_EMPTINESS.with(|c| c.set(c.get() + 1));

@@ -450,18 +450,11 @@ impl Compiler {
         }
     }
 
-    /// `count(SET) == 0` (or `> 0`, …): whether some site of a set holds a piece, as a question
-    /// on the index of sites with pieces, when the set is a fixed set of sites.
-    pub(crate) fn set_emptiness(&mut self, set: &SetExpr, empty: bool) -> Option<Num> {
-        let base = self.base_of(set)?;
-        Some(self.any_emptiness(vec![(base, empty)]))
-    }
-
     /// Tests of sets of sites for pieces joined by `or` (each a fixed set, its bits, and whether
     /// the test is that it is empty): true at the first that holds, each counting the work of a
     /// test on its own (a word a word of the board), as the tests written one by one. On a
     /// board of one word, each is a mask of that word.
-    pub(crate) fn any_emptiness(&mut self, tests: Vec<(Vec<u64>, bool)>) -> Num {
+    pub(crate) fn any_emptiness(&self, tests: Vec<(Vec<u64>, bool)>) -> Num {
         let (w, at) = (self.t.layout.w, self.t.layout.nonempty());
         if w == 1 {
             let tests: Box<[(u64, bool)]> = tests.into_iter().map(|(m, e)| (m[0], e)).collect();
@@ -495,16 +488,14 @@ impl Compiler {
         })
     }
 
-    /// `count(SET) OP c` that says whether a fixed set holds pieces: the set's bits and whether
-    /// the test is that it is empty.
-    pub(crate) fn emptiness_of(&self, e: &Expr) -> Option<(Vec<u64>, bool)> {
-        let Expr::BinConst(op, x, c) = e else {
+    /// `count(SET) OP c` (`== 0`, `> 0`, …) that says whether a fixed set holds pieces, as a
+    /// test of the index of sites with pieces: the set's bits and whether the test is that it
+    /// is empty.
+    pub(crate) fn emptiness_test(&self, op: Op, x: &Expr, c: i64) -> Option<(Vec<u64>, bool)> {
+        let Expr::CountSet(set, KindMask(u32::MAX)) = x else {
             return None;
         };
-        let Expr::CountSet(set, KindMask(u32::MAX)) = &**x else {
-            return None;
-        };
-        let empty = super::emptiness(*op, *c)?;
+        let empty = super::emptiness(op, c)?;
         Some((self.base_of(set)?, empty))
     }
 
