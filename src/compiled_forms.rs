@@ -621,6 +621,7 @@ fn load_counting(
 
 mod a_flood_by_words;
 mod checked_once;
+mod set_by_index;
 
 mod a_look_ahead_on_a_reused_copy {
     use crate::{Game, Pending};

@@ -256,7 +256,7 @@ fn expr(g: &Game, e: Expr) -> Expr {
             body: b(expr(g, *body)),
         },
         Expr::Abs(x) => Expr::Abs(b(expr(g, *x))),
-        Expr::If(c, x, y) => Expr::If(b(expr(g, *c)), b(expr(g, *x)), b(expr(g, *y))),
+        Expr::If(c, x, y) => mover_or_opponent(g, expr(g, *c), expr(g, *x), expr(g, *y)),
         Expr::Captured(p, m) => Expr::Captured(b(expr(g, *p)), m),
         Expr::Score(p) => Expr::Score(b(expr(g, *p))),
         Expr::Owner(s) => Expr::Owner(b(expr(g, *s))),
@@ -284,6 +284,64 @@ fn expr(g: &Game, e: Expr) -> Expr {
             cond: b(expr(g, *cond)),
         },
         other => other,
+    }
+}
+
+/// `if c then x else y` where c reads only the mover and x and y are players (numbers,
+/// `mover`, `opponent`, or such choices): `mover` or `opponent` when it is the same as one of
+/// them for every player (`if mover == White then Black else White` with two sides: the
+/// opponent), so that the engine answers it from the indexes kept for the mover and the
+/// opponent; else as written.
+fn mover_or_opponent(g: &Game, c: Expr, x: Expr, y: Expr) -> Expr {
+    let e = Expr::If(b(c), b(x), b(y));
+    let sides = g.sides.len() as i64;
+    let values: Option<Vec<(i64, i64)>> = (0..g.players.len() as i64)
+        .map(|p| Some((p, mover_value(&e, p, sides)?)))
+        .collect();
+    match values {
+        Some(v) if sides > 0 && v.iter().all(|&(p, x)| x == p) => Expr::Mover,
+        Some(v) if sides > 0 && v.iter().all(|&(p, x)| x == (p % sides + 1) % sides) => {
+            Expr::Opponent
+        }
+        _ => e,
+    }
+}
+
+/// The value of a player chosen by the mover (see [`mover_or_opponent`]) when the mover is
+/// player `p` (`None` for anything else).
+fn mover_value(e: &Expr, p: i64, sides: i64) -> Option<i64> {
+    match e {
+        Expr::Const(k) => Some(*k),
+        Expr::Mover => Some(p),
+        Expr::Opponent if sides > 0 => Some((p % sides + 1) % sides),
+        Expr::If(c, x, y) => mover_value(if mover_test(c, p)? { x } else { y }, p, sides),
+        _ => None,
+    }
+}
+
+/// The value of a condition that reads only the mover, when the mover is player `p` (`None`
+/// when it reads anything else).
+fn mover_test(c: &Expr, p: i64) -> Option<bool> {
+    let cmp = |op: Op, l: i64, r: i64| -> Option<bool> {
+        Some(match op {
+            Op::Eq => l == r,
+            Op::Ne => l != r,
+            Op::Lt => l < r,
+            Op::Le => l <= r,
+            Op::Gt => l > r,
+            Op::Ge => l >= r,
+            _ => return None,
+        })
+    };
+    match c {
+        Expr::BinConst(op, x, k) if matches!(**x, Expr::Mover) => cmp(*op, p, *k),
+        Expr::Bin(op, x, y) => match (&**x, &**y) {
+            (Expr::Mover, Expr::Const(k)) => cmp(*op, p, *k),
+            (Expr::Const(k), Expr::Mover) => cmp(*op, *k, p),
+            _ => None,
+        },
+        Expr::Not(x) => mover_test(x, p).map(|t| !t),
+        _ => None,
     }
 }
 

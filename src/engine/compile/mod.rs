@@ -14,6 +14,8 @@ pub(crate) use expr::logic::FUSED_EMPTINESS;
 pub(crate) use num::AS_WRITTEN;
 pub(crate) use num::{Compiler, Num};
 #[cfg(test)]
+pub(crate) use query::SET_MEETINGS;
+#[cfg(test)]
 pub(crate) use query::kept::KEPT;
 pub(crate) use query::{Base, CSet, Memo, Question, Reach, SiteQuery, TokQuery};
 pub(crate) use tables::Tables;

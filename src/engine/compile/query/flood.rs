@@ -64,6 +64,9 @@ thread_local! {
     pub(crate) static MEETS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// The runs of questions over one flood compiled to find it once so far (read by a test).
     pub(crate) static SHARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The questions over a set (no flood) compiled to test its sites by the indexes so far
+    /// (`set_meets`; read by a test).
+    pub(crate) static SET_MEETINGS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl<S: Sites> Flood<S> {
@@ -447,14 +450,10 @@ fn spread_words<const W: usize>(t: &Tables, r: &mut Regs, at: usize, cands: usiz
 /// `ray(s, d)`: calls `f` on each site from s along d (s left out) up to and including the
 /// first that holds a piece; on a ring, at most once round it.
 #[inline]
-pub(super) fn ray(
-    t: &Tables,
-    start: i64,
-    d: i64,
-    b: &Board,
-    r: &mut Regs,
-    f: &mut dyn FnMut(&Board, &mut Regs, usize) -> bool,
-) -> bool {
+pub(super) fn ray<F>(t: &Tables, start: i64, d: i64, b: &Board, r: &mut Regs, f: &mut F) -> bool
+where
+    F: FnMut(&Board, &mut Regs, usize) -> bool + ?Sized,
+{
     let Some(first) = t.site(start) else {
         return true;
     };

@@ -20,7 +20,7 @@ use crate::ir::*;
 use flood::Sites;
 pub(crate) use flood::line_full;
 #[cfg(test)]
-pub(crate) use flood::{BY_WORDS, MEETS, ONE_AT_A_TIME, SHARED};
+pub(crate) use flood::{BY_WORDS, MEETS, ONE_AT_A_TIME, SET_MEETINGS, SHARED};
 pub(crate) use flood::{Flood, Memo};
 use flood::{line_sites, ray};
 use std::sync::Arc;
@@ -194,6 +194,22 @@ impl SiteQuery {
     #[cfg(test)]
     pub(crate) fn tests_left_per_site(&self) -> usize {
         self.rest.is_some() as usize
+    }
+
+    /// Whether the question's base or indexed tests narrow the sites (a question that tests
+    /// everything one site at a time gains nothing from the indexes).
+    pub(crate) fn indexes_something(&self) -> bool {
+        self.base != self.t.all_sites
+            || !self.plain.is_empty()
+            || !self.ops.is_empty()
+            || !self.counts.is_empty()
+    }
+
+    /// [`SiteQuery::contains`] for a site of the board, after [`Question::prepare`].
+    #[inline(always)]
+    pub(crate) fn holds_prepared(&self, b: &Board, r: &mut Regs, s: usize) -> bool {
+        let bit = 1 << (s % 64);
+        self.word_within(b, r, s / 64, bit) & bit != 0 && self.passes(b, r, s)
     }
 
     /// Whether a site satisfies the question.
@@ -514,6 +530,30 @@ impl CSet {
                 ray(t, from, d, b, r, f)
             }
             CSet::Flood(fl) => fl.for_each(b, r, f),
+        }
+    }
+
+    /// Whether `f` holds at a site of the set, the sites listed (and their work counted) as
+    /// [`CSet::for_each`] lists them, stopping at the first.
+    #[inline(always)]
+    pub(crate) fn any_site<F>(&self, b: &Board, r: &mut Regs, f: &mut F) -> bool
+    where
+        F: FnMut(&Board, &mut Regs, usize) -> bool,
+    {
+        match self {
+            CSet::Union(items) => items.iter().any(|i| i.any_site(b, r, f)),
+            CSet::One(e) => {
+                let s = e(b, r);
+                usize::try_from(s)
+                    .ok()
+                    .filter(|&s| s < b.kinds.len())
+                    .is_some_and(|s| f(b, r, s))
+            }
+            CSet::Ray(from, d, t) => {
+                let (from, d) = (from(b, r), d(b, r));
+                !ray(t, from, d, b, r, &mut |b, r, s| !f(b, r, s))
+            }
+            _ => !self.for_each(b, r, &mut |b, r, s| !f(b, r, s)),
         }
     }
 
