@@ -619,6 +619,35 @@ fn load_counting(
     (game.unwrap_or_else(|e| panic!("the game loads: {e:?}")), n)
 }
 
+/// A game compiled in a faster form against the same game compiled as written, played alike
+/// (`same_play_with`): the positions compared, the outcomes, how often each alternative (by
+/// its number, the first four) was offered and the positions where the faster form did less
+/// work; it never does more.
+fn played_alike(
+    fast: &crate::Game,
+    written: &crate::Game,
+    games: u64,
+    steps: usize,
+) -> (usize, Vec<String>, [usize; 4], usize) {
+    let (mut offered, mut less) = ([0usize; 4], 0);
+    let (positions, outcomes) =
+        an_argument_evaluated_once::same_play_with(fast, written, games, steps, |x, y| {
+            assert!(
+                x.r.work <= y.r.work,
+                "more work: {} > {}",
+                x.r.work,
+                y.r.work
+            );
+            less += usize::from(x.r.work < y.r.work);
+            for d in x.moves() {
+                if let crate::Decision::Alt { alt, .. } = d {
+                    offered[(*alt as usize).min(3)] += 1;
+                }
+            }
+        });
+    (positions, outcomes, offered, less)
+}
+
 mod a_flood_by_words;
 mod checked_once;
 mod set_by_index;
