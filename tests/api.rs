@@ -104,8 +104,8 @@ fn every_game_plays_through_action_ids() {
 }
 
 /// The same seed gives the same game through the API as through the engine's own random
-/// playout, when the API takes the decision the engine's playout takes (the same place in
-/// `State::moves`), played by its id; and the notations of the API's game replay through the
+/// playout, when the API takes the decision the engine's playout takes (drawn as it draws,
+/// with the `leaving` tests deferred: `ludic::agents::draw_legal`), played by its id; and the notations of the API's game replay through the
 /// engine's reader of records to the same position.
 #[test]
 fn the_api_plays_the_engines_game() {
@@ -114,6 +114,7 @@ fn the_api_plays_the_engines_game() {
         for seed in 0..4 {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut st = g.start();
+            st.defer_leaving(true);
             let mut steps = vec![];
             let mut n = 0;
             while !g.is_terminal(&st) {
@@ -124,8 +125,8 @@ fn the_api_plays_the_engines_game() {
                     });
                     g.apply_chance(&mut st, o).expect("an outcome");
                 } else {
-                    let i = rng.random_range(0..st.moves().len());
-                    let a = g.action_of(&st, st.moves()[i]).expect("an id");
+                    let d = ludic::agents::draw_legal(&g, &mut st, &mut rng);
+                    let a = g.action_of(&st, d).expect("an id");
                     steps.push(ludic::record::Step::Decision {
                         player: g.player_name(st.mover()).to_string(),
                         notation: g.action_to_string(&st, a),
@@ -137,7 +138,7 @@ fn the_api_plays_the_engines_game() {
             let start = g.start();
             let mut engine = g.start();
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let m = ludic::study::random_playout(&g, &start, &mut engine, &mut rng, |_| {});
+            let m = ludic::study::random_playout(&g, &start, &mut engine, &mut rng, true);
             assert_eq!(m, n, "{label} seed {seed}: decisions");
             assert_eq!(st, engine, "{label} seed {seed}");
             let replayed = ludic::record::replay(&g, &steps).expect("the record replays");

@@ -22,7 +22,7 @@ pub use game::{
     AgentTally, Forfeited, GameEnd, GameSetup, Played, Seat, Watch, match_side, play_game,
 };
 pub use mcts::{Budget, Mcts, MctsConfig};
-pub use random::RandomAgent;
+pub use random::{RandomAgent, draw_legal};
 
 use crate::{Decision, Game, State};
 use rand::rngs::Xoshiro256PlusPlus;

@@ -223,14 +223,14 @@ impl Game {
     }
 
     /// Checks that id `a` names a legal decision here.
-    fn checked_decision(&self, st: &State, a: Action) -> Result<Decision, IllegalMove> {
+    fn checked_decision(&self, st: &mut State, a: Action) -> Result<Decision, IllegalMove> {
         match st.pending() {
             Pending::Over(_) => return Err(IllegalMove::GameOver),
             Pending::ChanceFirst | Pending::Throw(_) => return Err(IllegalMove::ChancePending),
             _ => {}
         }
         match self.decision_of(st, a) {
-            Some(d) if st.moves().contains(&d) => Ok(d),
+            Some(d) if st.moves().contains(&d) && self.passes_deferred(st, d) => Ok(d),
             Some(d) => Err(IllegalMove::NotLegal(self.notation_of(st, d))),
             None => Err(IllegalMove::NotLegal(format!("action {a}"))),
         }

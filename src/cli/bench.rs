@@ -82,7 +82,7 @@ pub enum BenchFormat {
 // Arguments of `ludic bench`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Without GAME: every built-in game, each of its variants, and a match of each game with an\noption that takes the value `match`. Options and a variant given apply to every GAME.\nThe games run one after another, round after round (interleaved, so that a change of the\nmachine's load touches them all), each timed by the CPU time of its thread; a row gives the\nmedian of its rounds, and the table ends with the load average at the start and the end.\nWith --playouts N, each game plays exactly N playouts a round (the same ones on any\nmachine): for comparing two builds by counts that do not depend on the load, e.g.\ninstructions under `valgrind --tool=callgrind` (tests/bench/instructions.sh).\n\nExamples:\n  ludic bench\n  ludic bench GAME --seconds 5 --rounds 5\n  ludic bench --format markdown\n  ludic bench my.game --variant NAME --format json\n  valgrind --tool=callgrind ludic bench GAME --playouts 2000"
+    after_help = "Without GAME: every built-in game, each of its variants, and a match of each game with an\noption that takes the value `match`. Options and a variant given apply to every GAME.\nThe games run one after another, round after round (interleaved, so that a change of the\nmachine's load touches them all), each timed by the CPU time of its thread; a row gives the\nmedian of its rounds, and the table ends with the load average at the start and the end.\nWith --playouts N, each game plays exactly N playouts a round (the same ones on any\nmachine): for comparing two builds by counts that do not depend on the load, e.g.\ninstructions under `valgrind --tool=callgrind` (tests/bench/instructions.sh).\n\nExamples:\n  ludic bench\n  ludic bench GAME --seconds 5 --rounds 5\n  ludic bench --format markdown\n  ludic bench my.game --variant NAME --format json\n  ludic bench chess --test-all\n  valgrind --tool=callgrind ludic bench GAME --playouts 2000"
 )]
 pub struct BenchArgs {
     /// Built-in games or .game files (default: every built-in game)
@@ -98,6 +98,11 @@ pub struct BenchArgs {
     pub rounds: Option<u32>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Test the `leaving` condition of every decision listed, as for a player shown all the
+    /// legal decisions (by default a playout tests only the decisions it draws: the same
+    /// draws, fewer look-aheads)
+    #[arg(long)]
+    pub test_all: bool,
     #[command(flatten)]
     pub opts: OptionArgs,
     #[arg(long, value_enum, default_value_t)]
@@ -152,6 +157,7 @@ pub fn bench(args: &BenchArgs) -> u8 {
         time,
         rounds,
         seed: args.seed,
+        defer: !args.test_all,
     };
     super::finish(bench_to(
         &mut std::io::stdout().lock(),
@@ -167,6 +173,8 @@ struct Plan {
     time: BenchFor,
     rounds: u32,
     seed: u64,
+    /// the `leaving` tests deferred to the decisions drawn (see `State::defer_leaving`)
+    defer: bool,
 }
 
 /// One round of one game.
@@ -180,7 +188,7 @@ struct Round {
 
 /// One game's random playouts for one round, from the seed (every round plays the same
 /// playouts, as many as its time allows).
-fn play_round(g: &ludic::Game, time: BenchFor, seed: u64) -> Round {
+fn play_round(g: &ludic::Game, time: BenchFor, seed: u64, defer: bool) -> Round {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let start = g.start();
     // A state of its own (not a clone of the start: that would drop its reserved room).
@@ -191,7 +199,7 @@ fn play_round(g: &ludic::Game, time: BenchFor, seed: u64) -> Round {
         BenchFor::Seconds(s) => playouts == 0 || cpu_seconds() - t0 < s,
         BenchFor::Playouts(n) => playouts < n,
     } {
-        decisions += random_playout(g, &start, &mut st, &mut rng, |_| {});
+        decisions += random_playout(g, &start, &mut st, &mut rng, defer);
         playouts += 1;
     }
     let seconds = (cpu_seconds() - t0).max(1e-9);
@@ -248,7 +256,7 @@ fn bench_to(
             if progress {
                 eprint!("\x1b[2K\rround {}/{}: {}", r + 1, plan.rounds, case.label());
             }
-            rounds[i].push(play_round(g, plan.time, plan.seed));
+            rounds[i].push(play_round(g, plan.time, plan.seed, plan.defer));
         }
     }
     if progress {

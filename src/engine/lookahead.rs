@@ -12,6 +12,14 @@
 //! next choice (not the decisions there). Its work counts toward the work allowed between two
 //! decisions (`WORK_LIMIT`), so no number of decisions can make one decision point run for
 //! ever.
+//!
+//! A random player need not test every decision: with the tests deferred
+//! (`State::defer_leaving`, for the random playouts of `ludic bench` and of the searches), a
+//! choice's decisions are tested in order only up to the first that passes (whether the choice
+//! has a legal decision, and so its `else`, the turn's pass and the limits, stay as the rules
+//! say), and `Game::drawn_decision` tests a decision when it is drawn, dropping it for another
+//! draw when it fails: the same uniform draw from the legal decisions, with a look-ahead for
+//! each decision drawn instead of each listed.
 
 use super::compile::Num;
 use super::{Decision, Game, Pending, State, WORK_LIMIT};
@@ -32,37 +40,122 @@ impl Game {
     }
 
     /// Keeps, of the legal decisions just listed for choice `id`, those whose `leaving`
-    /// condition holds after them (a choice without `leaving` costs one test).
+    /// condition holds after them (a choice without `leaving` costs one test); with the tests
+    /// deferred, those from the first that passes.
     #[inline(always)]
     pub(crate) fn keep_leaving(&self, st: &mut State, id: u32) {
         if self.prog.choices[id as usize].looks && !st.moves.is_empty() {
-            self.filter_leaving(st, id);
+            // (left set from an earlier choice, it only sends the decisions drawn to a test
+            // that passes: the choice has no `leaving`)
+            st.look.unchecked = false;
+            if st.look.defer {
+                self.keep_from_first_leaving(st, id);
+            } else {
+                self.filter_leaving(st, id);
+            }
         }
+    }
+
+    /// The scratch copy of `st`, taken out of it (made the first time).
+    fn take_scratch(&self, st: &mut State) -> Box<State> {
+        match st.look.scratch.take() {
+            Some(s) => s,
+            None => Box::new(self.empty()),
+        }
+    }
+
+    /// Whether decision `d` of choice `id` passes its `leaving` test (played on `scratch`).
+    fn passes_leaving(&self, st: &mut State, scratch: &mut State, id: u32, d: Decision) -> bool {
+        let ch = &self.prog.choices[id as usize];
+        match d {
+            Decision::Alt { alt, value } => {
+                match ch.alts.get(alt as usize).and_then(|a| a.leaving.as_ref()) {
+                    Some(cond) => {
+                        self.look_start(st, scratch, id, alt, value);
+                        self.leads_to(st, scratch, id, alt, value, cond)
+                    }
+                    None => true,
+                }
+            }
+            Decision::Drop { .. } => true,
+        }
+    }
+
+    /// With the `leaving` tests deferred: drops the decisions listed before the first that
+    /// passes its test (they fail theirs), the others kept untested (all dropped when none
+    /// passes).
+    #[inline(never)]
+    fn keep_from_first_leaving(&self, st: &mut State, id: u32) {
+        let mut scratch = self.take_scratch(st);
+        // (taken out of the state: the look-aheads do not copy them)
+        let mut moves = std::mem::take(&mut st.moves);
+        let mut first = None;
+        for (i, &d) in moves.iter().enumerate() {
+            if self.passes_leaving(st, &mut scratch, id, d) {
+                first = Some(i);
+                break;
+            }
+            if st.r.work > WORK_LIMIT {
+                // the decision point stops the game (`checkpoint`)
+                break;
+            }
+        }
+        match first {
+            Some(k) => {
+                moves.drain(..k);
+                st.look.unchecked = moves.len() > 1;
+            }
+            None => moves.clear(),
+        }
+        st.moves = moves;
+        st.look.scratch = Some(scratch);
+    }
+
+    /// Decision `i` of `st`'s, whose `leaving` test was deferred: `None`, and the decision
+    /// dropped from the list, when it fails the test (see [`Game::drawn_decision`]).
+    #[inline(never)]
+    pub(crate) fn test_drawn(&self, st: &mut State, i: usize) -> Option<Decision> {
+        let d = st.moves[i];
+        let Pending::Choice(id) = st.pending else {
+            return Some(d);
+        };
+        let mut scratch = self.take_scratch(st);
+        let mut moves = std::mem::take(&mut st.moves);
+        let pass = self.passes_leaving(st, &mut scratch, id, d);
+        st.look.scratch = Some(scratch);
+        if !pass {
+            moves.swap_remove(i);
+        }
+        st.look.unchecked = moves.len() > 1;
+        st.moves = moves;
+        pass.then_some(d)
+    }
+
+    /// Whether decision `d`, one of `st`'s, is legal: with deferred `leaving` tests, a
+    /// decision after the first passes its test (see [`State::defer_leaving`]).
+    pub(crate) fn passes_deferred(&self, st: &mut State, d: Decision) -> bool {
+        let Pending::Choice(id) = st.pending else {
+            return true;
+        };
+        if !st.look.unchecked || st.moves.first() == Some(&d) {
+            return true;
+        }
+        let mut scratch = self.take_scratch(st);
+        let moves = std::mem::take(&mut st.moves);
+        let pass = self.passes_leaving(st, &mut scratch, id, d);
+        st.look.scratch = Some(scratch);
+        st.moves = moves;
+        pass
     }
 
     #[inline(never)]
     fn filter_leaving(&self, st: &mut State, id: u32) {
-        let ch = &self.prog.choices[id as usize];
-        let mut scratch = match st.look.scratch.take() {
-            Some(s) => s,
-            None => Box::new(self.empty()),
-        };
+        let mut scratch = self.take_scratch(st);
         let mut moves = std::mem::take(&mut st.moves);
         let mut kept = 0;
         for i in 0..moves.len() {
             let d = moves[i];
-            let keep = match d {
-                Decision::Alt { alt, value } => {
-                    match ch.alts.get(alt as usize).and_then(|a| a.leaving.as_ref()) {
-                        Some(cond) => {
-                            self.look_start(st, &mut scratch, id, alt, value);
-                            self.leads_to(st, &mut scratch, id, alt, value, cond)
-                        }
-                        None => true,
-                    }
-                }
-                Decision::Drop { .. } => true,
-            };
+            let keep = self.passes_leaving(st, &mut scratch, id, d);
             if keep {
                 moves[kept] = d;
                 kept += 1;

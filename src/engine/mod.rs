@@ -209,11 +209,25 @@ impl Game {
             Pending::ChanceFirst | Pending::Throw(_) => return Err(IllegalMove::ChancePending),
             _ => {}
         }
-        if !st.moves.contains(&d) {
+        if !st.moves.contains(&d) || !self.passes_deferred(st, d) {
             return Err(IllegalMove::NotLegal(self.notation_of(st, d)));
         }
         self.play_unchecked(st, d);
         Ok(())
+    }
+
+    /// Decision `i` of [`State::moves`], drawn by a random player, if it is legal: always
+    /// without deferred `leaving` tests; with them ([`State::defer_leaving`]), the decision is
+    /// tested now, and when it fails it is dropped from the list and `None` returned (draw
+    /// again from the rest: drawing until a decision is given draws uniformly from the legal
+    /// ones, and ends, the first listed being legal). `i` must be below the number of
+    /// decisions listed.
+    #[inline]
+    pub fn drawn_decision(&self, st: &mut State, i: usize) -> Option<Decision> {
+        if i == 0 || !st.look.unchecked {
+            return Some(st.moves[i]);
+        }
+        self.test_drawn(st, i)
     }
 
     /// Plays a decision taken from [`State::moves`] (not checked again).

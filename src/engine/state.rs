@@ -1,8 +1,11 @@
 //! The position and what the game waits for: [`State`], [`Board`] (the part that expressions
 //! read, with its incremental indexes) and [`Regs`] (the variables of the turn program).
 
+mod ends;
 mod parts;
 mod room;
+
+pub use ends::{EndReason, Fault, Outcome};
 
 use super::bits::Layout;
 use super::fields::clone_by_fields;
@@ -11,78 +14,6 @@ use super::tokens::Tokens;
 use crate::ir::{Game as Ir, KindMask, PieceKind, Player, SiteId, SiteKind, TallyInfo, VarId};
 pub(crate) use parts::{Chance, Loops, Sowing, Stats, TurnFlow};
 use std::cell::Cell;
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// the game's own rules ended it
-    Rules,
-    /// `limit … turns` was reached: a draw
-    TurnLimit,
-    /// the description ran too long without a decision (a loop in the rules): a draw
-    StepLimit,
-    /// one turn went on for more decisions than allowed (`DECISION_LIMIT`): a draw
-    DecisionLimit,
-    /// the match went on for more rounds than allowed (`ROUND_LIMIT`): a draw
-    RoundLimit,
-    /// the rules asked for something the engine cannot do with game numbers (a division by
-    /// zero, a number too large, more pieces than a player holds): the game stops, a draw
-    Fault(Fault),
-    /// `limit … moves` was reached: a draw, or scored (`then end game`)
-    MoveLimit,
-}
-
-impl EndReason {
-    /// A short machine-readable name: `rules`, `turn_limit`, `step_limit`, `fault`.
-    pub fn code(self) -> &'static str {
-        match self {
-            EndReason::Rules => "rules",
-            EndReason::TurnLimit => "turn_limit",
-            EndReason::StepLimit => "step_limit",
-            EndReason::DecisionLimit => "decision_limit",
-            EndReason::RoundLimit => "round_limit",
-            EndReason::Fault(_) => "fault",
-            EndReason::MoveLimit => "move_limit",
-        }
-    }
-}
-
-/// What the rules asked that the engine refuses to do silently (each ends the game, reported).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Fault {
-    #[error("a number went beyond the 64-bit range")]
-    Overflow,
-    #[error("the rules divided by zero")]
-    DivisionByZero,
-    #[error("the rules asked for a negative number of pieces")]
-    NegativeCount,
-    #[error("a site, a hand or a holding would hold more than 4294967295 pieces")]
-    TooManyPieces,
-    #[error("the rules took more pieces from a player than he holds")]
-    NotEnoughHeld,
-    #[error("the rules placed more tokens than remain unplaced")]
-    NotEnoughTokens,
-    #[error("a run is longer than the board")]
-    RunTooLong,
-    #[error("a lap whose drops the sower orders holds more than 65535 pieces")]
-    LapTooLongToOrder,
-    #[error("a token was given a kind of counters (a piece declared without `tokens`)")]
-    NotTokenKind,
-}
-
-/// The result of a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// the side that won (a side's number, see `Game::sides`; with teams, all its players
-    /// win), `None` for a draw
-    pub winner: Option<Player>,
-    /// why the game ended
-    pub reason: EndReason,
-    /// the `end game` statement that ended it (its rank among the program's `end game`
-    /// statements), when one did: its rule and its words (`end game … "why"`) are
-    /// `Game::end_statement`
-    pub said: Option<u32>,
-}
 
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -315,8 +246,21 @@ impl State {
         self.pending
     }
     /// The legal decisions now, in a fixed order (empty at a chance event or at the end).
+    /// With the `leaving` tests deferred ([`State::defer_leaving`]), the decisions after the
+    /// first may not have passed theirs: draw one with [`crate::Game::drawn_decision`].
     pub fn moves(&self) -> &[Decision] {
         &self.moves
+    }
+
+    /// Defers (or not) the `leaving` tests of the decisions listed from now on, for a player
+    /// that draws one at random ([`crate::Game::drawn_decision`]): a choice's decisions are
+    /// tested in order up to the first that passes (so that whether the choice has one, and
+    /// its `else`, stay as the rules say), the others only when drawn. The same draws from
+    /// the legal decisions, with a look-ahead for each decision drawn instead of each listed.
+    /// A setting of this state (a position copied into it keeps it; a copy of it defers
+    /// nothing).
+    pub fn defer_leaving(&mut self, on: bool) {
+        self.look.defer = on;
     }
     pub fn mover(&self) -> Player {
         Player(self.b.mover)
@@ -612,21 +556,35 @@ pub(crate) fn pieces_count(fault: &Cell<Option<Fault>>, n: i64) -> Option<u32> {
     }
 }
 
-/// The scratch copy of a state, and whether this state is itself one.
+/// The scratch copy of a state, whether this state is itself one, and whether its `leaving`
+/// tests are deferred.
 #[derive(Debug, Default)]
 pub(crate) struct Look {
     /// this state is a look-ahead (it stops at the next choice)
     pub(crate) active: bool,
     pub(crate) scratch: Option<Box<State>>,
+    /// the `leaving` tests of the decisions listed are deferred (see
+    /// [`State::defer_leaving`]): a setting of this state, not copied with the position
+    pub(crate) defer: bool,
+    /// the decisions listed after the first have not passed their `leaving` tests yet (the
+    /// first has): see [`crate::engine::Game::drawn_decision`]
+    pub(crate) unchecked: bool,
 }
 
 impl Clone for Look {
-    /// A copy has no scratch yet (it makes one when it needs it) and is not a look-ahead.
+    /// A copy has no scratch yet (it makes one when it needs it), is not a look-ahead and
+    /// defers no test; its decisions are tested as far as the original's.
     fn clone(&self) -> Self {
-        Look::default()
+        Look {
+            unchecked: self.unchecked,
+            ..Look::default()
+        }
     }
-    /// A state copied into another keeps the other's scratch copy (its buffers are reused).
-    fn clone_from(&mut self, _: &Self) {}
+    /// A state copied into another keeps the other's scratch copy (its buffers are reused)
+    /// and settings.
+    fn clone_from(&mut self, o: &Self) {
+        self.unchecked = o.unchecked;
+    }
 }
 
 impl PartialEq for Look {

@@ -4,7 +4,9 @@
 
 use super::metrics::{Observer, Stats};
 use crate::Player;
-use crate::agents::{Agent, AgentSpec, GameEnd, GameSetup, RandomAgent, Watch, play_game};
+use crate::agents::{
+    Agent, AgentSpec, GameEnd, GameSetup, RandomAgent, Watch, draw_legal, play_game,
+};
 use crate::{Game, Outcome, Pending, State};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -16,16 +18,19 @@ use std::time::{Duration, Instant};
 pub use crate::agents::game::stream_seed;
 
 /// One random playout from `start` into `st` (its buffers reused): the number of decisions.
-/// Chance events are drawn and decisions picked uniformly by `rng`; `on_decision` is told the
-/// number of legal decisions at each decision.
+/// Chance events are drawn and decisions picked uniformly by `rng`; with `defer`, the
+/// `leaving` tests of the decisions are deferred to the one drawn ([`State::defer_leaving`];
+/// `st` is left so), else every decision listed is tested.
+#[inline]
 pub fn random_playout(
     g: &Game,
     start: &State,
     st: &mut State,
     rng: &mut Xoshiro256PlusPlus,
-    mut on_decision: impl FnMut(usize),
+    defer: bool,
 ) -> u64 {
     st.clone_from(start);
+    st.defer_leaving(defer);
     let mut moves = 0u64;
     loop {
         match st.pending() {
@@ -35,9 +40,7 @@ pub fn random_playout(
                 let _ = g.play_chance(st, o);
             }
             _ => {
-                let m = st.moves();
-                on_decision(m.len());
-                let d = m[rng.random_range(0..m.len())];
+                let d = draw_legal(g, st, rng);
                 g.play_unchecked(st, d);
                 moves += 1;
             }

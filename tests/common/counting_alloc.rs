@@ -63,12 +63,12 @@ pub fn warm_playout_allocations(g: &ludic::Game, seed: u64, warm: usize) -> (u64
     let mut st = g.start();
     let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
     for _ in 0..warm {
-        ludic::study::random_playout(g, &start, &mut st, &mut rng, |_| {});
+        ludic::study::random_playout(g, &start, &mut st, &mut rng, true);
     }
     let before = allocations_here();
     let mut decisions = 0;
     for _ in 0..300 {
-        decisions += ludic::study::random_playout(g, &start, &mut st, &mut rng, |_| {});
+        decisions += ludic::study::random_playout(g, &start, &mut st, &mut rng, true);
     }
     (decisions, allocations_here() - before)
 }

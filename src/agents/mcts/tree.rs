@@ -536,30 +536,34 @@ fn select(nodes: &[Node], n: &Node, c: f64, draw: f32, rng: &mut Xoshiro256PlusP
     best
 }
 
-/// A uniformly random playout to the end of the game; returns its outcome.
+/// A uniformly random playout to the end of the game; returns its outcome. The `leaving`
+/// tests of the decisions are deferred to the one drawn ([`State::defer_leaving`]) during
+/// the playout only: the tree's positions list every legal decision.
 fn playout(g: &Game, st: &mut State, rng: &mut Xoshiro256PlusPlus) -> Outcome {
-    loop {
+    st.defer_leaving(true);
+    let outcome = loop {
         match st.pending() {
-            Pending::Over(o) => return o,
+            Pending::Over(o) => break o,
             Pending::ChanceFirst | Pending::Throw(_) => {
                 let o = g.draw_chance(st, rng.random());
                 let _ = g.play_chance(st, o);
             }
             Pending::Choice(_) | Pending::Drop(_) => {
-                let m = st.moves();
-                if m.is_empty() {
+                if st.moves().is_empty() {
                     // Not produced by the engine (a player without a decision passes); a draw.
-                    return Outcome {
+                    break Outcome {
                         winner: None,
                         reason: crate::EndReason::Rules,
                         said: None,
                     };
                 }
-                let d = m[rng.random_range(0..m.len())];
+                let d = crate::agents::draw_legal(g, st, rng);
                 g.play_unchecked(st, d);
             }
         }
-    }
+    };
+    st.defer_leaving(false);
+    outcome
 }
 
 #[cfg(test)]
