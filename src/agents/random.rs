@@ -34,19 +34,8 @@ impl Agent for RandomAgent {
 /// uniformly by `rng`: one draw, or with the `leaving` tests deferred
 /// ([`State::defer_leaving`]) another while the decision drawn fails its test
 /// ([`Game::drawn_decision`]). The random playouts of `ludic bench` and of the searches.
-#[inline(always)]
+#[inline]
 pub fn draw_legal(g: &Game, st: &mut State, rng: &mut Xoshiro256PlusPlus) -> Decision {
-    let i = rng.random_range(0..st.moves().len());
-    match g.drawn_decision(st, i) {
-        Some(d) => d,
-        None => draw_again(g, st, rng),
-    }
-}
-
-/// [`draw_legal`] after a decision drawn failed its test.
-#[cold]
-#[inline(never)]
-fn draw_again(g: &Game, st: &mut State, rng: &mut Xoshiro256PlusPlus) -> Decision {
     loop {
         let i = rng.random_range(0..st.moves().len());
         if let Some(d) = g.drawn_decision(st, i) {

@@ -119,16 +119,23 @@ impl Game {
         let Pending::Choice(id) = st.pending else {
             return Some(d);
         };
+        let pass = self.passes_alone(st, id, d);
+        if !pass {
+            st.moves.swap_remove(i);
+        }
+        st.look.unchecked = st.moves.len() > 1;
+        pass.then_some(d)
+    }
+
+    /// `passes_leaving` for one decision of `st`'s, on its scratch copy (the list
+    /// of decisions taken out while the copy is made: it does not copy them).
+    fn passes_alone(&self, st: &mut State, id: u32, d: Decision) -> bool {
         let mut scratch = self.take_scratch(st);
-        let mut moves = std::mem::take(&mut st.moves);
+        let moves = std::mem::take(&mut st.moves);
         let pass = self.passes_leaving(st, &mut scratch, id, d);
         st.look.scratch = Some(scratch);
-        if !pass {
-            moves.swap_remove(i);
-        }
-        st.look.unchecked = moves.len() > 1;
         st.moves = moves;
-        pass.then_some(d)
+        pass
     }
 
     /// Whether decision `d`, one of `st`'s, is legal: with deferred `leaving` tests, a
@@ -137,15 +144,7 @@ impl Game {
         let Pending::Choice(id) = st.pending else {
             return true;
         };
-        if !st.look.unchecked || st.moves.first() == Some(&d) {
-            return true;
-        }
-        let mut scratch = self.take_scratch(st);
-        let moves = std::mem::take(&mut st.moves);
-        let pass = self.passes_leaving(st, &mut scratch, id, d);
-        st.look.scratch = Some(scratch);
-        st.moves = moves;
-        pass
+        !st.look.unchecked || st.moves.first() == Some(&d) || self.passes_alone(st, id, d)
     }
 
     #[inline(never)]

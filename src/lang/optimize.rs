@@ -3,6 +3,7 @@
 //! fixed part of a condition over sites (`h in treasure`, `not h in treasure`) out of the playout:
 //! the sites that can satisfy it are listed once, when the game is loaded.
 
+use crate::ir::arith::apply;
 use crate::ir::eval::static_values;
 use crate::ir::*;
 
@@ -308,39 +309,18 @@ fn mover_or_opponent(g: &Game, c: Expr, x: Expr, y: Expr) -> Expr {
 }
 
 /// The value of a player chosen by the mover (see [`mover_or_opponent`]) when the mover is
-/// player `p` (`None` for anything else).
+/// player `p`, computed as the engine computes it ([`apply`]); `None` when it reads anything
+/// but the mover and numbers.
 fn mover_value(e: &Expr, p: i64, sides: i64) -> Option<i64> {
+    let ev = |x: &Expr| mover_value(x, p, sides);
     match e {
         Expr::Const(k) => Some(*k),
         Expr::Mover => Some(p),
         Expr::Opponent if sides > 0 => Some((p % sides + 1) % sides),
-        Expr::If(c, x, y) => mover_value(if mover_test(c, p)? { x } else { y }, p, sides),
-        _ => None,
-    }
-}
-
-/// The value of a condition that reads only the mover, when the mover is player `p` (`None`
-/// when it reads anything else).
-fn mover_test(c: &Expr, p: i64) -> Option<bool> {
-    let cmp = |op: Op, l: i64, r: i64| -> Option<bool> {
-        Some(match op {
-            Op::Eq => l == r,
-            Op::Ne => l != r,
-            Op::Lt => l < r,
-            Op::Le => l <= r,
-            Op::Gt => l > r,
-            Op::Ge => l >= r,
-            _ => return None,
-        })
-    };
-    match c {
-        Expr::BinConst(op, x, k) if matches!(**x, Expr::Mover) => cmp(*op, p, *k),
-        Expr::Bin(op, x, y) => match (&**x, &**y) {
-            (Expr::Mover, Expr::Const(k)) => cmp(*op, p, *k),
-            (Expr::Const(k), Expr::Mover) => cmp(*op, *k, p),
-            _ => None,
-        },
-        Expr::Not(x) => mover_test(x, p).map(|t| !t),
+        Expr::BinConst(op, x, k) => apply(*op, ev(x)?, *k),
+        Expr::Bin(op, x, y) => apply(*op, ev(x)?, ev(y)?),
+        Expr::Not(x) => Some((ev(x)? == 0) as i64),
+        Expr::If(c, x, y) => ev(if ev(c)? != 0 { x } else { y }),
         _ => None,
     }
 }

@@ -562,13 +562,13 @@ impl Compiler {
             Ok(meets) => return meets,
             Err(set) => *set,
         };
-        let set = match self.set_meets(v, set, c) {
-            Ok(meets) => return meets,
-            Err(set) => *set,
-        };
         // A condition whose first test needs a piece at the site is false at an empty site
         // (the test fails before anything else is evaluated): not tried there.
         let piece = conjuncts(c).first().is_some_and(|&f| needs_piece(f, v));
+        let set = match self.set_meets(v, set, c, piece) {
+            Ok(meets) => return meets,
+            Err(set) => *set,
+        };
         let c = self.num(c);
         if piece {
             return num(move |b, r| {
@@ -608,7 +608,7 @@ impl Compiler {
     /// answer: c cannot fault, so the order of its tests does not matter; the same work:
     /// SET's own, and the rest's at fewer sites). A lone test is cheaper as written. Any other
     /// condition: the set given back.
-    fn set_meets(&mut self, v: VarId, set: CSet, c: &Expr) -> Result<Num, Box<CSet>> {
+    fn set_meets(&mut self, v: VarId, set: CSet, c: &Expr, piece: bool) -> Result<Num, Box<CSet>> {
         if as_written() || !is_plain_read(c) || conjuncts(c).len() < 2 {
             return Err(Box::new(set));
         }
@@ -618,7 +618,6 @@ impl Compiler {
         }
         #[cfg(test)]
         SET_MEETINGS.with(|n| n.set(n.get() + 1));
-        let piece = conjuncts(c).first().is_some_and(|&f| needs_piece(f, v));
         if piece {
             return Ok(num(move |b, r| {
                 q.prepare(b, r);
